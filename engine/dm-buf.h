@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A growable text buffer the report writers print into, so the same text can
+ * go to a file, stdout or the clipboard.
+ */
+#pragma once
+
+#include <stdarg.h>
+#include <stddef.h>
+
+typedef struct dm_buf {
+  char  *data; /* always NUL terminated once anything was added */
+  size_t len;
+  size_t cap;
+  int    error; /* sticky -ENOMEM */
+} dm_buf;
+
+void dm_buf_init (dm_buf *b);
+void dm_buf_free (dm_buf *b);
+void dm_buf_clear (dm_buf *b);
+void dm_buf_add (dm_buf *b, const char *s);
+void dm_buf_addn (dm_buf *b, const char *s, size_t n);
+void dm_buf_printf (dm_buf *b, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
+void dm_buf_vprintf (dm_buf *b, const char *fmt, va_list ap);
+/* Appends s as a JSON string literal, quotes included. */
+void dm_buf_add_json_string (dm_buf *b, const char *s);

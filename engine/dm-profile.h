@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The test sets of CrystalDiskMark 8: Default, Peak, Real World and Demo,
+ * each with its NVMe preset. A profile is only a list of specs and the
+ * columns it shows; the runner knows nothing about profiles.
+ */
+#pragma once
+
+#include <stdbool.h>
+
+#include "dm-spec.h"
+
+#define DM_PROFILE_MAX_SPECS 4
+
+typedef struct dm_profile {
+  const char *name;   /* "default", "peak", "realworld", "demo" */
+  const char *title;  /* "Default", "Peak Performance", ... */
+  dm_spec     specs[DM_PROFILE_MAX_SPECS];
+  unsigned    n_specs;
+  dm_spec     nvme[DM_PROFILE_MAX_SPECS];
+  unsigned    n_nvme;
+  unsigned    modes; /* DM_MODE_BIT mask of the columns (Mix is added by the user) */
+} dm_profile;
+
+const dm_profile *dm_profile_find (const char *name);
+const dm_profile *dm_profile_list (unsigned *n);
+/* The specs to run: the NVMe preset or the normal one. */
+const dm_spec *dm_profile_specs (const dm_profile *profile, bool nvme, unsigned *n);

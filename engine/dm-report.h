@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The result of a run and everything needed to judge it later: the figures
+ * per test and mode, the settings, the target, the machine, the backend and
+ * whether the run completed. Writers turn it into CrystalDiskMark's text
+ * layout, JSON (everything) and CSV (one row per test and mode).
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dm-buf.h"
+#include "dm-histogram.h"
+#include "dm-settings.h"
+#include "dm-spec.h"
+#include "dm-platform.h"
+
+#define DM_VERSION "0.1.0"
+
+typedef enum {
+  DM_STATUS_PENDING,   /* not run yet (a row the user did not start) */
+  DM_STATUS_RUNNING,
+  DM_STATUS_COMPLETE,
+  DM_STATUS_CANCELLED,
+  DM_STATUS_FAILED,
+} dm_status;
+
+const char *dm_status_name (dm_status status);
+
+typedef struct dm_run {
+  uint64_t bytes;
+  uint64_t ios;
+  double   seconds;
+  double   mb_per_s;
+  double   iops;
+  double   latency_us;  /* mean of this run */
+} dm_run;
+
+typedef struct dm_latency {
+  double min, mean, max, stdev;
+  double p50, p90, p99, p99_9, p99_99; /* microseconds */
+} dm_latency;
+
+typedef struct dm_result {
+  dm_spec   spec;
+  dm_mode   mode;
+  unsigned  read_percent;  /* 100 read, 0 write, the Mix share otherwise */
+  dm_status status;
+  char      error[160];    /* why it failed, if it did */
+
+  dm_run    runs[9];
+  unsigned  n_runs;        /* measured runs finished */
+
+  /* The figure in the grid: the best run, as CrystalDiskMark shows it. */
+  double    mb_per_s;
+  double    iops;
+  double    latency_us;    /* lowest mean latency of any run (JSON: best_latency_us) */
+  double    mean_mb_per_s; /* over runs */
+  double    stdev_mb_per_s;
+
+  dm_latency latency;       /* all measured I/Os */
+  dm_latency latency_read;  /* Mix only: reads and writes apart */
+  dm_latency latency_write;
+  double    cpu_percent;    /* process CPU over all logical CPUs, as Task Manager shows */
+  double    cpu_us_per_io;  /* process CPU time per I/O */
+} dm_result;
+
+typedef struct dm_report {
+  dm_status      status;
+  char           error[320];     /* why the run failed, if it did */
+  char           backend[16];
+  char           profile[32];    /* "default", "custom" */
+  bool           nvme;
+  bool           cached;         /* --buffered: the page cache was in the way */
+  char           comment[512];
+  char           test_file[1100];
+  int64_t        started;        /* wall time, seconds since the epoch */
+  int64_t        finished;
+  dm_settings    settings;
+  dm_target_info target;
+  dm_system_info system;
+  uint64_t       prepare_bytes;  /* written to fill the test file */
+  uint64_t       warmup_bytes;   /* moved by unscored warm-up runs */
+  uint64_t       measured_bytes; /* moved by measured runs, = sum of runs[].bytes */
+  dm_result     *results;
+  unsigned       n_results;
+} dm_report;
+
+/* Sets up an empty report for these tests, in the order they will run. */
+int  dm_report_init (dm_report *r, const dm_settings *settings,
+                     const dm_spec *specs, unsigned n_specs, unsigned modes);
+void dm_report_clear (dm_report *r);
+dm_result *dm_report_find (const dm_report *r, const dm_spec *spec, dm_mode mode);
+
+/* The figure of a result in a unit (MB/s, GB/s, IOPS, us). */
+double dm_result_value (const dm_result *res, int unit);
+
+void dm_report_write_text (const dm_report *r, dm_buf *out);
+void dm_report_write_json (const dm_report *r, dm_buf *out);
+void dm_report_write_csv (const dm_report *r, dm_buf *out);
+
+/* Writes a buffer to path atomically (temporary file, then rename). */
+int dm_write_file_atomic (const char *path, const dm_buf *buf);

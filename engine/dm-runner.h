@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Runs a report's tests against a target: prepares the test file, then for
+ * each test an unscored warm-up and `count` measured runs with T worker
+ * threads keeping Q I/Os in flight each. dm_runner_run blocks; front ends
+ * call it from a worker thread and get progress through a callback that
+ * runs on that thread and must only copy what it needs.
+ */
+#pragma once
+
+#include <stdbool.h>
+
+#include "dm-report.h"
+
+typedef enum {
+  DM_PHASE_PREPARE,  /* creating and filling the test file */
+  DM_PHASE_WARMUP,   /* unscored run before the test */
+  DM_PHASE_MEASURE,  /* measured run `run` of `count` */
+  DM_PHASE_INTERVAL, /* pause between tests */
+  DM_PHASE_DONE,     /* a result was finished */
+} dm_phase;
+
+typedef struct dm_progress {
+  dm_phase         phase;
+  int              result_index;  /* into report->results, -1 while preparing */
+  unsigned         run;           /* 1-based, during DM_PHASE_MEASURE */
+  unsigned         count;
+  double           fraction;      /* of the whole job, 0..1 */
+  double           seconds_left;  /* estimate for the whole job */
+  const dm_result *result;        /* live figures of the current result; copy them */
+} dm_progress;
+
+typedef void (*dm_progress_fn) (void *user, const dm_progress *progress);
+
+typedef struct dm_runner dm_runner;
+
+/* Which results of the report to run: all (NULL) or a selection (the grid's
+ * per-row button). */
+dm_runner *dm_runner_new (dm_report *report, const char *target);
+void dm_runner_select (dm_runner *runner, const bool *run_result);
+void dm_runner_set_progress (dm_runner *runner, dm_progress_fn fn, void *user);
+/* Fills report and returns 0, or a negative code with report->error set.
+ * A cancelled run returns -ECANCELED and keeps the finished results. */
+int  dm_runner_run (dm_runner *runner);
+/* From any thread or a signal handler: stop within 250 ms. */
+void dm_runner_cancel (dm_runner *runner);
+void dm_runner_free (dm_runner *runner);

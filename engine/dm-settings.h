@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Everything a user can set for a run, with CrystalDiskMark's defaults and
+ * limits, and the check that turns a bad value into a one-line reason.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define DM_COUNT_MIN      1
+#define DM_COUNT_MAX      9
+#define DM_TEST_SIZE_MIN  (16ull << 20)
+#define DM_TEST_SIZE_MAX  (64ull << 30)
+#define DM_MIX_READ_MIN   10
+#define DM_MIX_READ_MAX   90
+
+typedef enum { DM_DATA_RANDOM, DM_DATA_ZEROS } dm_data;
+
+typedef struct dm_settings {
+  unsigned count;            /* measured runs per test, best one is the figure */
+  uint64_t test_size;        /* bytes of the test file */
+  double   measure_s;        /* length of one measured run */
+  double   interval_s;       /* pause between tests, lets SSD caches settle */
+  double   warmup_s;         /* unscored "Preparing" run before each test */
+  dm_data  data;             /* what the file and write buffers hold */
+  unsigned mix_read_percent; /* read share of the Mix column */
+  bool     buffered;         /* no O_DIRECT: every result is marked cached */
+  bool     write_through;    /* FILE_FLAG_WRITE_THROUGH / O_DSYNC */
+  char     backend[16];      /* "" = best that works here */
+  char     destroy_device[256]; /* block device the user allowed us to overwrite */
+} dm_settings;
+
+void dm_settings_init (dm_settings *s);
+/* 0, or -EINVAL with a one-line reason in why. */
+int dm_settings_check (const dm_settings *s, char *why, size_t why_size);
+const char *dm_data_name (dm_data data); /* "random", "zeros" */
+int dm_data_parse (const char *text, dm_data *out);

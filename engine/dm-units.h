@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Sizes and durations as users type them ("1GiB", "512M", "2.5s", "500ms"),
+ * and the conversions between the four units the grid can show. MB/s means
+ * 1,000,000 bytes per second, as in CrystalDiskMark.
+ */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* "1GiB", "1G", "512MiB", "64k", "4096" (bytes). Binary multiples always. */
+int dm_size_parse (const char *text, uint64_t *out, char *why, size_t why_size);
+/* 1073741824 -> "1GiB", 3221225472 -> "3GiB", 1610612736 -> "1536MiB". */
+void dm_size_format (uint64_t bytes, char *buf, size_t size);
+
+/* "5", "5s", "0.5", "500ms", "2m". Seconds, 0..86400. */
+int dm_duration_parse (const char *text, double *seconds, char *why, size_t why_size);
+
+/* A whole number in [min, max], nothing else. */
+int dm_uint_parse (const char *text, unsigned min, unsigned max, unsigned *out,
+                   char *why, size_t why_size);
+
+typedef enum {
+  DM_UNIT_MBPS,  /* MB/s: 1,000,000 bytes/s */
+  DM_UNIT_GBPS,  /* GB/s: 1,000,000,000 bytes/s */
+  DM_UNIT_IOPS,
+  DM_UNIT_US,    /* mean latency, microseconds */
+  DM_N_UNITS
+} dm_unit;
+
+const char *dm_unit_name (dm_unit unit); /* "MB/s", "GB/s", "IOPS", "us" */
+int dm_unit_parse (const char *text, dm_unit *out);

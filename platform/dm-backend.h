@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The I/O backend interface: a const table of functions per backend, state
+ * behind an opaque queue, one request struct per in-flight I/O, in the
+ * manner of fio's ioengine ops. A worker thread owns one queue; queues are
+ * never shared between threads, so backends need no locks on the hot path.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "dm-platform.h"
+
+/* One I/O. The backend owns the memory (it may embed an OVERLAPPED or
+ * similar after these fields); the engine fills offset, len, write and
+ * t_submit, and reads res after reap. */
+typedef struct dm_io {
+  uint64_t offset;   /* byte offset in the file, aligned */
+  uint64_t t_submit; /* dm_clock_ns() of the batch it was submitted in */
+  void    *buf;      /* this slot's buffer: params.buf_base + slot * buf_size */
+  uint32_t len;      /* bytes to move */
+  uint16_t slot;     /* index in 0..depth-1, fixed for the queue's life */
+  uint8_t  write;    /* 1 = write, 0 = read */
+  int32_t  res;      /* after reap: bytes moved, or a negative code */
+} dm_io;
+
+typedef struct dm_queue dm_queue;
+
+typedef struct dm_queue_params {
+  dm_file *file;
+  unsigned depth;    /* I/Os in flight at most, 1..512 */
+  void    *buf_base; /* depth buffers of buf_size bytes, page aligned */
+  size_t   buf_size;
+} dm_queue_params;
+
+typedef struct dm_backend {
+  const char *name;        /* "io_uring", "psync", "iocp": goes into reports */
+  const char *description; /* one line for --help */
+
+  /* 0 when this backend can run on this machine now (io_uring may be
+   * compiled in but blocked by a container's seccomp policy). */
+  int (*probe) (void);
+
+  /* Creates a queue and hands out its depth request structs in ios[]. */
+  int (*open) (const dm_queue_params *params, dm_queue **out, dm_io **ios);
+
+  /* Queues one I/O; may start it (IOCP) or only stage it (io_uring). */
+  int (*prep) (dm_queue *q, dm_io *io);
+
+  /* Starts everything staged and waits up to timeout_ns for at least one
+   * completion; stores up to max finished requests in done[]. Returns
+   * their number (0 on timeout) or a negative code if the queue broke. */
+  int (*reap) (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns);
+
+  /* Waits (bounded) for in-flight I/O, then frees the queue. */
+  void (*close) (dm_queue *q);
+} dm_backend;
+
+/* The backends compiled for this OS, best first. */
+const dm_backend *const *dm_backends (unsigned *n);

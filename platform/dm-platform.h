@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What the engine needs from the operating system, apart from I/O itself:
+ * a monotonic clock, threads, process CPU time, facts about the machine and
+ * the target, and the test file's life cycle. Each OS implements this header
+ * in its own folder (platform/linux, platform/windows); the engine never asks
+ * which one it got. Every function returns 0 or a negative errno-style code.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Error codes beyond errno that the engine must tell apart. */
+enum {
+  DM_E_NODIRECT = -10001, /* the filesystem refuses unbuffered (O_DIRECT) I/O */
+  DM_E_SHORT    = -10002, /* a transfer moved fewer bytes than asked */
+  DM_E_NOBACKEND = -10003, /* no I/O backend works here */
+};
+
+/* Translate a negative code from any dm_ function into a sentence fragment. */
+const char *dm_strerror (int code);
+
+/* Monotonic nanoseconds; cheap enough to call once per reaped batch. */
+uint64_t dm_clock_ns (void);
+/* Sleep; the engine sleeps in short slices so that a cancel is seen soon. */
+void dm_sleep_ns (uint64_t ns);
+/* User plus system CPU time consumed by this process so far. */
+uint64_t dm_process_cpu_ns (void);
+/* Wall-clock seconds since the epoch, for the report's date. */
+int64_t dm_wall_time (void);
+/* Local date and time as "YYYY/MM/DD hh:mm:ss". */
+void dm_format_local_time (int64_t t, char *buf, size_t size);
+
+typedef struct dm_thread dm_thread;
+int  dm_thread_start (dm_thread **out, void *(*fn) (void *), void *arg);
+void dm_thread_join (dm_thread *thread);
+
+/* Memory aligned for unbuffered I/O (page aligned), zeroed. */
+void *dm_alloc_io (size_t size);
+void  dm_free_io (void *p, size_t size);
+
+typedef struct dm_system_info {
+  char     os[128];        /* "Debian GNU/Linux 12 (bookworm)", "Windows Server 2022 [10.0 Build 20348]" */
+  char     kernel[128];    /* "Linux 6.1.0-18-amd64 x86_64" */
+  char     cpu_model[128]; /* as the CPU names itself */
+  unsigned logical_cpus;
+  uint64_t memory_bytes;
+} dm_system_info;
+
+int dm_system_info_get (dm_system_info *info);
+
+typedef struct dm_target_info {
+  char     path[1024];      /* folder (or block device) as the user gave it */
+  char     mount_point[1024];
+  char     filesystem[32];  /* "ext4", "xfs", "nfs4", "NTFS" */
+  char     device[256];     /* "/dev/sdb1", "\\\\.\\PhysicalDrive1" */
+  char     model[128];      /* "VMware Virtual disk", "Samsung SSD 980" */
+  char     driver[64];      /* "nvme", "vmw_pvscsi", "mptspi", bus type on Windows */
+  uint64_t size_bytes;      /* of the filesystem or device */
+  uint64_t free_bytes;      /* available to this user */
+  uint32_t sector_size;     /* logical block size: I/O alignment */
+  bool     is_block_device;
+  bool     read_only;
+} dm_target_info;
+
+/* Facts about a folder or block device the user named. -ENOENT, -ENOTDIR... */
+int dm_target_probe (const char *path, dm_target_info *info);
+
+/* The filesystems a user would pick as a target (no pseudo filesystems),
+ * for the window's target chooser. Free with dm_target_list_free. */
+int  dm_target_list (dm_target_info **out, unsigned *n);
+void dm_target_list_free (dm_target_info *list);
+
+/* The test file. It is created with a unique name that can never be an
+ * existing file (diskmeter-XXXXXX.tmp, O_EXCL), and detached from its name
+ * as early as the OS allows, so that not even a killed process leaves it
+ * behind. */
+typedef struct dm_file dm_file;
+
+typedef struct dm_file_options {
+  bool direct;         /* bypass the page cache (O_DIRECT / NO_BUFFERING) */
+  bool write_through;  /* ask the device to skip its volatile cache */
+} dm_file_options;
+
+int dm_file_create_temp (const char *dir, const dm_file_options *opt,
+                         dm_file **out, char *path, size_t path_size);
+/* Opens an existing block device; writes only with writable = true. */
+int dm_file_open_device (const char *device, bool writable,
+                         const dm_file_options *opt, dm_file **out);
+/* Reserves size bytes (fallocate, SetEndOfFile) before anything is written. */
+int dm_file_reserve (dm_file *file, uint64_t size);
+/* Synchronous positioned write, used to fill the file before measuring. */
+int dm_file_write_at (dm_file *file, const void *buf, size_t len, uint64_t offset);
+int dm_file_sync (dm_file *file);
+/* Closes and, for a test file, removes it. Safe on NULL. */
+void dm_file_close (dm_file *file);
+
+/* Calls fn(path, size, user) for every diskmeter-*.tmp in dir, the remains
+ * of a crashed run of an older version or of another machine. */
+int dm_stale_files (const char *dir,
+                    void (*fn) (const char *path, uint64_t size, void *user),
+                    void *user);
+
+/* Calls fn(user) from a signal/console handler on Ctrl-C, SIGTERM, SIGHUP or
+ * console close. fn must only do async-signal-safe work (set a flag). */
+int dm_interrupt_install (void (*fn) (void *user), void *user);
