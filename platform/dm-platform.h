@@ -97,6 +97,10 @@ int dm_file_sync (dm_file *file);
 /* Closes and, for a test file, removes it. Safe on NULL. */
 void dm_file_close (dm_file *file);
 
+/* Writes an output file (report, CSV) atomically: a temporary file in the
+ * same folder, flushed, then renamed over path. The path is UTF-8. */
+int dm_file_replace_contents (const char *path, const void *data, size_t len);
+
 /* Calls fn(path, size, user) for every diskmeter-*.tmp in dir, the remains
  * of a crashed run of an older version or of another machine. */
 int dm_stale_files (const char *dir,
