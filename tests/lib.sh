@@ -1,0 +1,369 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Shared by the truth and safety scenario tests: they build a real block
+# device they own (a loop device over a file in /dev/shm, formatted ext4),
+# may slow it down to a known speed with the block cgroup throttle, read the
+# kernel's own sector counters, and run diskmeter-cli against it. One EXIT
+# trap tears down everything a test made, in reverse order, whether the test
+# passed, failed or was interrupted; nothing the test did not create is
+# ever touched.
+#
+# A script sources this file, calls dm_need_loop (and dm_need_cgroup when it
+# throttles), builds its device, runs its checks with dm_check/dm_within and
+# ends with dm_finish. A check that fails is reported and counted, and the
+# script goes on, so one run shows every discrepancy.
+
+set -uo pipefail
+
+DM_CLI="${DM_CLI:-}"
+DM_SOURCE_ROOT="${DM_SOURCE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
+
+_dm_failures=0
+_dm_checks=0
+_dm_pids=()      # background processes we started
+_dm_cgroups=()   # block cgroups we created
+_dm_mounts=()    # mount points we mounted
+_dm_loops=()     # loop devices we attached
+_dm_files=()     # files we created (loop backing files)
+_dm_dirs=()      # temporary folders we created
+_dm_v2_enabled_io="" # cgroup v2 parent in which we enabled the io controller
+
+dm_log () { printf '# %s\n' "$*"; }
+
+dm_skip ()
+{
+  printf 'SKIP: %s\n' "$*"
+  exit 77
+}
+
+# A failure that makes the rest of the script pointless.
+dm_die ()
+{
+  printf 'FAIL: %s\n' "$*"
+  _dm_failures=$((_dm_failures + 1))
+  exit 1
+}
+
+# dm_check DESCRIPTION COMMAND...: runs the command; a non-zero status is a
+# failed check.
+dm_check ()
+{
+  local what="$1"; shift
+  _dm_checks=$((_dm_checks + 1))
+  if "$@"; then
+    printf 'ok %d - %s\n' "$_dm_checks" "$what"
+  else
+    printf 'not ok %d - %s\n' "$_dm_checks" "$what"
+    _dm_failures=$((_dm_failures + 1))
+  fi
+}
+
+# dm_within DESCRIPTION ACTUAL EXPECTED PERCENT: ACTUAL must lie within
+# PERCENT % of EXPECTED. Prints both figures and the deviation either way.
+dm_within ()
+{
+  local what="$1" actual="$2" expected="$3" pct="$4" dev
+  _dm_checks=$((_dm_checks + 1))
+  dev=$(python3 -c 'import sys
+a, e = float(sys.argv[1]), float(sys.argv[2])
+print("%+.2f" % ((a - e) / e * 100.0) if e else "inf")' "$actual" "$expected" 2>/dev/null) || dev="nan"
+  if python3 -c 'import sys
+a, e, p = map(float, sys.argv[1:4])
+sys.exit(0 if e and abs(a - e) <= abs(e) * p / 100.0 else 1)' "$actual" "$expected" "$pct" 2>/dev/null; then
+    printf 'ok %d - %s: %s vs %s (%s%%, limit %s%%)\n' "$_dm_checks" "$what" "$actual" "$expected" "$dev" "$pct"
+  else
+    printf 'not ok %d - %s: %s vs %s (%s%%, limit %s%%)\n' "$_dm_checks" "$what" "$actual" "$expected" "$dev" "$pct"
+    _dm_failures=$((_dm_failures + 1))
+  fi
+}
+
+dm_finish ()
+{
+  if [ "$_dm_failures" -gt 0 ]; then
+    printf 'FAIL: %d of %d checks failed\n' "$_dm_failures" "$_dm_checks"
+    exit 1
+  fi
+  printf 'PASS: %d checks\n' "$_dm_checks"
+  exit 0
+}
+
+# --- Teardown ---------------------------------------------------------------
+
+_dm_cgroup_empty ()
+{
+  local group="$1" root pid
+  root="$(dirname "$group")"
+  [ -f "$group/cgroup.procs" ] || return 0
+  for _ in 1 2 3 4 5; do
+    while read -r pid; do
+      echo "$pid" > "$root/cgroup.procs" 2>/dev/null || true
+    done < "$group/cgroup.procs"
+    [ -s "$group/cgroup.procs" ] || return 0
+    sleep 0.1
+  done
+}
+
+dm_teardown ()
+{
+  local i pid
+  trap - EXIT INT TERM HUP
+  set +e
+  for pid in "${_dm_pids[@]}"; do
+    kill -KILL "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  done
+  for ((i = ${#_dm_cgroups[@]} - 1; i >= 0; i--)); do
+    _dm_cgroup_empty "${_dm_cgroups[i]}"
+    rmdir "${_dm_cgroups[i]}" 2>/dev/null \
+      || printf '# teardown: could not remove cgroup %s\n' "${_dm_cgroups[i]}"
+  done
+  if [ -n "$_dm_v2_enabled_io" ]; then
+    echo "-io" > "$_dm_v2_enabled_io/cgroup.subtree_control" 2>/dev/null
+  fi
+  for ((i = ${#_dm_mounts[@]} - 1; i >= 0; i--)); do
+    if mountpoint -q "${_dm_mounts[i]}"; then
+      umount "${_dm_mounts[i]}" 2>/dev/null || { sleep 0.5; umount "${_dm_mounts[i]}"; } \
+        || umount -l "${_dm_mounts[i]}"
+    fi
+  done
+  for ((i = ${#_dm_loops[@]} - 1; i >= 0; i--)); do
+    losetup -d "${_dm_loops[i]}" 2>/dev/null || { sleep 0.5; losetup -d "${_dm_loops[i]}"; }
+  done
+  for ((i = ${#_dm_files[@]} - 1; i >= 0; i--)); do
+    rm -f -- "${_dm_files[i]}"
+  done
+  for ((i = ${#_dm_dirs[@]} - 1; i >= 0; i--)); do
+    rm -rf --one-file-system -- "${_dm_dirs[i]}"
+  done
+}
+
+_dm_on_exit ()
+{
+  local rc=$?
+  dm_teardown
+  exit "$rc"
+}
+
+trap _dm_on_exit EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+# --- Requirements -----------------------------------------------------------
+
+dm_need_cli ()
+{
+  [ -n "$DM_CLI" ] || dm_die "DM_CLI is not set (run through meson test)"
+  [ -x "$DM_CLI" ] || dm_die "DM_CLI=$DM_CLI is not an executable"
+}
+
+# Loop devices, ext4 and a RAM filesystem for the backing files.
+dm_need_loop ()
+{
+  [ "$(uname -s)" = Linux ] || dm_skip "not Linux"
+  [ "$(id -u)" = 0 ] || dm_skip "not root: loop devices, mounts and cgroups need root"
+  [ -e /dev/loop-control ] || dm_skip "no /dev/loop-control: this kernel or container has no loop devices"
+  local tool
+  for tool in losetup mkfs.ext4 mount umount mountpoint python3; do
+    command -v "$tool" >/dev/null || dm_die "$tool is missing (build-aux/dev installs it)"
+  done
+  [ -d /dev/shm ] && [ -w /dev/shm ] || dm_skip "no writable /dev/shm for RAM-backed loop devices"
+}
+
+# Finds a block cgroup with throttling: cgroup v1 blkio, or cgroup v2 with
+# the io controller. Sets DM_CGROUP_MODE (v1|v2) and DM_CGROUP_ROOT.
+dm_need_cgroup ()
+{
+  local v2
+  if [ -f /sys/fs/cgroup/blkio/blkio.throttle.read_bps_device ] \
+     && [ -w /sys/fs/cgroup/blkio/cgroup.procs ]; then
+    DM_CGROUP_MODE=v1
+    DM_CGROUP_ROOT=/sys/fs/cgroup/blkio
+    return 0
+  fi
+  for v2 in /sys/fs/cgroup /sys/fs/cgroup/unified; do
+    if [ "$(stat -fc %T "$v2" 2>/dev/null)" = cgroup2fs ] \
+       && grep -qw io "$v2/cgroup.controllers" 2>/dev/null \
+       && [ -w "$v2/cgroup.subtree_control" ]; then
+      DM_CGROUP_MODE=v2
+      DM_CGROUP_ROOT="$v2"
+      return 0
+    fi
+  done
+  dm_skip "no block cgroup: neither cgroup v1 blkio nor cgroup v2 io is available"
+}
+
+# --- Devices ----------------------------------------------------------------
+
+dm_tmpdir ()
+{
+  local d
+  d="$(mktemp -d "${TMPDIR:-/tmp}/diskmeter-test-XXXXXX")" || dm_die "mktemp -d failed"
+  _dm_dirs+=("$d")
+  DM_TMPDIR="$d"
+}
+
+# dm_loop_create SIZE_MIB: a loop device over a new sparse file in /dev/shm,
+# with direct I/O to the backing file where the kernel accepts it (so the
+# page cache holds each block once, not twice). Sets DM_LOOP (/dev/loopN),
+# DM_LOOP_NAME (loopN) and DM_LOOP_DEV (MAJ:MIN).
+dm_loop_create ()
+{
+  local mib="$1" img dev
+  img="$(mktemp /dev/shm/diskmeter-test-XXXXXX.img)" || dm_die "mktemp in /dev/shm failed"
+  _dm_files+=("$img")
+  truncate -s "${mib}M" "$img" || dm_die "truncate $img failed"
+  dev="$(losetup -f --show --direct-io=on "$img" 2>/dev/null)" \
+    || dev="$(losetup -f --show "$img")" \
+    || dm_skip "losetup could not attach a loop device"
+  _dm_loops+=("$dev")
+  DM_LOOP="$dev"
+  DM_LOOP_NAME="${dev#/dev/}"
+  DM_LOOP_DEV="$(cat "/sys/block/$DM_LOOP_NAME/dev")"
+  # Let udev and the partition scan settle, so they do not read the device
+  # while a test counts sectors.
+  command -v udevadm >/dev/null && udevadm settle 2>/dev/null
+  dm_log "loop device $DM_LOOP ($DM_LOOP_DEV) over $img, ${mib} MiB, direct-io=$(cat "/sys/block/$DM_LOOP_NAME/loop/dio" 2>/dev/null || echo ?)"
+}
+
+# dm_mkfs_mount [MOUNT_OPTIONS]: formats $DM_LOOP as ext4 and mounts it on a
+# new folder. Inode tables and the journal are written now, not by a
+# background thread during a measurement. Sets DM_MNT.
+dm_mkfs_mount ()
+{
+  local opts="${1:-}" mnt
+  mkfs.ext4 -q -F -b 4096 -E lazy_itable_init=0,lazy_journal_init=0 "$DM_LOOP" \
+    || dm_die "mkfs.ext4 $DM_LOOP failed"
+  mnt="$(mktemp -d "${TMPDIR:-/tmp}/diskmeter-mnt-XXXXXX")" || dm_die "mktemp -d failed"
+  _dm_dirs+=("$mnt")
+  mount ${opts:+-o "$opts"} "$DM_LOOP" "$mnt" || dm_die "mount $DM_LOOP failed"
+  _dm_mounts+=("$mnt")
+  DM_MNT="$mnt"
+}
+
+# dm_mount_extra ARGS... MOUNT_POINT: a further mount the teardown undoes
+# (bind mounts, FUSE, ramfs). The last argument is the mount point.
+dm_mount_extra ()
+{
+  local mnt="${!#}"
+  mount "$@" || return 1
+  _dm_mounts+=("$mnt")
+}
+
+dm_track_mount () { _dm_mounts+=("$1"); }
+dm_track_pid () { _dm_pids+=("$1"); }
+
+# Sectors the kernel moved through a device so far: "READ_BYTES WRITE_BYTES"
+# (fields 3 and 7 of /sys/block/NAME/stat, in 512-byte units whatever the
+# logical block size).
+dm_stat_bytes ()
+{
+  local name="${1:-$DM_LOOP_NAME}" f
+  read -r -a f < "/sys/block/$name/stat" || return 1
+  echo "$((f[2] * 512)) $((f[6] * 512))"
+}
+
+# Writes dirty pages and the ext4 journal out so that counters read next
+# include them.
+dm_settle ()
+{
+  sync
+  [ -n "${DM_MNT:-}" ] && sync -f "$DM_MNT" 2>/dev/null
+  sleep 0.2
+}
+
+# --- Block cgroup throttle --------------------------------------------------
+
+# Creates this test's block cgroup. Sets DM_CGROUP.
+dm_cgroup_create ()
+{
+  local group
+  if [ "$DM_CGROUP_MODE" = v2 ] && ! grep -qw io "$DM_CGROUP_ROOT/cgroup.subtree_control"; then
+    echo "+io" > "$DM_CGROUP_ROOT/cgroup.subtree_control" \
+      || dm_skip "cannot enable the io controller in $DM_CGROUP_ROOT"
+    _dm_v2_enabled_io="$DM_CGROUP_ROOT"
+  fi
+  group="$DM_CGROUP_ROOT/diskmeter-test-$$"
+  mkdir "$group" || dm_skip "cannot create block cgroup $group"
+  _dm_cgroups+=("$group")
+  DM_CGROUP="$group"
+}
+
+# dm_throttle KIND VALUE: KIND is read_bps, write_bps, read_iops or
+# write_iops; VALUE bytes or I/Os per second, 0 to lift the limit. Applies
+# to $DM_LOOP only.
+dm_throttle ()
+{
+  local kind="$1" value="$2" key
+  if [ "$DM_CGROUP_MODE" = v1 ]; then
+    echo "$DM_LOOP_DEV $value" > "$DM_CGROUP/blkio.throttle.${kind}_device" \
+      || dm_die "cannot set $kind=$value on $DM_LOOP_DEV"
+  else
+    case "$kind" in
+      read_bps) key=rbps ;; write_bps) key=wbps ;;
+      read_iops) key=riops ;; write_iops) key=wiops ;;
+      *) dm_die "unknown throttle $kind" ;;
+    esac
+    [ "$value" = 0 ] && value=max
+    echo "$DM_LOOP_DEV $key=$value" > "$DM_CGROUP/io.max" \
+      || dm_die "cannot set $key=$value on $DM_LOOP_DEV"
+  fi
+}
+
+dm_unthrottle ()
+{
+  local k
+  for k in read_bps write_bps read_iops write_iops; do
+    dm_throttle "$k" 0
+  done
+}
+
+# dm_throttled COMMAND...: runs the command inside this test's block cgroup
+# (only that process and its children are slowed down).
+dm_throttled ()
+{
+  (
+    echo "$BASHPID" > "$DM_CGROUP/cgroup.procs" || exit 125
+    exec "$@"
+  )
+}
+
+# --- Running the CLI --------------------------------------------------------
+
+# dm_run OUT ERR ARGS...: runs diskmeter-cli with ARGS (add dm_throttled
+# in front with DM_RUN_PREFIX=dm_throttled), stdout to OUT, stderr to ERR.
+# Sets DM_RC.
+dm_run ()
+{
+  local out="$1" err="$2"; shift 2
+  printf '# $ diskmeter-cli %s\n' "$*"
+  ${DM_RUN_PREFIX:-} "$DM_CLI" "$@" > "$out" 2> "$err"
+  DM_RC=$?
+  if [ -s "$err" ]; then
+    sed 's/^/#   stderr: /' "$err" | head -n 20
+  fi
+  return 0
+}
+
+# dm_json FILE EXPRESSION: evaluates a Python expression over the JSON
+# report j and prints the result.
+dm_json ()
+{
+  python3 -c 'import json, sys
+j = json.load(open(sys.argv[1]))
+v = eval(sys.argv[2])
+print(v if not isinstance(v, (dict, list)) else json.dumps(v))' "$1" "$2"
+}
+
+# dm_one_line_error FILE: stderr holds exactly one line, and it starts with
+# "diskmeter-cli: ".
+dm_one_line_error ()
+{
+  local file="$1"
+  [ "$(wc -l < "$file")" -eq 1 ] && grep -q '^diskmeter-cli: .' "$file"
+}
+
+# The test files a run could leave behind in a folder.
+dm_leftovers ()
+{
+  find "$1" -maxdepth 1 -name 'diskmeter-*.tmp' -newer "$2" 2>/dev/null
+}
