@@ -1,0 +1,370 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Facts about the Windows machine and its drives for the report and the
+ * target chooser: the real Windows build (RtlGetVersion, since GetVersionEx
+ * lies to unmanifested programs), the CPU, and for each drive its
+ * filesystem, space, sector size, bus type and product name, which is what
+ * tells an LSI Logic disk from a paravirtual or NVMe one in a VM.
+ */
+#include "dm-win-private.h"
+
+#include <ntddscsi.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <wchar.h>
+
+typedef NTSTATUS (WINAPI *rtl_get_version_fn) (PRTL_OSVERSIONINFOW);
+typedef const char *(CDECL *wine_get_version_fn) (void);
+typedef void (CDECL *wine_get_host_version_fn) (const char **sysname, const char **release);
+
+static void
+trim (char *s)
+{
+  size_t n = strlen (s), i = 0;
+
+  while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n'))
+    s[--n] = '\0';
+  while (s[i] == ' ' || s[i] == '\t')
+    i++;
+  memmove (s, s + i, n - i + 1);
+}
+
+/* A REG_SZ value of HKEY_LOCAL_MACHINE as UTF-8; 0 or a negative code. */
+static int
+reg_string (const wchar_t *key, const wchar_t *value, char *buf, size_t size)
+{
+  wchar_t w[256];
+  DWORD n = sizeof w;
+  LSTATUS st;
+
+  st = RegGetValueW (HKEY_LOCAL_MACHINE, key, value, RRF_RT_REG_SZ, NULL, w, &n);
+  if (st != ERROR_SUCCESS)
+    return _dm_win_error ((DWORD) st);
+  return _dm_wide_to_utf8 (w, buf, size);
+}
+
+static int
+reg_dword (const wchar_t *key, const wchar_t *value, DWORD *out)
+{
+  DWORD n = sizeof *out;
+  LSTATUS st = RegGetValueW (HKEY_LOCAL_MACHINE, key, value, RRF_RT_REG_DWORD, NULL, out, &n);
+
+  return st == ERROR_SUCCESS ? 0 : _dm_win_error ((DWORD) st);
+}
+
+int
+dm_system_info_get (dm_system_info *info)
+{
+  static const wchar_t cv[] = L"SOFTWARE\\Microsoft\\Windows NT\\CurrentVersion";
+  RTL_OSVERSIONINFOW v = { .dwOSVersionInfoSize = sizeof v };
+  HMODULE ntdll = GetModuleHandleW (L"ntdll.dll");
+  rtl_get_version_fn rtl_get_version = NULL;
+  wine_get_version_fn wine_get_version = NULL;
+  wine_get_host_version_fn wine_get_host_version = NULL;
+  MEMORYSTATUSEX mem = { .dwLength = sizeof mem };
+  char product[96] = "Windows", display[32] = "";
+  DWORD ubr = 0;
+
+  memset (info, 0, sizeof *info);
+  if (ntdll != NULL)
+    {
+      /* Casts through FARPROC are how GetProcAddress is meant to be used. */
+      rtl_get_version = (rtl_get_version_fn) (void (*) (void)) GetProcAddress (ntdll, "RtlGetVersion");
+      wine_get_version = (wine_get_version_fn) (void (*) (void)) GetProcAddress (ntdll, "wine_get_version");
+      wine_get_host_version = (wine_get_host_version_fn) (void (*) (void)) GetProcAddress (ntdll, "wine_get_host_version");
+    }
+  if (rtl_get_version != NULL)
+    rtl_get_version (&v);
+
+  reg_string (cv, L"ProductName", product, sizeof product);
+  reg_string (cv, L"DisplayVersion", display, sizeof display);
+  reg_dword (cv, L"UBR", &ubr);
+  /* Windows 11 still calls itself Windows 10 in ProductName; the build
+   * number is the truth (22000 was the first Windows 11). */
+  if (v.dwBuildNumber >= 22000 && strncmp (product, "Windows 10", 10) == 0)
+    product[9] = '1';
+  snprintf (info->os, sizeof info->os, "%s%s%s [%lu.%lu Build %lu]",
+            product, display[0] ? " " : "", display,
+            (unsigned long) v.dwMajorVersion, (unsigned long) v.dwMinorVersion,
+            (unsigned long) v.dwBuildNumber);
+
+  /* Results measured under Wine are not Windows results; say so. */
+  if (wine_get_version != NULL)
+    {
+      const char *sysname = "", *release = "";
+      if (wine_get_host_version != NULL)
+        wine_get_host_version (&sysname, &release);
+      snprintf (info->kernel, sizeof info->kernel, "Wine %s on %s %s x86_64",
+                wine_get_version (), sysname, release);
+    }
+  else
+    snprintf (info->kernel, sizeof info->kernel, "Windows NT %lu.%lu.%lu.%lu x86_64",
+              (unsigned long) v.dwMajorVersion, (unsigned long) v.dwMinorVersion,
+              (unsigned long) v.dwBuildNumber, (unsigned long) ubr);
+
+  if (reg_string (L"HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0",
+                  L"ProcessorNameString", info->cpu_model, sizeof info->cpu_model) < 0)
+    snprintf (info->cpu_model, sizeof info->cpu_model, "unknown");
+  trim (info->cpu_model);
+
+  /* All processor groups: a VM with more than 64 vCPUs has several. */
+  info->logical_cpus = GetActiveProcessorCount (ALL_PROCESSOR_GROUPS);
+  if (info->logical_cpus == 0)
+    {
+      SYSTEM_INFO si;
+      GetSystemInfo (&si);
+      info->logical_cpus = si.dwNumberOfProcessors;
+    }
+  if (GlobalMemoryStatusEx (&mem))
+    info->memory_bytes = mem.ullTotalPhys;
+  return 0;
+}
+
+static const char *
+bus_name (unsigned bus)
+{
+  /* STORAGE_BUS_TYPE; numbers, since older SDK headers lack the newer names. */
+  static const char *const names[] = {
+    "Unknown", "SCSI", "ATAPI", "ATA", "1394", "SSA", "Fibre Channel", "USB",
+    "RAID", "iSCSI", "SAS", "SATA", "SD", "MMC", "Virtual", "File-backed virtual",
+    "Storage Spaces", "NVMe", "SCM", "UFS",
+  };
+  return bus < sizeof names / sizeof names[0] ? names[bus] : "Unknown";
+}
+
+static void
+copy_descriptor_string (const char *base, DWORD size, DWORD offset, char *out, size_t out_size)
+{
+  size_t n = 0;
+
+  out[0] = '\0';
+  if (offset == 0 || offset >= size)
+    return;
+  while (offset + n < size && base[offset + n] != '\0' && n + 1 < out_size)
+    n++;
+  memcpy (out, base + offset, n);
+  out[n] = '\0';
+  trim (out);
+}
+
+/* Bus type, vendor and product of the disk under a volume, the disk's
+ * number and its SCSI port's miniport driver (LSI_SAS, pvscsi, stornvme).
+ * Opening with no access rights needs no administrator. */
+static void
+query_storage (const wchar_t *volume, dm_target_info *info)
+{
+  STORAGE_PROPERTY_QUERY query = { 0 };
+  STORAGE_ACCESS_ALIGNMENT_DESCRIPTOR align;
+  VOLUME_DISK_EXTENTS extents;
+  SCSI_ADDRESS address;
+  char desc_buf[1024], vendor[64], product[96], bus[24];
+  STORAGE_DEVICE_DESCRIPTOR *desc = (STORAGE_DEVICE_DESCRIPTOR *) desc_buf;
+  HANDLE h, disk = INVALID_HANDLE_VALUE;
+  DWORD got = 0;
+
+  h = CreateFileW (volume, 0, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
+  if (h == INVALID_HANDLE_VALUE)
+    return;
+
+  if (_dm_win_ioctl (h, IOCTL_VOLUME_GET_VOLUME_DISK_EXTENTS, NULL, 0,
+                     &extents, sizeof extents, NULL) == 0
+      && extents.NumberOfDiskExtents >= 1)
+    {
+      wchar_t name[64];
+      snprintf (info->device, sizeof info->device, "\\\\.\\PhysicalDrive%lu",
+                (unsigned long) extents.Extents[0].DiskNumber);
+      swprintf (name, 64, L"\\\\.\\PhysicalDrive%lu", (unsigned long) extents.Extents[0].DiskNumber);
+      disk = CreateFileW (name, 0, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
+    }
+  if (disk == INVALID_HANDLE_VALUE)
+    disk = h;
+
+  query.PropertyId = StorageDeviceProperty;
+  query.QueryType = PropertyStandardQuery;
+  memset (desc_buf, 0, sizeof desc_buf);
+  if (_dm_win_ioctl (disk, IOCTL_STORAGE_QUERY_PROPERTY, &query, sizeof query,
+                     desc_buf, sizeof desc_buf, &got) == 0
+      && got >= offsetof (STORAGE_DEVICE_DESCRIPTOR, RawDeviceProperties))
+    {
+      copy_descriptor_string (desc_buf, got, desc->VendorIdOffset, vendor, sizeof vendor);
+      copy_descriptor_string (desc_buf, got, desc->ProductIdOffset, product, sizeof product);
+      /* NVMe and ATA disks put the whole name in the product. */
+      if (vendor[0] != '\0' && strncmp (product, vendor, strlen (vendor)) != 0)
+        snprintf (info->model, sizeof info->model, "%s %s", vendor, product);
+      else
+        snprintf (info->model, sizeof info->model, "%s", product);
+      snprintf (bus, sizeof bus, "%s", bus_name ((unsigned) desc->BusType));
+      snprintf (info->driver, sizeof info->driver, "%s", bus);
+
+      if (_dm_win_ioctl (disk, IOCTL_SCSI_GET_ADDRESS, NULL, 0, &address, sizeof address, NULL) == 0)
+        {
+          wchar_t key[80];
+          char miniport[32];
+          swprintf (key, 80, L"HARDWARE\\DEVICEMAP\\Scsi\\Scsi Port %u", (unsigned) address.PortNumber);
+          if (reg_string (key, L"Driver", miniport, sizeof miniport) == 0 && miniport[0] != '\0')
+            snprintf (info->driver, sizeof info->driver, "%s (%s)", bus, miniport);
+        }
+    }
+
+  query.PropertyId = StorageAccessAlignmentProperty;
+  if (_dm_win_ioctl (disk, IOCTL_STORAGE_QUERY_PROPERTY, &query, sizeof query,
+                     &align, sizeof align, &got) == 0
+      && got >= offsetof (STORAGE_ACCESS_ALIGNMENT_DESCRIPTOR, BytesPerPhysicalSector)
+      && align.BytesPerLogicalSector >= 512)
+    info->sector_size = align.BytesPerLogicalSector;
+
+  if (disk != h)
+    CloseHandle (disk);
+  CloseHandle (h);
+}
+
+static int
+probe_device (const wchar_t *wpath, dm_target_info *info)
+{
+  GET_LENGTH_INFORMATION length;
+  DISK_GEOMETRY_EX geometry;
+  HANDLE h;
+
+  h = CreateFileW (wpath, 0, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL, OPEN_EXISTING, 0, NULL);
+  if (h == INVALID_HANDLE_VALUE)
+    return _dm_win_error (GetLastError ());
+  info->is_block_device = true;
+  snprintf (info->device, sizeof info->device, "%s", info->path);
+  if (_dm_win_ioctl (h, IOCTL_DISK_GET_LENGTH_INFO, NULL, 0, &length, sizeof length, NULL) == 0)
+    info->size_bytes = (uint64_t) length.Length.QuadPart;
+  if (_dm_win_ioctl (h, IOCTL_DISK_GET_DRIVE_GEOMETRY_EX, NULL, 0,
+                     &geometry, sizeof geometry, NULL) == 0)
+    info->sector_size = geometry.Geometry.BytesPerSector;
+  if (_dm_win_ioctl (h, IOCTL_DISK_IS_WRITABLE, NULL, 0, NULL, 0, NULL) == -EROFS)
+    info->read_only = true;
+  CloseHandle (h);
+  query_storage (wpath, info);
+  if (info->sector_size < 512)
+    info->sector_size = 512;
+  return 0;
+}
+
+int
+dm_target_probe (const char *path, dm_target_info *info)
+{
+  wchar_t *wpath, root[MAX_PATH + 1], volume[MAX_PATH + 1], fs[MAX_PATH + 1];
+  ULARGE_INTEGER avail, total, nfree;
+  DWORD attr, flags = 0, spc, bps, nfc, tc;
+  int ret = 0;
+
+  memset (info, 0, sizeof *info);
+  snprintf (info->path, sizeof info->path, "%s", path);
+  wpath = _dm_win_path (path, &ret);
+  if (wpath == NULL)
+    return ret;
+
+  if (wcsncmp (wpath, L"\\\\.\\", 4) == 0)
+    {
+      ret = probe_device (wpath, info);
+      goto out;
+    }
+
+  attr = GetFileAttributesW (wpath);
+  if (attr == INVALID_FILE_ATTRIBUTES)
+    {
+      ret = _dm_win_error (GetLastError ());
+      goto out;
+    }
+  if ((attr & FILE_ATTRIBUTE_DIRECTORY) == 0)
+    {
+      ret = -ENOTDIR;
+      goto out;
+    }
+
+  if (!GetVolumePathNameW (wpath, root, MAX_PATH + 1))
+    {
+      ret = _dm_win_error (GetLastError ());
+      goto out;
+    }
+  _dm_wide_to_utf8 (root, info->mount_point, sizeof info->mount_point);
+
+  if (GetVolumeInformationW (root, NULL, 0, NULL, NULL, &flags, fs, MAX_PATH + 1))
+    {
+      _dm_wide_to_utf8 (fs, info->filesystem, sizeof info->filesystem);
+      info->read_only = (flags & FILE_READ_ONLY_VOLUME) != 0;
+    }
+  if (GetDiskFreeSpaceExW (wpath, &avail, &total, &nfree))
+    {
+      info->size_bytes = total.QuadPart;
+      info->free_bytes = avail.QuadPart;
+    }
+  if (GetDiskFreeSpaceW (root, &spc, &bps, &nfc, &tc))
+    info->sector_size = bps;
+
+  if (GetDriveTypeW (root) == DRIVE_REMOTE)
+    snprintf (info->driver, sizeof info->driver, "Network");
+  else if (GetVolumeNameForVolumeMountPointW (root, volume, MAX_PATH + 1))
+    {
+      /* "\\?\Volume{...}\" names the volume's root folder; without the
+       * last backslash it names the volume device the IOCTLs go to. */
+      size_t n = wcslen (volume);
+      if (n > 0 && volume[n - 1] == L'\\')
+        volume[n - 1] = L'\0';
+      query_storage (volume, info);
+    }
+  else if (iswalpha (root[0]) && root[1] == L':')
+    {
+      wchar_t dev[8] = L"\\\\.\\X:";
+      dev[4] = root[0];
+      query_storage (dev, info);
+    }
+  if (info->sector_size < 512 || (info->sector_size & (info->sector_size - 1)) != 0)
+    info->sector_size = 512;
+
+out:
+  free (wpath);
+  return ret;
+}
+
+int
+dm_target_list (dm_target_info **out, unsigned *n)
+{
+  wchar_t drives[27 * 4 + 1];
+  dm_target_info *list;
+  unsigned count = 0;
+  DWORD len;
+
+  *out = NULL;
+  *n = 0;
+  len = GetLogicalDriveStringsW (sizeof drives / sizeof drives[0], drives);
+  if (len == 0 || len > sizeof drives / sizeof drives[0])
+    return _dm_win_error (GetLastError ());
+  list = calloc (26, sizeof *list);
+  if (list == NULL)
+    return -ENOMEM;
+
+  for (wchar_t *d = drives; *d != L'\0' && count < 26; d += wcslen (d) + 1)
+    {
+      char utf8[8];
+      UINT type = GetDriveTypeW (d);
+
+      /* Drives a benchmark makes sense on; an empty card reader or DVD
+       * drive fails GetVolumeInformationW in the probe and is left out. */
+      if (type != DRIVE_FIXED && type != DRIVE_REMOVABLE
+          && type != DRIVE_REMOTE && type != DRIVE_RAMDISK)
+        continue;
+      if (!GetVolumeInformationW (d, NULL, 0, NULL, NULL, NULL, NULL, 0))
+        continue;
+      /* Shown as the user types it: "E:". */
+      snprintf (utf8, sizeof utf8, "%c:", (char) d[0]);
+      if (dm_target_probe (utf8, &list[count]) == 0)
+        count++;
+    }
+  *out = list;
+  *n = count;
+  return 0;
+}
+
+void
+dm_target_list_free (dm_target_info *list)
+{
+  free (list);
+}
