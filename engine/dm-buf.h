@@ -22,5 +22,8 @@ void dm_buf_add (dm_buf *b, const char *s);
 void dm_buf_addn (dm_buf *b, const char *s, size_t n);
 void dm_buf_printf (dm_buf *b, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
 void dm_buf_vprintf (dm_buf *b, const char *fmt, va_list ap);
+/* Appends one number with a printf format for a double, always with a '.'
+ * decimal point whatever the process locale; non-finite values print as 0. */
+void dm_buf_add_double (dm_buf *b, const char *fmt, double v);
 /* Appends s as a JSON string literal, quotes included. */
 void dm_buf_add_json_string (dm_buf *b, const char *s);

@@ -31,7 +31,20 @@ double dm_histogram_stdev (const dm_histogram *h);
 /* The value below which a fraction q (0..1) of the samples lie, in ns. */
 double dm_histogram_quantile (const dm_histogram *h, double q);
 
-unsigned dm_histogram_bucket (uint64_t ns);
+/* Values below 128 ns get a bucket each; from there on each power of two
+ * 2^msb is cut into 64 buckets of width 2^(msb-6). */
+static inline unsigned
+dm_histogram_bucket (uint64_t ns)
+{
+  if (ns < 2 * DM_HIST_SUB)
+    return (unsigned) ns;
+  unsigned msb = 63u - (unsigned) __builtin_clzll (ns);
+  if (msb > DM_HIST_MAX_EXP)
+    return DM_HIST_BUCKETS - 1;
+  unsigned shift = msb - DM_HIST_SUB_BITS;
+  return shift * DM_HIST_SUB + (unsigned) (ns >> shift);
+}
+
 /* Lowest value and width of a bucket, in ns. */
 uint64_t dm_histogram_bucket_low (unsigned index);
 uint64_t dm_histogram_bucket_width (unsigned index);

@@ -69,6 +69,7 @@ typedef struct dm_result {
 typedef struct dm_report {
   dm_status      status;
   char           error[320];     /* why the run failed, if it did */
+  char           warning[512];   /* worth telling, not fatal (stale test files) */
   char           backend[16];
   char           profile[32];    /* "default", "custom" */
   bool           nvme;

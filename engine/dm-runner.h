@@ -39,6 +39,10 @@ typedef struct dm_runner dm_runner;
 dm_runner *dm_runner_new (dm_report *report, const char *target);
 void dm_runner_select (dm_runner *runner, const bool *run_result);
 void dm_runner_set_progress (dm_runner *runner, dm_progress_fn fn, void *user);
+/* Uses this backend instead of choosing one (tests drive the runner through
+ * an in-memory backend that records and can fail I/O). */
+struct dm_backend;
+void dm_runner_set_backend (dm_runner *runner, const struct dm_backend *backend);
 /* Fills report and returns 0, or a negative code with report->error set.
  * A cancelled run returns -ECANCELED and keeps the finished results. */
 int  dm_runner_run (dm_runner *runner);

@@ -15,6 +15,8 @@
 #define DM_TEST_SIZE_MAX  (64ull << 30)
 #define DM_MIX_READ_MIN   10
 #define DM_MIX_READ_MAX   90
+/* The test file is a whole number of MiB, so every SEQ block fits. */
+#define DM_BLOCK_MAX_ALIGN (1ull << 20)
 
 typedef enum { DM_DATA_RANDOM, DM_DATA_ZEROS } dm_data;
 

@@ -31,3 +31,7 @@ typedef enum {
 
 const char *dm_unit_name (dm_unit unit); /* "MB/s", "GB/s", "IOPS", "us" */
 int dm_unit_parse (const char *text, dm_unit *out);
+
+/* Locale-independent ASCII comparison, for option values. */
+int dm_ascii_casecmp (const char *a, const char *b);
+int dm_ascii_ncasecmp (const char *a, const char *b, size_t n);

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * diskmeter-cli: the headless front end for scripts and servers. It parses
+ * the options, runs the engine on this thread, shows a progress line when
+ * stderr is a terminal, and writes the report as text, JSON or CSV. Ctrl-C
+ * and SIGTERM cancel the run cleanly: finished results are kept, the test
+ * file is removed, the exit status is 130.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dm-cli-options.h"
+#include "dm-profile.h"
+#include "dm-runner.h"
+#include "dm-units.h"
+
+enum { EXIT_DONE = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_CANCELLED = 130 };
+
+typedef struct cli {
+  dm_cli_options opt;
+  dm_report      report;
+  dm_runner     *runner;
+  bool           tty;
+  double         last_print;
+  int            last_len;
+} cli;
+
+static void
+on_interrupt (void *user)
+{
+  dm_runner_cancel (user);
+}
+
+static void
+clear_line (cli *c)
+{
+  if (c->last_len)
+    fprintf (stderr, "\r%*s\r", c->last_len, "");
+  c->last_len = 0;
+}
+
+/* Runs on the runner's thread, which is this one: printing here is fine. */
+static void
+on_progress (void *user, const dm_progress *p)
+{
+  cli *c = user;
+  double now = (double) dm_clock_ns () / 1e9;
+  char name[32] = "", line[160];
+  if (!c->tty || c->opt.quiet || (now - c->last_print < 0.2 && p->phase != DM_PHASE_DONE))
+    return;
+  c->last_print = now;
+  if (p->result)
+    dm_spec_name (&p->result->spec, name, sizeof name);
+  int left = (int) (p->seconds_left + 0.5);
+  switch (p->phase)
+    {
+    case DM_PHASE_PREPARE:
+      snprintf (line, sizeof line, "Preparing test file %3.0f%%", p->fraction * 100);
+      break;
+    case DM_PHASE_WARMUP:
+      snprintf (line, sizeof line, "%-14s %-5s  warm-up           %3.0f%%  %d:%02d left",
+                name, dm_mode_title (p->result->mode), p->fraction * 100, left / 60, left % 60);
+      break;
+    case DM_PHASE_MEASURE:
+      snprintf (line, sizeof line, "%-14s %-5s  run %u/%u %10.2f MB/s %3.0f%%  %d:%02d left",
+                name, dm_mode_title (p->result->mode), p->run, p->count, p->result->mb_per_s,
+                p->fraction * 100, left / 60, left % 60);
+      break;
+    case DM_PHASE_INTERVAL:
+      snprintf (line, sizeof line, "Interval                          %3.0f%%  %d:%02d left",
+                p->fraction * 100, left / 60, left % 60);
+      break;
+    default:
+      return;
+    }
+  clear_line (c);
+  c->last_len = fprintf (stderr, "%s", line);
+}
+
+static int
+list_targets (void)
+{
+  dm_target_info *list;
+  unsigned n;
+  int err = dm_target_list (&list, &n);
+  if (err < 0)
+    {
+      fprintf (stderr, "diskmeter-cli: cannot list filesystems: %s\n", dm_strerror (err));
+      return EXIT_FAILED;
+    }
+  printf ("%-24s %10s %10s %-8s %-16s %s\n", "TARGET", "SIZE", "FREE", "FS", "DEVICE", "MODEL");
+  for (unsigned i = 0; i < n; i++)
+    printf ("%-24s %9.1fG %9.1fG %-8s %-16s %s%s%s%s\n", list[i].mount_point,
+            (double) list[i].size_bytes / (1ull << 30), (double) list[i].free_bytes / (1ull << 30),
+            list[i].filesystem, list[i].device, list[i].model, list[i].driver[0] ? " [" : "",
+            list[i].driver, list[i].driver[0] ? "]" : "");
+  dm_target_list_free (list);
+  return EXIT_DONE;
+}
+
+static int
+write_report (cli *c)
+{
+  dm_buf out;
+  int err = 0;
+  dm_buf_init (&out);
+  switch (c->opt.format)
+    {
+    case DM_FORMAT_TEXT: dm_report_write_text (&c->report, &out); break;
+    case DM_FORMAT_JSON: dm_report_write_json (&c->report, &out); break;
+    case DM_FORMAT_CSV:  dm_report_write_csv (&c->report, &out); break;
+    }
+  if (out.error)
+    err = out.error;
+  else if (c->opt.output)
+    err = dm_write_file_atomic (c->opt.output, &out);
+  else if (fwrite (out.data, 1, out.len, stdout) != out.len || fflush (stdout) != 0)
+    err = -errno;
+  if (err < 0)
+    fprintf (stderr, "diskmeter-cli: cannot write %s: %s\n",
+             c->opt.output ? c->opt.output : "the report", dm_strerror (err));
+  dm_buf_free (&out);
+  return err;
+}
+
+static bool
+any_result_ran (const dm_report *r)
+{
+  for (unsigned i = 0; i < r->n_results; i++)
+    if (r->results[i].status != DM_STATUS_PENDING)
+      return true;
+  return false;
+}
+
+int
+main (int argc, char **argv)
+{
+  static cli c;
+  char why[320];
+  unsigned n_specs, modes;
+  int status;
+
+  if (dm_cli_parse (argc, argv, &c.opt, why, sizeof why) < 0)
+    {
+      fprintf (stderr, "diskmeter-cli: %s\nUsage: diskmeter-cli [OPTIONS] TARGET "
+                       "(see diskmeter-cli --help)\n", why);
+      return EXIT_USAGE;
+    }
+  if (c.opt.help)
+    {
+      fputs (dm_cli_usage, stdout);
+      return EXIT_DONE;
+    }
+  if (c.opt.version)
+    {
+      printf ("diskmeter-cli %s\n", DM_VERSION);
+      return EXIT_DONE;
+    }
+  if (c.opt.list_targets)
+    return list_targets ();
+
+  const dm_spec *specs = dm_cli_specs (&c.opt, &n_specs, &modes);
+  if (dm_report_init (&c.report, &c.opt.settings, specs, n_specs, modes) < 0)
+    {
+      fprintf (stderr, "diskmeter-cli: out of memory\n");
+      return EXIT_FAILED;
+    }
+  snprintf (c.report.profile, sizeof c.report.profile, "%s",
+            c.opt.n_tests ? "custom" : c.opt.profile);
+  c.report.nvme = c.opt.nvme && !c.opt.n_tests;
+  snprintf (c.report.comment, sizeof c.report.comment, "%s", c.opt.comment ? c.opt.comment : "");
+
+  c.runner = dm_runner_new (&c.report, c.opt.target);
+  if (!c.runner)
+    {
+      fprintf (stderr, "diskmeter-cli: out of memory\n");
+      return EXIT_FAILED;
+    }
+  c.tty = isatty (STDERR_FILENO);
+  dm_runner_set_progress (c.runner, on_progress, &c);
+  dm_interrupt_install (on_interrupt, c.runner);
+
+  int err = dm_runner_run (c.runner);
+  clear_line (&c);
+  if (c.report.warning[0])
+    fprintf (stderr, "diskmeter-cli: warning: %s\n", c.report.warning);
+
+  status = err == -ECANCELED ? EXIT_CANCELLED : err < 0 ? EXIT_FAILED : EXIT_DONE;
+  if (status == EXIT_FAILED)
+    fprintf (stderr, "diskmeter-cli: %s\n", c.report.error);
+  else if (status == EXIT_CANCELLED)
+    fprintf (stderr, "diskmeter-cli: cancelled; the test file was removed\n");
+
+  /* A run refused before any test started has nothing to print on the
+   * terminal but its reason; a file asked for is still written, so that
+   * scripts always find a report with its status. */
+  if (c.opt.output || any_result_ran (&c.report))
+    if (write_report (&c) < 0 && status == EXIT_DONE)
+      status = EXIT_FAILED;
+
+  dm_runner_free (c.runner);
+  dm_report_clear (&c.report);
+  return status;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * CrystalDiskMark 8's profiles and their NVMe presets, as data.
+ */
+#include "dm-profile.h"
+
+#include <stddef.h>
+
+#include "dm-units.h"
+
+#define SEQ(kib, q, t) { DM_SEQ, (kib) * 1024u, q, t }
+#define RND(kib, q, t) { DM_RND, (kib) * 1024u, q, t }
+#define RW   (DM_MODE_BIT (DM_MODE_READ) | DM_MODE_BIT (DM_MODE_WRITE))
+
+static const dm_profile profiles[] = {
+  { "default", "Default",
+    { SEQ (1024, 8, 1), SEQ (1024, 1, 1), RND (4, 32, 1), RND (4, 1, 1) }, 4,
+    { SEQ (1024, 8, 1), SEQ (128, 32, 1), RND (4, 32, 16), RND (4, 1, 1) }, 4, RW },
+  { "peak", "Peak Performance",
+    { SEQ (1024, 8, 1), RND (4, 32, 1) }, 2,
+    { SEQ (1024, 8, 1), RND (4, 32, 16) }, 2, RW },
+  { "realworld", "Real World Performance",
+    { SEQ (1024, 1, 1), RND (4, 1, 1) }, 2,
+    { SEQ (1024, 1, 1), RND (4, 1, 1) }, 2, RW },
+  { "demo", "Demo",
+    { SEQ (1024, 8, 1) }, 1,
+    { SEQ (1024, 8, 1) }, 1, RW },
+};
+
+const dm_profile *
+dm_profile_list (unsigned *n)
+{
+  *n = sizeof profiles / sizeof profiles[0];
+  return profiles;
+}
+
+const dm_profile *
+dm_profile_find (const char *name)
+{
+  if (!name)
+    return NULL;
+  for (size_t i = 0; i < sizeof profiles / sizeof profiles[0]; i++)
+    if (!dm_ascii_casecmp (name, profiles[i].name))
+      return &profiles[i];
+  if (!dm_ascii_casecmp (name, "real-world") || !dm_ascii_casecmp (name, "real_world"))
+    return dm_profile_find ("realworld");
+  return NULL;
+}
+
+const dm_spec *
+dm_profile_specs (const dm_profile *profile, bool nvme, unsigned *n)
+{
+  *n = nvme ? profile->n_nvme : profile->n_specs;
+  return nvme ? profile->nvme : profile->specs;
+}

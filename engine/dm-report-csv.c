@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * CSV: one row per test and mode with plain numeric columns, so a
+ * spreadsheet can sort and chart runs from many machines side by side.
+ */
+#include "dm-report.h"
+
+#include <string.h>
+
+#include "dm-units.h"
+
+static void
+field (dm_buf *b, const char *s)
+{
+  /* RFC 4180: quote when needed, double the quotes inside. */
+  if (strpbrk (s, ",\"\r\n") == NULL)
+    {
+      dm_buf_add (b, s);
+      return;
+    }
+  dm_buf_add (b, "\"");
+  for (const char *p = s; *p; p++)
+    {
+      if (*p == '"')
+        dm_buf_add (b, "\"");
+      dm_buf_addn (b, p, 1);
+    }
+  dm_buf_add (b, "\"");
+}
+
+static void
+number (dm_buf *b, const char *fmt, double v)
+{
+  dm_buf_add (b, ",");
+  dm_buf_add_double (b, fmt, v);
+}
+
+void
+dm_report_write_csv (const dm_report *r, dm_buf *b)
+{
+  char name[32], date[32], size[32];
+
+  dm_buf_add (b, "test,mode,pattern,block_size,queue_depth,threads,read_percent,status,"
+                 "mb_per_s,iops,latency_us,mean_mb_per_s,stdev_mb_per_s,runs,"
+                 "lat_min_us,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,lat_p99_9_us,"
+                 "lat_p99_99_us,lat_max_us,cpu_percent,backend,cached,target,filesystem,"
+                 "device,model,test_size,date,comment\r\n");
+  dm_format_local_time (r->started, date, sizeof date);
+  dm_size_format (r->settings.test_size, size, sizeof size);
+  for (unsigned i = 0; i < r->n_results; i++)
+    {
+      const dm_result *res = &r->results[i];
+      const dm_latency *l = &res->latency;
+      dm_spec_name (&res->spec, name, sizeof name);
+      dm_buf_printf (b, "%s,%s,%s,%u,%u,%u,%u,%s", name, dm_mode_name (res->mode),
+                     res->spec.pattern == DM_SEQ ? "SEQ" : "RND", res->spec.block_size,
+                     (unsigned) res->spec.queue_depth, (unsigned) res->spec.threads,
+                     res->read_percent, dm_status_name (res->status));
+      number (b, "%.3f", res->mb_per_s);
+      number (b, "%.1f", res->iops);
+      number (b, "%.2f", res->latency_us);
+      number (b, "%.3f", res->mean_mb_per_s);
+      number (b, "%.3f", res->stdev_mb_per_s);
+      dm_buf_printf (b, ",%u", res->n_runs);
+      number (b, "%.2f", l->min);
+      number (b, "%.2f", l->mean);
+      number (b, "%.2f", l->p50);
+      number (b, "%.2f", l->p90);
+      number (b, "%.2f", l->p99);
+      number (b, "%.2f", l->p99_9);
+      number (b, "%.2f", l->p99_99);
+      number (b, "%.2f", l->max);
+      number (b, "%.2f", res->cpu_percent);
+      dm_buf_printf (b, ",%s,%s,", r->backend, r->cached ? "yes" : "no");
+      field (b, r->target.path);
+      dm_buf_add (b, ",");
+      field (b, r->target.filesystem);
+      dm_buf_add (b, ",");
+      field (b, r->target.device);
+      dm_buf_add (b, ",");
+      field (b, r->target.model);
+      dm_buf_printf (b, ",%s,%s,", size, date);
+      field (b, r->comment);
+      dm_buf_add (b, "\r\n");
+    }
+}

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The JSON report: everything the run knew, so a saved run can be compared,
+ * redrawn or audited later. Field names are stable; new fields may be added.
+ */
+#include "dm-report.h"
+
+#include <stdio.h>
+#include <time.h>
+
+#include "dm-units.h"
+
+typedef struct json {
+  dm_buf *b;
+  int     depth;
+  bool    first; /* no comma before the next member */
+} json;
+
+static void
+indent (json *j)
+{
+  dm_buf_add (j->b, "\n");
+  for (int i = 0; i < j->depth; i++)
+    dm_buf_add (j->b, "  ");
+}
+
+static void
+key (json *j, const char *k)
+{
+  if (!j->first)
+    dm_buf_add (j->b, ",");
+  j->first = false;
+  indent (j);
+  if (k)
+    {
+      dm_buf_add_json_string (j->b, k);
+      dm_buf_add (j->b, ": ");
+    }
+}
+
+static void
+open_ (json *j, const char *k, const char *bracket)
+{
+  key (j, k);
+  dm_buf_add (j->b, bracket);
+  j->depth++;
+  j->first = true;
+}
+
+static void
+close_ (json *j, const char *bracket)
+{
+  j->depth--;
+  if (!j->first)
+    indent (j);
+  dm_buf_add (j->b, bracket);
+  j->first = false;
+}
+
+static void
+str (json *j, const char *k, const char *v)
+{
+  key (j, k);
+  if (v)
+    dm_buf_add_json_string (j->b, v);
+  else
+    dm_buf_add (j->b, "null");
+}
+
+static void
+num (json *j, const char *k, double v)
+{
+  key (j, k);
+  dm_buf_add_double (j->b, "%.6g", v);
+}
+
+static void
+fixed (json *j, const char *k, double v)
+{
+  key (j, k);
+  dm_buf_add_double (j->b, "%.3f", v);
+}
+
+static void
+u64 (json *j, const char *k, uint64_t v)
+{
+  key (j, k);
+  dm_buf_printf (j->b, "%llu", (unsigned long long) v);
+}
+
+static void
+boolean (json *j, const char *k, bool v)
+{
+  key (j, k);
+  dm_buf_add (j->b, v ? "true" : "false");
+}
+
+static void
+latency (json *j, const char *k, const dm_latency *l)
+{
+  open_ (j, k, "{");
+  fixed (j, "min", l->min);
+  fixed (j, "mean", l->mean);
+  fixed (j, "max", l->max);
+  fixed (j, "stdev", l->stdev);
+  fixed (j, "p50", l->p50);
+  fixed (j, "p90", l->p90);
+  fixed (j, "p99", l->p99);
+  fixed (j, "p99_9", l->p99_9);
+  fixed (j, "p99_99", l->p99_99);
+  close_ (j, "}");
+}
+
+static void
+iso_time (int64_t t, char *buf, size_t size)
+{
+  time_t tt = (time_t) t;
+  struct tm tm;
+  /* gmtime_r is not in MinGW's C runtime; gmtime's static buffer is fine
+   * here since reports are written from one thread. */
+  struct tm *p = gmtime (&tt);
+  if (!p)
+    {
+      snprintf (buf, size, "1970-01-01T00:00:00Z");
+      return;
+    }
+  tm = *p;
+  strftime (buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+void
+dm_report_write_json (const dm_report *r, dm_buf *b)
+{
+  const dm_settings *s = &r->settings;
+  json j = { b, 0, true };
+  char t[64];
+
+  dm_buf_add (b, "{");
+  j.depth = 1;
+  open_ (&j, "tool", "{");
+  str (&j, "name", "Diskmeter");
+  str (&j, "version", DM_VERSION);
+  close_ (&j, "}");
+  str (&j, "backend", r->backend);
+  str (&j, "status", dm_status_name (r->status));
+  str (&j, "error", r->error[0] ? r->error : NULL);
+  str (&j, "warning", r->warning[0] ? r->warning : NULL);
+  boolean (&j, "cached", r->cached);
+  str (&j, "profile", r->profile);
+  boolean (&j, "nvme", r->nvme);
+  str (&j, "comment", r->comment);
+  iso_time (r->started, t, sizeof t);
+  str (&j, "started", t);
+  iso_time (r->finished, t, sizeof t);
+  str (&j, "finished", t);
+  str (&j, "test_file", r->test_file);
+
+  open_ (&j, "target", "{");
+  str (&j, "path", r->target.path);
+  str (&j, "mount_point", r->target.mount_point);
+  str (&j, "filesystem", r->target.filesystem);
+  str (&j, "device", r->target.device);
+  str (&j, "model", r->target.model);
+  str (&j, "driver", r->target.driver);
+  u64 (&j, "size_bytes", r->target.size_bytes);
+  u64 (&j, "free_bytes", r->target.free_bytes);
+  u64 (&j, "sector_size", r->target.sector_size);
+  boolean (&j, "is_block_device", r->target.is_block_device);
+  close_ (&j, "}");
+
+  open_ (&j, "system", "{");
+  str (&j, "os", r->system.os);
+  str (&j, "kernel", r->system.kernel);
+  str (&j, "cpu_model", r->system.cpu_model);
+  u64 (&j, "logical_cpus", r->system.logical_cpus);
+  u64 (&j, "memory_bytes", r->system.memory_bytes);
+  close_ (&j, "}");
+
+  open_ (&j, "settings", "{");
+  u64 (&j, "count", s->count);
+  u64 (&j, "test_size", s->test_size);
+  num (&j, "measure_s", s->measure_s);
+  num (&j, "interval_s", s->interval_s);
+  num (&j, "warmup_s", s->warmup_s);
+  str (&j, "data", dm_data_name (s->data));
+  u64 (&j, "mix_read_percent", s->mix_read_percent);
+  boolean (&j, "buffered", s->buffered);
+  boolean (&j, "write_through", s->write_through);
+  str (&j, "backend", s->backend[0] ? s->backend : "auto");
+  close_ (&j, "}");
+
+  /* Every byte the run moved, so it can be checked against the device's
+   * own counters: filling the file, unscored I/O, measured I/O. */
+  open_ (&j, "io_totals", "{");
+  u64 (&j, "prepare_bytes", r->prepare_bytes);
+  u64 (&j, "warmup_bytes", r->warmup_bytes);
+  u64 (&j, "measured_bytes", r->measured_bytes);
+  close_ (&j, "}");
+
+  open_ (&j, "results", "[");
+  for (unsigned i = 0; i < r->n_results; i++)
+    {
+      const dm_result *res = &r->results[i];
+      char name[32];
+      dm_spec_name (&res->spec, name, sizeof name);
+      open_ (&j, NULL, "{");
+      str (&j, "test", name);
+      str (&j, "mode", dm_mode_name (res->mode));
+      str (&j, "status", dm_status_name (res->status));
+      str (&j, "error", res->error[0] ? res->error : NULL);
+      str (&j, "pattern", res->spec.pattern == DM_SEQ ? "SEQ" : "RND");
+      u64 (&j, "block_size", res->spec.block_size);
+      u64 (&j, "queue_depth", res->spec.queue_depth);
+      u64 (&j, "threads", res->spec.threads);
+      u64 (&j, "read_percent", res->read_percent);
+      open_ (&j, "runs", "[");
+      for (unsigned k = 0; k < res->n_runs; k++)
+        {
+          const dm_run *run = &res->runs[k];
+          open_ (&j, NULL, "{");
+          u64 (&j, "bytes", run->bytes);
+          u64 (&j, "ios", run->ios);
+          num (&j, "seconds", run->seconds);
+          fixed (&j, "mb_per_s", run->mb_per_s);
+          fixed (&j, "iops", run->iops);
+          fixed (&j, "latency_us", run->latency_us);
+          close_ (&j, "}");
+        }
+      close_ (&j, "]");
+      fixed (&j, "mb_per_s", res->mb_per_s);
+      fixed (&j, "iops", res->iops);
+      fixed (&j, "best_latency_us", res->latency_us);
+      fixed (&j, "mean_mb_per_s", res->mean_mb_per_s);
+      fixed (&j, "stdev_mb_per_s", res->stdev_mb_per_s);
+      latency (&j, "latency_us", &res->latency);
+      if (res->mode == DM_MODE_MIX)
+        {
+          latency (&j, "latency_read_us", &res->latency_read);
+          latency (&j, "latency_write_us", &res->latency_write);
+        }
+      fixed (&j, "cpu_percent", res->cpu_percent);
+      fixed (&j, "cpu_us_per_io", res->cpu_us_per_io);
+      close_ (&j, "}");
+    }
+  close_ (&j, "]");
+  j.depth = 0;
+  dm_buf_add (b, "\n}\n");
+}

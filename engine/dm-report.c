@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The report's life cycle and the helpers its writers share.
+ */
+#include "dm-report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dm-units.h"
+
+static const char *const status_names[] = {
+  "pending", "running", "complete", "cancelled", "failed",
+};
+
+const char *
+dm_status_name (dm_status status)
+{
+  return status <= DM_STATUS_FAILED ? status_names[status] : "?";
+}
+
+int
+dm_report_init (dm_report *r, const dm_settings *settings, const dm_spec *specs,
+                unsigned n_specs, unsigned modes)
+{
+  memset (r, 0, sizeof *r);
+  r->settings = *settings;
+  snprintf (r->profile, sizeof r->profile, "custom");
+  unsigned n = 0;
+  for (int m = 0; m < DM_N_MODES; m++)
+    if (modes & DM_MODE_BIT (m))
+      n += n_specs;
+  if (!n)
+    return -EINVAL;
+  r->results = calloc (n, sizeof *r->results);
+  if (!r->results)
+    return -ENOMEM;
+  /* All reads, then all writes, then the mixes: CrystalDiskMark's order,
+   * which also lets the disk rest from writes while reads run first. */
+  for (int m = 0; m < DM_N_MODES; m++)
+    {
+      if (!(modes & DM_MODE_BIT (m)))
+        continue;
+      for (unsigned i = 0; i < n_specs; i++)
+        {
+          dm_result *res = &r->results[r->n_results++];
+          res->spec = specs[i];
+          res->mode = (dm_mode) m;
+          res->read_percent = m == DM_MODE_READ ? 100 : m == DM_MODE_WRITE ? 0
+                                                       : settings->mix_read_percent;
+        }
+    }
+  return 0;
+}
+
+void
+dm_report_clear (dm_report *r)
+{
+  free (r->results);
+  memset (r, 0, sizeof *r);
+}
+
+dm_result *
+dm_report_find (const dm_report *r, const dm_spec *spec, dm_mode mode)
+{
+  for (unsigned i = 0; i < r->n_results; i++)
+    if (r->results[i].mode == mode && dm_spec_equal (&r->results[i].spec, spec))
+      return &r->results[i];
+  return NULL;
+}
+
+double
+dm_result_value (const dm_result *res, int unit)
+{
+  switch (unit)
+    {
+    case DM_UNIT_MBPS: return res->mb_per_s;
+    case DM_UNIT_GBPS: return res->mb_per_s / 1000;
+    case DM_UNIT_IOPS: return res->iops;
+    case DM_UNIT_US:   return res->latency_us;
+    default:           return 0;
+    }
+}
+
+int
+dm_write_file_atomic (const char *path, const dm_buf *buf)
+{
+  if (buf->error)
+    return buf->error;
+  return dm_file_replace_contents (path, buf->data ? buf->data : "", buf->len);
+}

@@ -1,0 +1,780 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The measurement loop. Each worker thread owns a backend queue and keeps Q
+ * I/Os in flight; per reaped batch it reads the clock once, accounts every
+ * completion into its own counters and latency histograms and resubmits.
+ * Nothing on that path allocates, locks or prints; the runner merges the
+ * workers' numbers after each run.
+ */
+#include "dm-runner.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dm-backend.h"
+#include "dm-rng.h"
+#include "dm-testfile.h"
+#include "dm-units.h"
+
+#define NS_PER_S       1000000000ull
+#define REAP_TIMEOUT   (50ull * 1000 * 1000)  /* how often a waiting worker looks at cancel */
+#define DRAIN_TIMEOUT  (200ull * 1000 * 1000) /* in-flight I/O we wait for after a cancel */
+
+struct dm_runner {
+  dm_report        *report;
+  char              target[1024];
+  bool             *selected;  /* per result; NULL = all */
+  dm_progress_fn    progress;
+  void             *user;
+  atomic_int        cancel;
+  const dm_backend *backend;
+  const dm_backend *forced;    /* set by tests */
+  dm_testfile       tf;
+  uint64_t          job_start;  /* for the time-left estimate */
+  double            job_total;  /* estimated seconds of the whole job */
+  double            job_done;   /* seconds of finished phases */
+  int               current;    /* result being run, for progress */
+};
+
+typedef struct worker {
+  dm_runner       *runner;
+  const dm_result *result;
+  unsigned         index;
+  bool             scored;
+
+  /* What this thread does. */
+  uint32_t         block;
+  uint64_t         region_start; /* SEQ: this thread's part of the file */
+  uint64_t         region_len;
+  uint64_t         seq_pos;
+  uint64_t         n_blocks;     /* RND: block-aligned offsets over the whole file */
+  unsigned         read_percent;
+  bool             stamp;        /* vary write buffers per I/O */
+  uint64_t         stamp_seq;
+  dm_rng           rng;
+
+  /* Start line: all threads set up first, then run together. */
+  atomic_int      *ready;
+  atomic_int      *go;
+  uint64_t         start_ns;
+  uint64_t         deadline_ns;
+
+  /* What it measured. */
+  uint64_t         bytes;
+  uint64_t         ios;
+  uint64_t         bytes_moved;  /* including what finished after the deadline */
+  uint64_t         t_last;
+  dm_histogram    *hist[2];      /* [0] reads, [1] writes */
+  int              error;
+  char             why[160];
+
+  dm_thread       *thread;
+} worker;
+
+static int
+set_error (dm_report *r, int code, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
+
+static int
+set_error (dm_report *r, int code, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (r->error, sizeof r->error, fmt, ap);
+  va_end (ap);
+  return code;
+}
+
+dm_runner *
+dm_runner_new (dm_report *report, const char *target)
+{
+  dm_runner *r = calloc (1, sizeof *r);
+  if (!r)
+    return NULL;
+  r->report = report;
+  snprintf (r->target, sizeof r->target, "%s", target);
+  atomic_init (&r->cancel, 0);
+  r->current = -1;
+  return r;
+}
+
+void
+dm_runner_select (dm_runner *r, const bool *run_result)
+{
+  free (r->selected);
+  r->selected = NULL;
+  if (!run_result)
+    return;
+  r->selected = calloc (r->report->n_results ? r->report->n_results : 1, sizeof (bool));
+  if (r->selected)
+    memcpy (r->selected, run_result, r->report->n_results * sizeof (bool));
+}
+
+void
+dm_runner_set_progress (dm_runner *r, dm_progress_fn fn, void *user)
+{
+  r->progress = fn;
+  r->user = user;
+}
+
+void
+dm_runner_set_backend (dm_runner *r, const dm_backend *backend)
+{
+  r->forced = backend;
+}
+
+void
+dm_runner_cancel (dm_runner *r)
+{
+  atomic_store (&r->cancel, 1);
+}
+
+void
+dm_runner_free (dm_runner *r)
+{
+  if (!r)
+    return;
+  free (r->selected);
+  free (r);
+}
+
+static bool
+cancelled (dm_runner *r)
+{
+  return atomic_load_explicit (&r->cancel, memory_order_relaxed) != 0;
+}
+
+static bool
+is_selected (const dm_runner *r, unsigned i)
+{
+  return !r->selected || r->selected[i];
+}
+
+static void
+report_progress (dm_runner *r, dm_phase phase, unsigned run, double phase_fraction,
+                 double phase_seconds)
+{
+  if (!r->progress)
+    return;
+  dm_progress p = { 0 };
+  double done = r->job_done + phase_fraction * phase_seconds;
+  p.phase = phase;
+  p.result_index = r->current;
+  p.run = run;
+  p.count = r->report->settings.count;
+  p.fraction = r->job_total > 0 ? fmin (1.0, done / r->job_total) : 0;
+  p.seconds_left = fmax (0.0, r->job_total - done);
+  p.result = r->current >= 0 ? &r->report->results[r->current] : NULL;
+  r->progress (r->user, &p);
+}
+
+/* Sleeps in slices so a cancel ends the pause at once. */
+static void
+pause_for (dm_runner *r, double seconds)
+{
+  uint64_t end = dm_clock_ns () + (uint64_t) (seconds * NS_PER_S);
+  for (;;)
+    {
+      uint64_t now = dm_clock_ns ();
+      if (now >= end || cancelled (r))
+        return;
+      uint64_t left = end - now;
+      dm_sleep_ns (left < REAP_TIMEOUT ? left : REAP_TIMEOUT);
+      report_progress (r, DM_PHASE_INTERVAL, 0,
+                       1.0 - (double) (end - dm_clock_ns ()) / (seconds * NS_PER_S), seconds);
+    }
+}
+
+/* ---- the hot path ------------------------------------------------------ */
+
+/* Chooses the next I/O of a worker into a slot. */
+static inline void
+next_io (worker *w, dm_io *io)
+{
+  if (w->n_blocks)
+    io->offset = dm_rng_below (&w->rng, w->n_blocks) * w->block;
+  else
+    {
+      io->offset = w->region_start + w->seq_pos;
+      w->seq_pos += w->block;
+      if (w->seq_pos >= w->region_len)
+        w->seq_pos = 0;
+    }
+  io->len = w->block;
+  if (w->read_percent == 100)
+    io->write = 0;
+  else if (w->read_percent == 0)
+    io->write = 1;
+  else
+    io->write = dm_rng_below (&w->rng, 100) >= w->read_percent;
+
+  /* A distinct word at the head of every 4 KiB of a write: no two written
+   * blocks are alike, so deduplicating storage cannot skip them. */
+  if (io->write && w->stamp)
+    {
+      uint64_t tag = ++w->stamp_seq * 0x9e3779b97f4a7c15ull ^ w->rng.s[0];
+      for (uint32_t o = 0; o < io->len; o += 4096)
+        *(uint64_t *) ((char *) io->buf + o) = tag + o;
+    }
+}
+
+static void
+worker_fail (worker *w, int code, const char *what)
+{
+  if (w->error)
+    return;
+  w->error = code;
+  snprintf (w->why, sizeof w->why, "%s: %s", what, dm_strerror (code));
+}
+
+static void *
+worker_main (void *arg)
+{
+  worker *w = arg;
+  dm_runner *r = w->runner;
+  const dm_backend *be = r->backend;
+  unsigned depth = w->result->spec.queue_depth;
+  size_t buf_size = w->block;
+  void *bufs = dm_alloc_io ((size_t) depth * buf_size);
+  dm_io **ios = calloc (depth, sizeof *ios);
+  dm_io **done = calloc (depth, sizeof *done);
+  dm_queue *q = NULL;
+  int err;
+
+  if (!bufs || !ios || !done)
+    worker_fail (w, -ENOMEM, "allocating I/O buffers");
+  else
+    {
+      if (r->report->settings.data == DM_DATA_RANDOM)
+        dm_rng_fill (&w->rng, bufs, (size_t) depth * buf_size);
+      dm_queue_params params = { r->tf.file, depth, bufs, buf_size };
+      err = be->open (&params, &q, ios);
+      if (err < 0)
+        {
+          q = NULL;
+          worker_fail (w, err, "setting up the I/O queue");
+        }
+    }
+
+  atomic_fetch_add (w->ready, 1);
+  while (!atomic_load (w->go))
+    dm_sleep_ns (100000);
+  if (w->error || atomic_load (w->go) < 0)
+    goto out;
+
+  uint64_t deadline = w->deadline_ns;
+  uint64_t t = dm_clock_ns ();
+  unsigned inflight = 0;
+  bool stopping = false;
+  uint64_t stop_at = 0;
+
+  for (unsigned i = 0; i < depth; i++)
+    {
+      next_io (w, ios[i]);
+      ios[i]->t_submit = t;
+      err = be->prep (q, ios[i]);
+      if (err < 0)
+        {
+          worker_fail (w, err, "submitting I/O");
+          stopping = true;
+          stop_at = t;
+          break;
+        }
+      inflight++;
+    }
+
+  while (inflight)
+    {
+      int n = be->reap (q, done, depth, REAP_TIMEOUT);
+      t = dm_clock_ns ();
+      if (n < 0)
+        {
+          worker_fail (w, n, "waiting for I/O");
+          break;
+        }
+      if (!stopping && (t >= deadline || cancelled (r)))
+        {
+          stopping = true;
+          stop_at = t;
+        }
+      for (int i = 0; i < n; i++)
+        {
+          dm_io *io = done[i];
+          inflight--;
+          if (io->res != (int32_t) io->len)
+            {
+              worker_fail (w, io->res < 0 ? io->res : DM_E_SHORT,
+                           io->write ? "a write failed" : "a read failed");
+              stopping = true;
+              stop_at = stop_at ? stop_at : t;
+              continue;
+            }
+          w->bytes_moved += io->len;
+          if (t <= deadline)
+            {
+              w->bytes += io->len;
+              w->ios++;
+              w->t_last = t;
+              dm_histogram_add (w->hist[io->write], t - io->t_submit, 1);
+            }
+          if (!stopping)
+            {
+              next_io (w, io);
+              io->t_submit = t;
+              err = be->prep (q, io);
+              if (err < 0)
+                {
+                  worker_fail (w, err, "submitting I/O");
+                  stopping = true;
+                  stop_at = t;
+                  continue;
+                }
+              inflight++;
+            }
+        }
+      /* After a cancel, I/O still queued on a slow device may take seconds;
+       * the run is over, so do not wait for it past the drain budget. */
+      if (stopping && cancelled (r) && t - stop_at > DRAIN_TIMEOUT)
+        break;
+    }
+
+out:
+  if (q)
+    be->close (q);
+  dm_free_io (bufs, (size_t) depth * buf_size);
+  free (ios);
+  free (done);
+  return NULL;
+}
+
+/* ---- one run of one test ------------------------------------------------ */
+
+typedef struct run_outcome {
+  uint64_t bytes, ios, moved;
+  double   seconds;
+  uint64_t cpu_ns;
+} run_outcome;
+
+static int
+run_once (dm_runner *r, dm_result *res, bool scored, double seconds, worker *workers,
+          dm_histogram *hists, run_outcome *out)
+{
+  dm_report *rep = r->report;
+  const dm_spec *spec = &res->spec;
+  unsigned T = spec->threads;
+  uint64_t file_size = r->tf.size;
+  atomic_int ready, go;
+  int err = 0;
+
+  atomic_init (&ready, 0);
+  atomic_init (&go, 0);
+  memset (out, 0, sizeof *out);
+
+  uint64_t region = (file_size / T) / spec->block_size * spec->block_size;
+  for (unsigned i = 0; i < T; i++)
+    {
+      worker *w = &workers[i];
+      memset (w, 0, sizeof *w);
+      w->runner = r;
+      w->result = res;
+      w->index = i;
+      w->scored = scored;
+      w->block = spec->block_size;
+      if (spec->pattern == DM_SEQ)
+        {
+          w->region_start = region * i;
+          w->region_len = region;
+        }
+      else
+        w->n_blocks = file_size / spec->block_size;
+      w->read_percent = res->read_percent;
+      w->stamp = rep->settings.data == DM_DATA_RANDOM;
+      dm_rng_seed (&w->rng, dm_clock_ns () * 31 + i);
+      w->ready = &ready;
+      w->go = &go;
+      w->hist[0] = &hists[2 * i];
+      w->hist[1] = &hists[2 * i + 1];
+      dm_histogram_reset (w->hist[0]);
+      dm_histogram_reset (w->hist[1]);
+    }
+
+  unsigned started = 0;
+  for (; started < T; started++)
+    {
+      err = dm_thread_start (&workers[started].thread, worker_main, &workers[started]);
+      if (err < 0)
+        break;
+    }
+  while ((unsigned) atomic_load (&ready) < started)
+    dm_sleep_ns (200000);
+
+  uint64_t cpu0 = dm_process_cpu_ns ();
+  uint64_t t0 = dm_clock_ns ();
+  for (unsigned i = 0; i < started; i++)
+    {
+      workers[i].start_ns = t0;
+      workers[i].deadline_ns = t0 + (uint64_t) (seconds * NS_PER_S);
+    }
+  atomic_store (&go, err < 0 ? -1 : 1);
+
+  /* The runner thread only reports progress while the workers run. */
+  while (!err)
+    {
+      uint64_t now = dm_clock_ns ();
+      if (now >= workers[0].deadline_ns || cancelled (r))
+        break;
+      dm_sleep_ns (REAP_TIMEOUT < workers[0].deadline_ns - now ? REAP_TIMEOUT
+                                                              : workers[0].deadline_ns - now);
+      report_progress (r, scored ? DM_PHASE_MEASURE : DM_PHASE_WARMUP, res->n_runs + 1,
+                       fmin (1.0, (double) (dm_clock_ns () - t0) / (seconds * NS_PER_S)),
+                       seconds);
+    }
+  for (unsigned i = 0; i < started; i++)
+    dm_thread_join (workers[i].thread);
+  out->cpu_ns = dm_process_cpu_ns () - cpu0;
+
+  if (err < 0)
+    {
+      snprintf (res->error, sizeof res->error, "cannot start a worker thread: %s",
+                dm_strerror (err));
+      return err;
+    }
+
+  uint64_t t_end = t0;
+  for (unsigned i = 0; i < T; i++)
+    {
+      worker *w = &workers[i];
+      if (w->error && !err)
+        {
+          err = w->error;
+          snprintf (res->error, sizeof res->error, "%s", w->why);
+        }
+      out->bytes += w->bytes;
+      out->ios += w->ios;
+      out->moved += w->bytes_moved;
+      if (w->t_last > t_end)
+        t_end = w->t_last;
+    }
+  out->seconds = (double) (t_end - t0) / NS_PER_S;
+  if (!err && !cancelled (r) && out->ios == 0)
+    {
+      snprintf (res->error, sizeof res->error,
+                "no I/O completed in %.1f s; the device does not answer", seconds);
+      err = -ETIMEDOUT;
+    }
+  return err;
+}
+
+static void
+latency_from (dm_latency *l, const dm_histogram *h)
+{
+  memset (l, 0, sizeof *l);
+  if (!h->count)
+    return;
+  l->min = (double) h->min / 1000;
+  l->max = (double) h->max / 1000;
+  l->mean = dm_histogram_mean (h) / 1000;
+  l->stdev = dm_histogram_stdev (h) / 1000;
+  l->p50 = dm_histogram_quantile (h, 0.50) / 1000;
+  l->p90 = dm_histogram_quantile (h, 0.90) / 1000;
+  l->p99 = dm_histogram_quantile (h, 0.99) / 1000;
+  l->p99_9 = dm_histogram_quantile (h, 0.999) / 1000;
+  l->p99_99 = dm_histogram_quantile (h, 0.9999) / 1000;
+}
+
+/* Recomputes a result's figures from its runs: the best run is the figure,
+ * as in CrystalDiskMark; mean and spread show how far to trust it. */
+static void
+summarize (dm_result *res, const dm_histogram *rd, const dm_histogram *wr,
+           uint64_t cpu_ns, double wall_s, unsigned cpus)
+{
+  double sum = 0, sum_sq = 0;
+  res->mb_per_s = res->iops = 0;
+  res->latency_us = 0;
+  for (unsigned k = 0; k < res->n_runs; k++)
+    {
+      const dm_run *run = &res->runs[k];
+      if (run->mb_per_s > res->mb_per_s)
+        {
+          res->mb_per_s = run->mb_per_s;
+          res->iops = run->iops;
+        }
+      if (run->latency_us > 0 && (res->latency_us == 0 || run->latency_us < res->latency_us))
+        res->latency_us = run->latency_us;
+      sum += run->mb_per_s;
+      sum_sq += run->mb_per_s * run->mb_per_s;
+    }
+  if (res->n_runs)
+    {
+      res->mean_mb_per_s = sum / res->n_runs;
+      double var = res->n_runs > 1
+                       ? (sum_sq - sum * sum / res->n_runs) / (res->n_runs - 1) : 0;
+      res->stdev_mb_per_s = var > 0 ? sqrt (var) : 0;
+    }
+  dm_histogram all = *rd;
+  dm_histogram_merge (&all, wr);
+  latency_from (&res->latency, &all);
+  if (res->mode == DM_MODE_MIX)
+    {
+      latency_from (&res->latency_read, rd);
+      latency_from (&res->latency_write, wr);
+    }
+  uint64_t ios = all.count;
+  res->cpu_percent = wall_s > 0 && cpus ? (double) cpu_ns / 1e9 / wall_s / cpus * 100 : 0;
+  res->cpu_us_per_io = ios ? (double) cpu_ns / 1000 / (double) ios : 0;
+}
+
+static int
+run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists,
+          dm_histogram *total)
+{
+  dm_report *rep = r->report;
+  dm_settings *s = &rep->settings;
+  run_outcome o;
+  uint64_t cpu_ns = 0;
+  double wall = 0;
+  int err;
+
+  dm_histogram_reset (&total[0]);
+  dm_histogram_reset (&total[1]);
+  res->n_runs = 0;
+  res->status = DM_STATUS_RUNNING;
+  res->error[0] = '\0';
+
+  if (s->warmup_s > 0)
+    {
+      err = run_once (r, res, false, s->warmup_s, workers, hists, &o);
+      rep->warmup_bytes += o.moved;
+      r->job_done += s->warmup_s;
+      if (err < 0 || cancelled (r))
+        return err < 0 ? err : -ECANCELED;
+    }
+
+  for (unsigned k = 0; k < s->count; k++)
+    {
+      err = run_once (r, res, true, s->measure_s, workers, hists, &o);
+      /* Bytes that finished after the deadline were still moved. */
+      rep->warmup_bytes += o.moved - o.bytes;
+      r->job_done += s->measure_s;
+      if (err < 0)
+        return err;
+      if (cancelled (r))
+        return -ECANCELED; /* a cut-short run is not a measurement */
+      rep->measured_bytes += o.bytes;
+      dm_run *run = &res->runs[res->n_runs++];
+      run->bytes = o.bytes;
+      run->ios = o.ios;
+      run->seconds = o.seconds;
+      run->mb_per_s = o.seconds > 0 ? (double) o.bytes / o.seconds / 1e6 : 0;
+      run->iops = o.seconds > 0 ? (double) o.ios / o.seconds : 0;
+      dm_histogram rd, wr;
+      dm_histogram_reset (&rd);
+      dm_histogram_reset (&wr);
+      for (unsigned i = 0; i < res->spec.threads; i++)
+        {
+          dm_histogram_merge (&rd, &hists[2 * i]);
+          dm_histogram_merge (&wr, &hists[2 * i + 1]);
+        }
+      uint64_t n = rd.count + wr.count;
+      run->latency_us = n ? (rd.sum + wr.sum) / (double) n / 1000 : 0;
+      dm_histogram_merge (&total[0], &rd);
+      dm_histogram_merge (&total[1], &wr);
+      cpu_ns += o.cpu_ns;
+      wall += o.seconds;
+      summarize (res, &total[0], &total[1], cpu_ns, wall, rep->system.logical_cpus);
+      report_progress (r, DM_PHASE_MEASURE, res->n_runs, 1.0, 0);
+    }
+  res->status = DM_STATUS_COMPLETE;
+  return 0;
+}
+
+/* ---- the whole job ---------------------------------------------------- */
+
+static int
+choose_backend (dm_runner *r)
+{
+  dm_report *rep = r->report;
+  unsigned n;
+  const dm_backend *const *list = dm_backends (&n);
+  int last = DM_E_NOBACKEND;
+
+  if (r->forced)
+    {
+      r->backend = r->forced;
+      snprintf (rep->backend, sizeof rep->backend, "%s", r->forced->name);
+      return 0;
+    }
+
+  for (unsigned i = 0; i < n; i++)
+    {
+      if (rep->settings.backend[0] && strcmp (rep->settings.backend, list[i]->name))
+        continue;
+      int err = list[i]->probe ();
+      if (err == 0)
+        {
+          r->backend = list[i];
+          snprintf (rep->backend, sizeof rep->backend, "%s", list[i]->name);
+          return 0;
+        }
+      last = err;
+      if (rep->settings.backend[0])
+        return set_error (rep, err, "the %s backend cannot run here: %s", list[i]->name,
+                          dm_strerror (err));
+    }
+  if (rep->settings.backend[0])
+    return set_error (rep, -EINVAL, "there is no backend called '%s' here", rep->settings.backend);
+  return set_error (rep, last, "no I/O backend works here: %s", dm_strerror (last));
+}
+
+static void
+fill_progress (void *user, double fraction)
+{
+  dm_runner *r = user;
+  report_progress (r, DM_PHASE_PREPARE, 0, fraction, 0);
+}
+
+static int
+check_fits (dm_runner *r, const dm_result *res)
+{
+  const dm_spec *sp = &res->spec;
+  char name[32];
+  if ((uint64_t) sp->block_size * sp->threads > r->tf.size)
+    {
+      dm_spec_name (sp, name, sizeof name);
+      return set_error (r->report, -EINVAL, "%s needs a test size of at least %u MiB",
+                        name, (unsigned) ((uint64_t) sp->block_size * sp->threads >> 20));
+    }
+  if (sp->block_size % r->tf.alignment)
+    {
+      dm_spec_name (sp, name, sizeof name);
+      return set_error (r->report, -EINVAL, "%s: the block size is not a multiple of the "
+                        "target's %u-byte sectors", name, r->tf.alignment);
+    }
+  return 0;
+}
+
+int
+dm_runner_run (dm_runner *r)
+{
+  dm_report *rep = r->report;
+  dm_settings *s = &rep->settings;
+  bool need_write = false;
+  unsigned max_threads = 1, n_tests = 0;
+  worker *workers = NULL;
+  dm_histogram *hists = NULL, *total = NULL;
+  int err;
+
+  rep->status = DM_STATUS_RUNNING;
+  rep->error[0] = '\0';
+  rep->started = dm_wall_time ();
+  rep->cached = s->buffered;
+  rep->prepare_bytes = rep->warmup_bytes = rep->measured_bytes = 0;
+  dm_system_info_get (&rep->system);
+
+  err = dm_settings_check (s, rep->error, sizeof rep->error);
+  if (err < 0)
+    goto out;
+
+  for (unsigned i = 0; i < rep->n_results; i++)
+    if (is_selected (r, i))
+      {
+        dm_result *res = &rep->results[i];
+        n_tests++;
+        if (res->mode != DM_MODE_READ)
+          need_write = true;
+        if (res->spec.threads > max_threads)
+          max_threads = res->spec.threads;
+      }
+  if (!n_tests)
+    {
+      err = set_error (rep, -EINVAL, "no test selected");
+      goto out;
+    }
+  r->job_total = n_tests * (s->warmup_s + s->count * s->measure_s)
+                 + (n_tests - 1) * s->interval_s;
+  r->job_done = 0;
+
+  err = choose_backend (r);
+  if (err < 0)
+    goto out;
+
+  workers = calloc (max_threads, sizeof *workers);
+  hists = malloc (sizeof *hists * 2 * max_threads);
+  total = malloc (sizeof *total * 2);
+  if (!workers || !hists || !total)
+    {
+      err = set_error (rep, -ENOMEM, "out of memory");
+      goto out;
+    }
+
+  err = dm_testfile_open (&r->tf, rep, r->target, need_write);
+  if (err < 0)
+    goto out;
+  for (unsigned i = 0; i < rep->n_results; i++)
+    if (is_selected (r, i) && (err = check_fits (r, &rep->results[i])) < 0)
+      goto out;
+  if (!rep->target.is_block_device)
+    {
+      err = dm_testfile_fill (&r->tf, rep, &r->cancel, fill_progress, r);
+      if (err < 0)
+        goto out;
+    }
+
+  bool first = true;
+  for (unsigned i = 0; i < rep->n_results; i++)
+    {
+      if (!is_selected (r, i))
+        continue;
+      dm_result *res = &rep->results[i];
+      r->current = (int) i;
+      if (!first && s->interval_s > 0)
+        {
+          pause_for (r, s->interval_s);
+          r->job_done += s->interval_s;
+        }
+      first = false;
+      if (cancelled (r))
+        {
+          err = -ECANCELED;
+          break;
+        }
+      err = run_test (r, res, workers, hists, total);
+      if (err == -ECANCELED || (err == 0 && cancelled (r)))
+        {
+          /* Keep the runs that finished; the test is marked, not hidden. */
+          res->status = DM_STATUS_CANCELLED;
+          err = -ECANCELED;
+          break;
+        }
+      if (err < 0)
+        {
+          char name[32];
+          res->status = DM_STATUS_FAILED;
+          dm_spec_name (&res->spec, name, sizeof name);
+          set_error (rep, err, "%s %s failed: %s", name, dm_mode_name (res->mode), res->error);
+          break;
+        }
+      report_progress (r, DM_PHASE_DONE, res->n_runs, 0, 0);
+    }
+
+out:
+  dm_testfile_close (&r->tf);
+  if (err == -ECANCELED || (err == 0 && cancelled (r)))
+    {
+      err = -ECANCELED;
+      rep->status = DM_STATUS_CANCELLED;
+      if (!rep->error[0] || !strcmp (rep->error, "cancelled"))
+        snprintf (rep->error, sizeof rep->error, "cancelled");
+    }
+  else
+    rep->status = err < 0 ? DM_STATUS_FAILED : DM_STATUS_COMPLETE;
+  rep->finished = dm_wall_time ();
+  free (workers);
+  free (hists);
+  free (total);
+  return err;
+}

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Parsing what users type for sizes, durations and counts, strictly: a
+ * value is accepted whole or refused with a reason, never half-read.
+ */
+#include "dm-units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int
+lower (int c)
+{
+  return (c >= 'A' && c <= 'Z') ? c - 'A' + 'a' : c;
+}
+
+int
+dm_ascii_ncasecmp (const char *a, const char *b, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    {
+      int d = lower ((unsigned char) a[i]) - lower ((unsigned char) b[i]);
+      if (d || !a[i])
+        return d;
+    }
+  return 0;
+}
+
+int
+dm_ascii_casecmp (const char *a, const char *b)
+{
+  return dm_ascii_ncasecmp (a, b, (size_t) -1);
+}
+
+static int
+fail (char *why, size_t why_size, const char *fmt, ...)
+{
+  if (why && why_size)
+    {
+      va_list ap;
+      va_start (ap, fmt);
+      vsnprintf (why, why_size, fmt, ap);
+      va_end (ap);
+    }
+  return -EINVAL;
+}
+
+/* Reads a non-negative decimal number with an optional fraction, without
+ * strtod, so the C locale's decimal comma in a GUI process cannot matter. */
+static const char *
+read_decimal (const char *p, double *out)
+{
+  double v = 0;
+  int digits = 0;
+  while (*p >= '0' && *p <= '9')
+    {
+      v = v * 10 + (*p++ - '0');
+      digits++;
+      if (digits > 15)
+        return NULL;
+    }
+  if (*p == '.')
+    {
+      p++;
+      double scale = 0.1;
+      int frac = 0;
+      while (*p >= '0' && *p <= '9')
+        {
+          v += (*p++ - '0') * scale;
+          scale /= 10;
+          if (++frac > 9)
+            return NULL;
+        }
+      digits += frac;
+    }
+  if (!digits)
+    return NULL;
+  *out = v;
+  return p;
+}
+
+int
+dm_size_parse (const char *text, uint64_t *out, char *why, size_t why_size)
+{
+  double v;
+  const char *p = text ? read_decimal (text, &v) : NULL;
+  if (!p)
+    return fail (why, why_size, "'%s' is not a size (try 1GiB, 512MiB, 64KiB)", text ? text : "");
+  uint64_t mult = 1;
+  switch (lower ((unsigned char) *p))
+    {
+    case 'k': mult = 1ull << 10; p++; break;
+    case 'm': mult = 1ull << 20; p++; break;
+    case 'g': mult = 1ull << 30; p++; break;
+    case 't': mult = 1ull << 40; p++; break;
+    default: break;
+    }
+  if (mult > 1 && lower ((unsigned char) *p) == 'i')
+    p++;
+  if (lower ((unsigned char) *p) == 'b')
+    p++;
+  if (*p)
+    return fail (why, why_size, "'%s' is not a size (try 1GiB, 512MiB, 64KiB)", text);
+  double bytes = v * (double) mult;
+  if (bytes > 9.0e18 || bytes != floor (bytes))
+    return fail (why, why_size, "'%s' is not a whole number of bytes", text);
+  *out = (uint64_t) bytes;
+  return 0;
+}
+
+void
+dm_size_format (uint64_t bytes, char *buf, size_t size)
+{
+  static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB" };
+  unsigned u = 0;
+  /* Largest unit in which the size is whole: 1536MiB rather than 1.5GiB,
+   * which is how CrystalDiskMark users write sizes. */
+  while (u < 4 && bytes && bytes % 1024 == 0)
+    {
+      bytes /= 1024;
+      u++;
+    }
+  snprintf (buf, size, "%llu%s", (unsigned long long) bytes, units[u]);
+}
+
+int
+dm_duration_parse (const char *text, double *seconds, char *why, size_t why_size)
+{
+  double v;
+  const char *p = text ? read_decimal (text, &v) : NULL;
+  if (!p)
+    return fail (why, why_size, "'%s' is not a duration (try 5, 5s, 500ms)", text ? text : "");
+  if (!*p || !strcmp (p, "s"))
+    ;
+  else if (!strcmp (p, "ms"))
+    v /= 1000;
+  else if (!strcmp (p, "m") || !strcmp (p, "min"))
+    v *= 60;
+  else
+    return fail (why, why_size, "'%s' is not a duration (try 5, 5s, 500ms)", text);
+  if (v > 86400)
+    return fail (why, why_size, "'%s' is longer than a day", text);
+  *seconds = v;
+  return 0;
+}
+
+int
+dm_uint_parse (const char *text, unsigned min, unsigned max, unsigned *out,
+               char *why, size_t why_size)
+{
+  unsigned long long v = 0;
+  const char *p = text;
+  if (!p || !*p)
+    return fail (why, why_size, "a number from %u to %u is needed", min, max);
+  for (; *p; p++)
+    {
+      if (*p < '0' || *p > '9' || v > 1000000000ull)
+        return fail (why, why_size, "'%s' is not a number from %u to %u", text, min, max);
+      v = v * 10 + (unsigned) (*p - '0');
+    }
+  if (v < min || v > max)
+    return fail (why, why_size, "'%s' is out of range (%u to %u)", text, min, max);
+  *out = (unsigned) v;
+  return 0;
+}
+
+static const char *const unit_names[DM_N_UNITS] = { "MB/s", "GB/s", "IOPS", "us" };
+
+const char *
+dm_unit_name (dm_unit unit)
+{
+  return unit < DM_N_UNITS ? unit_names[unit] : "?";
+}
+
+int
+dm_unit_parse (const char *text, dm_unit *out)
+{
+  for (int u = 0; u < DM_N_UNITS; u++)
+    if (!dm_ascii_casecmp (text, unit_names[u]))
+      {
+        *out = (dm_unit) u;
+        return 0;
+      }
+  if (!dm_ascii_casecmp (text, "mbps"))
+    *out = DM_UNIT_MBPS;
+  else if (!dm_ascii_casecmp (text, "gbps"))
+    *out = DM_UNIT_GBPS;
+  else if (!dm_ascii_casecmp (text, "μs") || !dm_ascii_casecmp (text, "latency"))
+    *out = DM_UNIT_US;
+  else
+    return -EINVAL;
+  return 0;
+}

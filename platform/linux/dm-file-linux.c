@@ -1,0 +1,246 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The test file on Linux. It is created with O_CREAT|O_EXCL under a fresh
+ * random name, so it can never be an existing file or a symlink planted in
+ * its place, and its name is removed as soon as it is open: the space is
+ * freed when the last descriptor closes, even if the process is killed.
+ */
+#include "dm-linux-private.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <time.h>
+#include <unistd.h>
+
+static void
+random_suffix (char *out, size_t n)
+{
+  static const char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  unsigned char bytes[16];
+  if (getrandom (bytes, sizeof bytes, GRND_NONBLOCK) != (ssize_t) sizeof bytes)
+    {
+      struct timespec ts;
+      clock_gettime (CLOCK_MONOTONIC, &ts);
+      unsigned long long x = (unsigned long long) ts.tv_nsec * 2654435761u ^ (unsigned) getpid ();
+      for (size_t i = 0; i < sizeof bytes; i++, x = x * 6364136223846793005ull + 1)
+        bytes[i] = (unsigned char) (x >> 33);
+    }
+  for (size_t i = 0; i < n; i++)
+    out[i] = alphabet[bytes[i % sizeof bytes] % (sizeof alphabet - 1)];
+  out[n] = '\0';
+}
+
+static int
+set_direct (int fd)
+{
+  int flags = fcntl (fd, F_GETFL);
+  if (flags < 0 || fcntl (fd, F_SETFL, flags | O_DIRECT) < 0)
+    return errno == EINVAL ? DM_E_NODIRECT : -errno;
+  return 0;
+}
+
+/* Removes the name only if it still names our file, so a name swapped in
+ * behind our back is never deleted. */
+static void
+unlink_if_ours (int fd, const char *path)
+{
+  struct stat a, b;
+  if (fstat (fd, &a) == 0 && lstat (path, &b) == 0 && a.st_dev == b.st_dev
+      && a.st_ino == b.st_ino)
+    unlink (path);
+}
+
+int
+dm_file_create_temp (const char *dir, const dm_file_options *opt, dm_file **out, char *path,
+                     size_t path_size)
+{
+  int flags = O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW;
+  int fd = -1, err;
+
+  if (opt->write_through)
+    flags |= O_DSYNC;
+  for (int attempt = 0; attempt < 64; attempt++)
+    {
+      char suffix[8];
+      random_suffix (suffix, 6);
+      if (snprintf (path, path_size, "%s%sdiskmeter-%s.tmp", dir,
+                    dir[0] && dir[strlen (dir) - 1] == '/' ? "" : "/", suffix)
+          >= (int) path_size)
+        return -ENAMETOOLONG;
+      fd = open (path, flags, 0600);
+      if (fd >= 0 || errno != EEXIST)
+        break;
+    }
+  if (fd < 0)
+    return -errno;
+
+  /* O_DIRECT is switched on after creation: open(O_CREAT|O_DIRECT) on a
+   * filesystem that refuses it may create the file and then fail. */
+  if (opt->direct && (err = set_direct (fd)) < 0)
+    {
+      unlink_if_ours (fd, path);
+      close (fd);
+      return err;
+    }
+  unlink_if_ours (fd, path);
+
+  dm_file *f = calloc (1, sizeof *f);
+  if (!f)
+    {
+      close (fd);
+      return -ENOMEM;
+    }
+  f->fd = fd;
+  f->direct = opt->direct;
+  *out = f;
+  return 0;
+}
+
+int
+dm_file_open_device (const char *device, bool writable, const dm_file_options *opt,
+                     dm_file **out)
+{
+  /* O_EXCL on a block device fails with EBUSY while it is mounted or in
+   * use, which is exactly when overwriting it would do harm. */
+  int flags = (writable ? O_RDWR | O_EXCL : O_RDONLY) | O_CLOEXEC;
+  if (opt->direct)
+    flags |= O_DIRECT;
+  if (opt->write_through && writable)
+    flags |= O_DSYNC;
+  int fd = open (device, flags);
+  if (fd < 0)
+    return errno == EINVAL && opt->direct ? DM_E_NODIRECT : -errno;
+  dm_file *f = calloc (1, sizeof *f);
+  if (!f)
+    {
+      close (fd);
+      return -ENOMEM;
+    }
+  f->fd = fd;
+  f->direct = opt->direct;
+  *out = f;
+  return 0;
+}
+
+int
+dm_file_reserve (dm_file *f, uint64_t size)
+{
+  if (fallocate (f->fd, 0, 0, (off_t) size) == 0)
+    return 0;
+  if (errno == ENOSPC || errno == EFBIG || errno == EDQUOT)
+    return -ENOSPC;
+  /* Filesystems without fallocate (some network and FUSE ones) still get
+   * the full size written by the fill that follows. */
+  if (errno == EOPNOTSUPP || errno == ENOSYS)
+    return ftruncate (f->fd, (off_t) size) == 0 ? 0 : -errno;
+  return -errno;
+}
+
+int
+dm_file_write_at (dm_file *f, const void *buf, size_t len, uint64_t offset)
+{
+  const char *p = buf;
+  while (len)
+    {
+      ssize_t n = pwrite (f->fd, p, len, (off_t) offset);
+      if (n < 0)
+        {
+          if (errno == EINTR)
+            continue;
+          return errno == EDQUOT ? -ENOSPC : -errno;
+        }
+      if (n == 0)
+        return DM_E_SHORT;
+      p += n;
+      len -= (size_t) n;
+      offset += (uint64_t) n;
+    }
+  return 0;
+}
+
+int
+dm_file_sync (dm_file *f)
+{
+  return fdatasync (f->fd) == 0 ? 0 : -errno;
+}
+
+void
+dm_file_close (dm_file *f)
+{
+  if (!f)
+    return;
+  close (f->fd);
+  free (f);
+}
+
+int
+dm_file_replace_contents (const char *path, const void *data, size_t len)
+{
+  char tmp[4200];
+  int fd, err = 0;
+  if (snprintf (tmp, sizeof tmp, "%s.XXXXXX", path) >= (int) sizeof tmp)
+    return -ENAMETOOLONG;
+  fd = mkostemp (tmp, O_CLOEXEC);
+  if (fd < 0)
+    return -errno;
+  const char *p = data;
+  while (len && !err)
+    {
+      ssize_t n = write (fd, p, len);
+      if (n < 0 && errno != EINTR)
+        err = -errno;
+      else if (n > 0)
+        p += n, len -= (size_t) n;
+    }
+  /* Readable like any file the user creates (mkostemp makes it 0600). */
+  mode_t mask = umask (0);
+  umask (mask);
+  if (!err && fchmod (fd, 0666 & ~mask) < 0)
+    err = -errno;
+  if (!err && fsync (fd) < 0)
+    err = -errno;
+  if (close (fd) < 0 && !err)
+    err = -errno;
+  if (!err && rename (tmp, path) < 0)
+    err = -errno;
+  if (err)
+    unlink (tmp);
+  return err;
+}
+
+static bool
+is_test_file_name (const char *name)
+{
+  size_t n = strlen (name);
+  return n == strlen ("diskmeter-XXXXXX.tmp") && !strncmp (name, "diskmeter-", 10)
+         && !strcmp (name + n - 4, ".tmp");
+}
+
+int
+dm_stale_files (const char *dir, void (*fn) (const char *path, uint64_t size, void *user),
+                void *user)
+{
+  DIR *d = opendir (dir);
+  struct dirent *e;
+  if (!d)
+    return -errno;
+  while ((e = readdir (d)))
+    {
+      char path[4200];
+      struct stat st;
+      if (!is_test_file_name (e->d_name))
+        continue;
+      snprintf (path, sizeof path, "%s/%s", dir, e->d_name);
+      if (lstat (path, &st) == 0 && S_ISREG (st.st_mode))
+        fn (path, (uint64_t) st.st_size, user);
+    }
+  closedir (d);
+  return 0;
+}
