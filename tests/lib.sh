@@ -251,6 +251,15 @@ dm_mount_extra ()
 
 dm_track_mount () { _dm_mounts+=("$1"); }
 dm_track_pid () { _dm_pids+=("$1"); }
+# Once a process was waited for, its id may go to another process: forget it.
+dm_untrack_pid ()
+{
+  local keep=() p
+  for p in "${_dm_pids[@]}"; do
+    [ "$p" = "$1" ] || keep+=("$p")
+  done
+  _dm_pids=("${keep[@]}")
+}
 
 # Sectors the kernel moved through a device so far: "READ_BYTES WRITE_BYTES"
 # (fields 3 and 7 of /sys/block/NAME/stat, in 512-byte units whatever the

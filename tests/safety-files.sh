@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# A benchmark run leaves the user's files alone: every file and folder in
+# the target, including one named like a test file (diskmeter-abc123.tmp)
+# and one with the literal template name, has the same content, size, mode
+# and time after read, write and mix tests as before, and no new name
+# appears in the folder.
+
+. "$(dirname "$0")/lib.sh"
+
+dm_need_cli
+dm_need_loop
+
+dm_loop_create 256
+dm_mkfs_mount
+dm_tmpdir
+
+head -c $((3 << 20)) /dev/urandom > "$DM_MNT/report.pdf"
+head -c 100000 /dev/urandom > "$DM_MNT/diskmeter-abc123.tmp"
+head -c 4096 /dev/urandom > "$DM_MNT/diskmeter-XXXXXX.tmp"
+: > "$DM_MNT/empty"
+mkdir -p "$DM_MNT/sub/deeper"
+head -c 65536 /dev/urandom > "$DM_MNT/sub/deeper/data.bin"
+ln -s report.pdf "$DM_MNT/link"
+chmod 0640 "$DM_MNT/report.pdf"
+touch -d '2001-02-03 04:05:06' "$DM_MNT/diskmeter-abc123.tmp"
+
+snapshot ()
+{
+  (
+    cd "$DM_MNT" || exit 1
+    find . -path ./lost+found -prune -o -printf '%p %y %s %m %T@ %l\n' | sort
+    find . -path ./lost+found -prune -o -type f -print0 | sort -z | xargs -0 sha256sum
+  )
+}
+
+snapshot > "$DM_TMPDIR/before"
+dm_run "$DM_TMPDIR/out.json" "$DM_TMPDIR/err" \
+  --tests SEQ1M_Q8T1,RND4K_Q32T1 --modes read,write,mix --size 32MiB --count 1 \
+  --duration 0.5 --warmup 0 --interval 0 --format json "$DM_MNT"
+dm_check "/safety/files run exit status 0 (got $DM_RC)" test "$DM_RC" = 0
+dm_check "/safety/files status complete" \
+  test "$(dm_json "$DM_TMPDIR/out.json" 'j["status"]' 2>/dev/null)" = complete
+snapshot > "$DM_TMPDIR/after"
+
+if diff -u "$DM_TMPDIR/before" "$DM_TMPDIR/after"; then
+  dm_check "/safety/files every file and folder is unchanged" true
+else
+  dm_check "/safety/files every file and folder is unchanged" false
+fi
+
+# The test file was named in the report, and is gone.
+test_file=$(dm_json "$DM_TMPDIR/out.json" 'j["test_file"]' 2>/dev/null)
+dm_log "test file was $test_file"
+dm_check "/safety/files test file named diskmeter-*.tmp in the target" \
+  bash -c '[[ "$1" == "$2"/diskmeter-*.tmp ]]' _ "$test_file" "$DM_MNT"
+dm_check "/safety/files test file is gone" test ! -e "$test_file"
+
+dm_finish

@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# A run that does not fit is refused before anything is written: on an
+# ext4 filesystem with 24 MiB free, a 64 MiB test exits 1 with one line
+# saying why, the device receives no data (only the few KiB of metadata a
+# create and unlink may cost), no test file is left and the free space is
+# what it was.
+
+. "$(dirname "$0")/lib.sh"
+
+dm_need_cli
+dm_need_loop
+
+dm_loop_create 256
+dm_mkfs_mount
+dm_tmpdir
+
+free_bytes () { stat -f -c '%a %S' "$DM_MNT" | awk '{ printf "%.0f\n", $1 * $2 }'; }
+
+# Fill the filesystem with one big file (allocated, not written: fast).
+fill=$(( $(free_bytes) - (24 << 20) ))
+fallocate -l "$fill" "$DM_MNT/big.bin" || dm_die "fallocate $fill B failed"
+dm_settle
+free0=$(free_bytes)
+dm_log "free space: $free0 B"
+
+read -r r0 w0 < <(dm_stat_bytes)
+dm_run "$DM_TMPDIR/out" "$DM_TMPDIR/err" \
+  --tests SEQ1M_Q8T1 --modes read,write --size 64MiB --count 1 --duration 1 --warmup 0 "$DM_MNT"
+dm_settle
+read -r r1 w1 < <(dm_stat_bytes)
+free1=$(free_bytes)
+
+dm_check "/safety/full exit status 1 (got $DM_RC)" test "$DM_RC" = 1
+dm_check "/safety/full one-line error on stderr" dm_one_line_error "$DM_TMPDIR/err"
+dm_check "/safety/full the error speaks of space" grep -qiE 'space|full|fit' "$DM_TMPDIR/err"
+dm_log "kernel wrote $((w1 - w0)) B"
+dm_check "/safety/full device received under 256 KiB of writes ($((w1 - w0)) B)" \
+  test "$((w1 - w0))" -lt $((256 << 10))
+dm_check "/safety/full no diskmeter-*.tmp left" \
+  test -z "$(find "$DM_MNT" -maxdepth 1 -name 'diskmeter-*.tmp')"
+dm_check "/safety/full free space unchanged ($free0 -> $free1)" test "$free1" = "$free0"
+
+# The same with --size just over what is free.
+over=$(( (free0 >> 20) + 1 ))
+dm_run "$DM_TMPDIR/out2" "$DM_TMPDIR/err2" \
+  --tests SEQ1M_Q8T1 --modes write --size "${over}MiB" --count 1 --duration 1 --warmup 0 "$DM_MNT"
+dm_settle
+read -r r2 w2 < <(dm_stat_bytes)
+dm_check "/safety/full ${over}MiB: exit status 1 (got $DM_RC)" test "$DM_RC" = 1
+dm_check "/safety/full ${over}MiB: one-line error on stderr" dm_one_line_error "$DM_TMPDIR/err2"
+dm_check "/safety/full ${over}MiB: device received under 256 KiB of writes ($((w2 - w1)) B)" \
+  test "$((w2 - w1))" -lt $((256 << 10))
+
+dm_finish

@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Targets the CLI must not or cannot write to are refused with exit status
+# 1 and one line on stderr, and the device's written-sector count does not
+# move: a read-only mount, a folder that does not exist (and is not
+# created), a folder the user may not write, and a block device for write
+# tests without --destroy-data-on naming it (its content stays the same).
+# Read tests on a block device need no permission and change nothing.
+
+. "$(dirname "$0")/lib.sh"
+
+dm_need_cli
+dm_need_loop
+command -v setpriv >/dev/null || dm_die "setpriv is missing (util-linux)"
+
+dm_tmpdir
+args=(--tests RND4K_Q1T1 --modes read,write --size 16MiB --count 1 --duration 0.5 --warmup 0 --interval 0)
+
+# refused NAME TARGET [PREFIX...] -- checks a refusal against the loop
+# device in $dev_name.
+refused ()
+{
+  local name="$1" target="$2"; shift 2
+  dm_settle
+  read -r r0 w0 < <(dm_stat_bytes "$dev_name")
+  DM_RUN_PREFIX="$*" dm_run "$DM_TMPDIR/$name.out" "$DM_TMPDIR/$name.err" "${args[@]}" "$target"
+  dm_settle
+  read -r r1 w1 < <(dm_stat_bytes "$dev_name")
+  dm_check "/safety/refuse/$name exit status 1 (got $DM_RC)" test "$DM_RC" = 1
+  dm_check "/safety/refuse/$name one-line error on stderr" dm_one_line_error "$DM_TMPDIR/$name.err"
+  dm_check "/safety/refuse/$name no writes reached the device ($((w1 - w0)) B)" test "$w1" = "$w0"
+}
+
+# A read-only mount.
+dm_loop_create 128
+dm_mkfs_mount ro
+dev_name="$DM_LOOP_NAME"
+refused read-only "$DM_MNT"
+dm_check "/safety/refuse/read-only the error says read-only" grep -qi 'read-only' "$DM_TMPDIR/read-only.err"
+
+# A writable filesystem, for the next two.
+dm_loop_create 128
+dm_mkfs_mount
+dev_name="$DM_LOOP_NAME"
+
+refused missing "$DM_MNT/no/such/folder"
+dm_check "/safety/refuse/missing the folder was not created" test ! -e "$DM_MNT/no"
+
+# A folder owned by root, mode 755, for a user who is not root.
+mkdir "$DM_MNT/locked"
+chmod 0755 "$DM_MNT/locked"
+cli="$DM_CLI"
+if ! setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$DM_CLI"; then
+  # The build folder is private: give the unprivileged user a copy.
+  dm_tmpdir
+  chmod 0755 "$DM_TMPDIR"
+  cp "$DM_CLI" "$DM_TMPDIR/diskmeter-cli"
+  cli="$DM_TMPDIR/diskmeter-cli"
+fi
+DM_CLI="$cli" refused not-writable "$DM_MNT/locked" setpriv --reuid=nobody --regid=nogroup --clear-groups
+dm_check "/safety/refuse/not-writable the error says permission" grep -qiE 'permission|not writable|access' "$DM_TMPDIR/not-writable.err"
+dm_check "/safety/refuse/not-writable the folder is still empty" test -z "$(ls -A "$DM_MNT/locked")"
+
+# A block device with data on it: write tests need --destroy-data-on.
+dm_loop_create 64
+dev_name="$DM_LOOP_NAME"
+head -c $((64 << 20)) /dev/urandom | dd of="$DM_LOOP" bs=1M oflag=direct status=none
+sum0=$(sha256sum < "$DM_LOOP")
+refused device "$DM_LOOP"
+dm_check "/safety/refuse/device the error names --destroy-data-on" grep -q -- '--destroy-data-on' "$DM_TMPDIR/device.err"
+
+# Naming another device does not count as permission for this one.
+other="$DM_LOOP"
+dm_loop_create 64
+args+=(--destroy-data-on "$DM_LOOP")
+refused device-other "$other"
+dm_check "/safety/refuse/device content unchanged" test "$(sha256sum < "$other")" = "$sum0"
+
+# Read tests on a device: allowed, and nothing is written.
+dm_settle
+read -r r0 w0 < <(dm_stat_bytes "$dev_name")
+dm_run "$DM_TMPDIR/device-read.json" "$DM_TMPDIR/device-read.err" \
+  --tests RND4K_Q32T1 --modes read --size 16MiB --count 1 --duration 0.5 --warmup 0 --interval 0 --format json "$other"
+dm_settle
+read -r r1 w1 < <(dm_stat_bytes "$dev_name")
+dm_check "/safety/refuse/device-read exit status 0 (got $DM_RC)" test "$DM_RC" = 0
+dm_check "/safety/refuse/device-read is_block_device true" \
+  test "$(dm_json "$DM_TMPDIR/device-read.json" 'j["target"]["is_block_device"]' 2>/dev/null)" = True
+dm_check "/safety/refuse/device-read read the device ($((r1 - r0)) B)" test "$r1" -gt "$r0"
+dm_check "/safety/refuse/device-read no writes ($((w1 - w0)) B)" test "$w1" = "$w0"
+dm_check "/safety/refuse/device-read content unchanged" test "$(sha256sum < "$other")" = "$sum0"
+
+dm_finish
