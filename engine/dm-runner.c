@@ -23,7 +23,7 @@
 
 #define NS_PER_S       1000000000ull
 #define REAP_TIMEOUT   (50ull * 1000 * 1000)  /* how often a waiting worker looks at cancel */
-#define DRAIN_TIMEOUT  (200ull * 1000 * 1000) /* in-flight I/O we wait for after a cancel */
+#define DRAIN_TIMEOUT  (100ull * 1000 * 1000) /* in-flight I/O we wait for after a cancel */
 
 struct dm_runner {
   dm_report        *report;
@@ -753,7 +753,10 @@ dm_runner_run (dm_runner *r)
       if (err < 0)
         {
           char name[32];
+          /* Runs before the failure were fine, but the figure of a test
+           * that failed is not shown as if it were valid. */
           res->status = DM_STATUS_FAILED;
+          res->mb_per_s = res->iops = res->latency_us = 0;
           dm_spec_name (&res->spec, name, sizeof name);
           set_error (rep, err, "%s %s failed: %s", name, dm_mode_name (res->mode), res->error);
           break;

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The in-memory test backend. Queues belong to one worker thread each, as
+ * with real backends; the shared record buffer is filled through an atomic
+ * index so workers never wait for each other.
+ */
+#include "dm-test-backend.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct dm_queue {
+  dm_io   *ios;
+  dm_io  **staged;
+  unsigned n_staged;
+  unsigned depth;
+  unsigned inflight;
+  uint8_t  id;
+};
+
+static dm_test_backend_config config;
+static dm_test_record *records;
+static uint64_t cap;
+static atomic_ullong n_records;
+static atomic_ullong n_ios;
+static atomic_uint n_queues;
+
+void
+dm_test_backend_reset (const dm_test_backend_config *c, uint64_t capacity)
+{
+  static const dm_test_backend_config none;
+  config = c ? *c : none;
+  free (records);
+  records = capacity ? calloc (capacity, sizeof *records) : NULL;
+  cap = records ? capacity : 0;
+  atomic_store (&n_records, 0);
+  atomic_store (&n_ios, 0);
+  atomic_store (&n_queues, 0);
+}
+
+dm_test_record *
+dm_test_backend_records (uint64_t *n)
+{
+  uint64_t got = atomic_load (&n_records);
+  *n = got < cap ? got : cap;
+  return records;
+}
+
+uint64_t
+dm_test_backend_ios (void)
+{
+  return atomic_load (&n_ios);
+}
+
+static int
+test_probe (void)
+{
+  return 0;
+}
+
+static int
+test_open (const dm_queue_params *p, dm_queue **out, dm_io **ios)
+{
+  if (config.open_error)
+    return config.open_error;
+  dm_queue *q = calloc (1, sizeof *q);
+  if (!q)
+    return -ENOMEM;
+  q->ios = calloc (p->depth, sizeof *q->ios);
+  q->staged = calloc (p->depth, sizeof *q->staged);
+  if (!q->ios || !q->staged)
+    {
+      free (q->ios);
+      free (q->staged);
+      free (q);
+      return -ENOMEM;
+    }
+  q->depth = p->depth;
+  q->id = (uint8_t) atomic_fetch_add (&n_queues, 1);
+  for (unsigned i = 0; i < p->depth; i++)
+    {
+      q->ios[i].slot = (uint16_t) i;
+      q->ios[i].buf = (char *) p->buf_base + (size_t) i * p->buf_size;
+      ios[i] = &q->ios[i];
+    }
+  *out = q;
+  return 0;
+}
+
+static int
+test_prep (dm_queue *q, dm_io *io)
+{
+  uint64_t k = atomic_fetch_add (&n_records, 1);
+  if (k < cap)
+    records[k] = (dm_test_record) { io->offset, io->len, io->write, q->id,
+                                    io->write ? *(uint64_t *) io->buf : 0 };
+  q->staged[q->n_staged++] = io;
+  q->inflight++;
+  return 0;
+}
+
+static int
+test_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
+{
+  if (config.hang || !q->n_staged)
+    {
+      dm_sleep_ns (timeout_ns);
+      return 0;
+    }
+  if (config.latency_ns)
+    dm_sleep_ns (config.latency_ns);
+  unsigned n = q->n_staged < max ? q->n_staged : max;
+  for (unsigned i = 0; i < n; i++)
+    {
+      dm_io *io = q->staged[i];
+      uint64_t k = atomic_fetch_add (&n_ios, 1) + 1;
+      io->res = (int32_t) io->len;
+      if (config.fail_after && k == config.fail_after)
+        io->res = config.short_io ? (int32_t) (io->len / 2) : config.fail_code;
+      done[i] = io;
+    }
+  memmove (q->staged, q->staged + n, (q->n_staged - n) * sizeof *q->staged);
+  q->n_staged -= n;
+  q->inflight -= n;
+  return (int) n;
+}
+
+static void
+test_close (dm_queue *q)
+{
+  free (q->ios);
+  free (q->staged);
+  free (q);
+}
+
+const dm_backend dm_test_backend = {
+  .name = "test",
+  .description = "in-memory backend for tests",
+  .probe = test_probe,
+  .open = test_open,
+  .prep = test_prep,
+  .reap = test_reap,
+  .close = test_close,
+};

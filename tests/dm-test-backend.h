@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * An in-memory I/O backend for tests: it completes I/O without touching a
+ * disk, records every offset it is given, and can be told to fail, to
+ * transfer short, to be slow, or to never complete, so the runner's answers
+ * to each of those can be checked without a broken device.
+ */
+#pragma once
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dm-backend.h"
+
+typedef struct dm_test_record {
+  uint64_t offset;
+  uint32_t len;
+  uint8_t  write;
+  uint8_t  queue; /* which worker queue (thread) it came from, mod 256 */
+  uint64_t head;  /* first 8 bytes of the buffer, for writes */
+} dm_test_record;
+
+typedef struct dm_test_backend_config {
+  uint64_t fail_after;   /* the n-th I/O (1-based) completes with fail_code; 0 = never */
+  int32_t  fail_code;    /* e.g. -EIO */
+  bool     short_io;     /* the failing I/O moves half its bytes instead */
+  bool     hang;         /* I/O never completes */
+  uint64_t latency_ns;   /* each reap sleeps this long before completing */
+  int      open_error;   /* open() fails with this code */
+} dm_test_backend_config;
+
+extern const dm_backend dm_test_backend;
+
+/* Resets the counters and the record buffer (cap entries, 0 = none). */
+void dm_test_backend_reset (const dm_test_backend_config *config, uint64_t cap);
+dm_test_record *dm_test_backend_records (uint64_t *n);
+uint64_t dm_test_backend_ios (void);

@@ -1,0 +1,218 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# diskmeter-cli.exe end to end, under Wine in the MinGW-w64 cross build (or
+# directly in an MSYS2 shell on Windows). Proves correctness, not speed:
+# an iocp run at queue depths above 1 gives a complete JSON report with
+# real figures, a folder with a non-ASCII name works, and neither Ctrl-C
+# nor a killed process leaves a diskmeter-*.tmp behind.
+set -uo pipefail
+
+: "${DM_CLI:?}" "${DM_WIN_PLATFORM_TEST:?}" "${DM_BUILD_ROOT:?}"
+wine=${DM_WINE-wine}
+failures=0
+
+fail() { echo "  FAIL: $*"; failures=$((failures + 1)); }
+skip() { echo "SKIP: $*"; exit 77; }
+
+if [ -n "$wine" ]; then
+  command -v "$wine" >/dev/null || skip "no $wine"
+  [ -n "${WINEPREFIX:-}" ] || skip "WINEPREFIX is not set (build-aux/test-windows sets it)"
+  export WINEDEBUG=${WINEDEBUG:--all}
+fi
+command -v python3 >/dev/null || skip "python3 is needed to read the JSON report"
+
+scratch=$(mktemp -d "$DM_BUILD_ROOT/windows-cli.XXXXXX")
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
+  rm -rf "$scratch"
+}
+trap cleanup EXIT
+
+# A Unix path as the Windows program sees it: Wine maps / to Z:.
+winpath() {
+  if [ -n "$wine" ]; then
+    local p=${1//\//\\}
+    printf 'Z:%s' "$p"
+  else
+    cygpath -w "$1"
+  fi
+}
+
+# Foreground only: started in the background through a function, $! would
+# be a subshell that a signal does not pass through.
+run_win() { ${wine:+"$wine"} "$@"; }
+
+leftovers() { find "$1" -maxdepth 1 -name 'diskmeter-*.tmp' | wc -l; }
+
+# check_json FILE MIN_RESULTS: a complete iocp run with real figures.
+check_json() {
+  python3 - "$1" "$2" <<'EOF'
+import json, sys
+path, want = sys.argv[1], int(sys.argv[2])
+with open(path, encoding="utf-8") as f:
+    r = json.load(f)
+errors = []
+if r.get("backend") != "iocp":
+    errors.append("backend is %r, not iocp" % r.get("backend"))
+if r.get("status") != "complete":
+    errors.append("status is %r (%s)" % (r.get("status"), r.get("error")))
+res = r.get("results", [])
+if len(res) < want:
+    errors.append("%d results, expected at least %d" % (len(res), want))
+for x in res:
+    name = "%s %s" % (x.get("test"), x.get("mode"))
+    if x.get("status") != "complete":
+        errors.append("%s: status %r (%s)" % (name, x.get("status"), x.get("error")))
+    if not x.get("mb_per_s", 0) > 0:
+        errors.append("%s: mb_per_s %r" % (name, x.get("mb_per_s")))
+    if x.get("queue_depth", 0) > 1 and not x.get("iops", 0) > 0:
+        errors.append("%s: iops %r" % (name, x.get("iops")))
+    print("  %-12s %-5s %10.2f MB/s %10.0f IOPS" % (x.get("test"), x.get("mode"),
+          x.get("mb_per_s", 0), x.get("iops", 0)))
+if not r.get("system", {}).get("os"):
+    errors.append("no system.os")
+print("  os: %s / %s" % (r.get("system", {}).get("os"), r.get("system", {}).get("kernel")))
+for e in errors:
+    print("  FAIL: " + e)
+sys.exit(1 if errors else 0)
+EOF
+}
+
+# wait_for_file DIR SECONDS: until a test file appears.
+wait_for_file() {
+  for _ in $(seq $(($2 * 10))); do
+    [ "$(leftovers "$1")" -gt 0 ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+# wait_gone DIR SECONDS: until no test file is left.
+wait_gone() {
+  for _ in $(seq $(($2 * 10))); do
+    [ "$(leftovers "$1")" -eq 0 ] && return 0
+    sleep 0.1
+  done
+  return 1
+}
+
+echo "/windows/cli/json-iocp-qd"
+dir="$scratch/plain"
+mkdir -p "$dir"
+run_win "$DM_CLI" --tests SEQ1M_Q8T1,RND4K_Q32T1 --count 1 --size 16MiB --duration 1 \
+  --warmup 0 --interval 0 --format json --output "$(winpath "$dir/report.json")" \
+  "$(winpath "$dir")" >"$scratch/plain.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] || { fail "exit status $rc"; sed 's/^/    /' "$scratch/plain.log"; }
+if [ -f "$dir/report.json" ]; then
+  check_json "$dir/report.json" 4 || fail "report of the plain folder"
+else
+  fail "no report.json"
+fi
+[ "$(leftovers "$dir")" -eq 0 ] || fail "test file left in $dir: $(ls "$dir")"
+
+echo "/windows/cli/non-ascii-folder"
+dir="$scratch/Prüfung-диск-測試"
+mkdir -p "$dir"
+export LANG=C.UTF-8 LC_ALL=C.UTF-8
+run_win "$DM_CLI" --tests SEQ1M_Q8T1 --count 1 --size 16MiB --duration 0.5 \
+  --warmup 0 --interval 0 --format json --output "$(winpath "$dir/report.json")" \
+  "$(winpath "$dir")" >"$scratch/utf8.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] || { fail "exit status $rc"; sed 's/^/    /' "$scratch/utf8.log"; }
+if [ -f "$dir/report.json" ]; then
+  check_json "$dir/report.json" 2 || fail "report of the non-ASCII folder"
+  python3 -c 'import json,sys; p=json.load(open(sys.argv[1],encoding="utf-8"))["target"]["path"]; sys.exit(0 if "Prüfung-диск-測試" in p else 1)' \
+    "$dir/report.json" || fail "target path in the report lost its name"
+else
+  fail "no report.json in the non-ASCII folder"
+fi
+[ "$(leftovers "$dir")" -eq 0 ] || fail "test file left in $dir"
+
+# Ctrl-C reaches a Windows console program under Wine as SIGINT, which Wine
+# turns into CTRL_C_EVENT for the console handlers.
+echo "/windows/cli/ctrl-c"
+dir="$scratch/ctrl-c"
+mkdir -p "$dir"
+${wine:+"$wine"} "$DM_CLI" --tests SEQ1M_Q8T1 --count 9 --size 16MiB --duration 30 \
+  --warmup 0 --interval 0 --format json --output "$(winpath "$dir/report.json")" \
+  "$(winpath "$dir")" >"$scratch/ctrl-c.log" 2>&1 &
+pid=$!
+pids+=("$pid")
+if wait_for_file "$dir" 30; then
+  sleep 1
+  kill -INT "$pid"
+  for _ in $(seq 150); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  if kill -0 "$pid" 2>/dev/null; then
+    fail "still running 15 s after Ctrl-C"
+  else
+    wait "$pid"
+    rc=$?
+    [ $rc -eq 130 ] || { fail "exit status $rc after Ctrl-C, expected 130"; sed 's/^/    /' "$scratch/ctrl-c.log"; }
+    if [ -f "$dir/report.json" ]; then
+      python3 -c 'import json,sys; s=json.load(open(sys.argv[1],encoding="utf-8"))["status"]; print("  report status:", s); sys.exit(0 if s=="cancelled" else 1)' \
+        "$dir/report.json" || fail "report after Ctrl-C is not marked cancelled"
+    fi
+  fi
+  wait_gone "$dir" 10 || fail "test file left after Ctrl-C"
+else
+  fail "no test file appeared"; sed 's/^/    /' "$scratch/ctrl-c.log"
+fi
+
+# A killed process runs no handler at all; FILE_FLAG_DELETE_ON_CLOSE has
+# the system remove the file when it closes the dead process's handles.
+echo "/windows/cli/killed"
+dir="$scratch/killed"
+mkdir -p "$dir"
+${wine:+"$wine"} "$DM_CLI" --tests SEQ1M_Q8T1 --count 9 --size 16MiB --duration 30 \
+  --warmup 0 --interval 0 "$(winpath "$dir")" >"$scratch/killed.log" 2>&1 &
+pid=$!
+pids+=("$pid")
+if wait_for_file "$dir" 30; then
+  sleep 1
+  kill -KILL "$pid"
+  wait "$pid" 2>/dev/null
+  wait_gone "$dir" 10 || fail "test file left after the process was killed: $(ls "$dir")"
+else
+  fail "no test file appeared"; sed 's/^/    /' "$scratch/killed.log"
+fi
+
+# The same two at the platform level, independent of the runner.
+echo "/windows/platform/killed-and-interrupted"
+for sig in INT KILL; do
+  dir="$scratch/hold-$sig"
+  mkdir -p "$dir"
+  ${wine:+"$wine"} "$DM_WIN_PLATFORM_TEST" --hold "$(winpath "$dir")" >"$scratch/hold.log" 2>&1 &
+  pid=$!
+  pids+=("$pid")
+  if wait_for_file "$dir" 30; then
+    kill -"$sig" "$pid"
+    wait "$pid" 2>/dev/null
+    wait_gone "$dir" 10 || fail "test file left after SIG$sig"
+  else
+    fail "no test file appeared"; sed 's/^/    /' "$scratch/hold.log"
+  fi
+done
+
+# The .exe must run on a bare Windows Server: system DLLs only.
+echo "/windows/cli/no-mingw-dlls"
+if [ -n "${DM_OBJDUMP:-}" ]; then
+  dlls=$("$DM_OBJDUMP" -p "$DM_CLI" | sed -n 's/^[[:space:]]*DLL Name: //p' | tr -d '\r')
+  echo "  imports: $(echo $dlls)"
+  for d in $dlls; do
+    case "${d,,}" in
+      kernel32.dll|advapi32.dll|ntdll.dll|msvcrt.dll|ucrtbase.dll|api-ms-win-*|user32.dll|shell32.dll|ws2_32.dll) ;;
+      *) fail "diskmeter-cli.exe needs $d" ;;
+    esac
+  done
+else
+  echo "  (no objdump; skipped)"
+fi
+
+if [ $failures -gt 0 ]; then
+  echo "$failures checks failed"
+  exit 1
+fi
+echo "all passed"
