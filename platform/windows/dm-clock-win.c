@@ -40,6 +40,17 @@ dm_sleep_ns (uint64_t ns)
 {
   uint64_t ms = (ns + 999999) / 1000000;
 
+  /* Sleep rounds up to the system tick, 15.6 ms by default. The engine's
+   * short waits (workers waiting for the start signal) would start the
+   * clock that long before the first I/O, so they yield instead. */
+  if (ns < 2000000)
+    {
+      uint64_t end = dm_clock_ns () + ns;
+      while (dm_clock_ns () < end)
+        if (!SwitchToThread ())
+          YieldProcessor ();
+      return;
+    }
   Sleep (ms >= INFINITE ? INFINITE - 1 : (DWORD) ms);
 }
 
