@@ -1,0 +1,515 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The application handles its own command line (G_APPLICATION_HANDLES_
+ * COMMAND_LINE), so `diskmeter --run ...` given to an already running
+ * Diskmeter scripts that window instead of opening a second one. Options
+ * given on the command line are not saved: a scripted run leaves the
+ * user's choices as they were.
+ */
+#include "dm-application.h"
+
+#include <glib-unix.h>
+#include <string.h>
+
+#include "dm-measure.h"
+#include "dm-preferences.h"
+#include "dm-profile.h"
+#include "dm-report.h"
+#include "dm-settings.h"
+#include "dm-ui.h"
+#include "dm-units.h"
+#include "dm-window.h"
+
+struct _DmApplication
+{
+  GtkApplication  parent_instance;
+
+  GSettings      *settings;
+  int             exit_status;
+  gboolean        running;
+  GDBusConnection *bus;          /* for the desktop's colour scheme */
+  guint           portal_signal;
+};
+
+G_DEFINE_FINAL_TYPE (DmApplication, dm_application, GTK_TYPE_APPLICATION)
+
+static const GOptionEntry options[] = {
+  { "target", 't', 0, G_OPTION_ARG_FILENAME, NULL, "Folder (on the disk) to test", "DIR" },
+  { "profile", 'p', 0, G_OPTION_ARG_STRING, NULL, "default, peak, realworld, demo or custom", "NAME" },
+  { "nvme", 0, 0, G_OPTION_ARG_NONE, NULL, "Use the profile's NVMe SSD preset", NULL },
+  { "mix", 0, 0, G_OPTION_ARG_INT, NULL, "Show the Mix column with this read share (10..90)", "PERCENT" },
+  { "count", 'n', 0, G_OPTION_ARG_INT, NULL, "Measured runs per test (1..9)", "N" },
+  { "size", 's', 0, G_OPTION_ARG_STRING, NULL, "Test file size (16MiB..64GiB)", "SIZE" },
+  { "duration", 'd', 0, G_OPTION_ARG_STRING, NULL, "Length of one measured run", "SEC" },
+  { "interval", 'i', 0, G_OPTION_ARG_STRING, NULL, "Pause between tests", "SEC" },
+  { "warmup", 'w', 0, G_OPTION_ARG_STRING, NULL, "Unscored warm-up before each test", "SEC" },
+  { "units", 'u', 0, G_OPTION_ARG_STRING, NULL, "MB/s, GB/s, IOPS or us", "UNIT" },
+  { "comment", 'c', 0, G_OPTION_ARG_STRING, NULL, "Comment that goes into every export", "TEXT" },
+  { "run", 'r', 0, G_OPTION_ARG_NONE, NULL, "Start all tests once the window is up", NULL },
+  { "save-screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save a PNG of the window when done", "FILE" },
+  { "save-json", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save the results as JSON when done", "FILE" },
+  { "save-text", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save the results as text when done", "FILE" },
+  { "save-csv", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save the results as CSV when done", "FILE" },
+  { "quit-when-done", 'q', 0, G_OPTION_ARG_NONE, NULL, "Quit after the run and the saves", NULL },
+  { "version", 0, 0, G_OPTION_ARG_NONE, NULL, "Print the version and exit", NULL },
+  { NULL }
+};
+
+/* --- colour scheme --------------------------------------------------------- */
+
+static void
+apply_color_scheme (GVariant *value)
+{
+  guint32 scheme = 0;
+  g_autoptr (GVariant) inner = NULL;
+
+  /* Read() wraps the value in one or two variants depending on the portal
+   * version; unwrap until the uint32. */
+  inner = g_variant_ref (value);
+  while (g_variant_is_of_type (inner, G_VARIANT_TYPE_VARIANT))
+    {
+      GVariant *next = g_variant_get_variant (inner);
+      g_variant_unref (inner);
+      inner = next;
+    }
+  if (g_variant_is_of_type (inner, G_VARIANT_TYPE_UINT32))
+    scheme = g_variant_get_uint32 (inner);
+  /* 1 is "prefer dark"; 0 and 2 are light. */
+  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", scheme == 1,
+                NULL);
+}
+
+static void
+on_portal_setting_changed (GDBusConnection *bus,
+                           const char      *sender,
+                           const char      *path,
+                           const char      *iface,
+                           const char      *signal,
+                           GVariant        *params,
+                           gpointer         data)
+{
+  const char *ns, *key;
+  g_autoptr (GVariant) value = NULL;
+
+  g_variant_get (params, "(&s&sv)", &ns, &key, &value);
+  if (!strcmp (ns, "org.freedesktop.appearance") && !strcmp (key, "color-scheme"))
+    apply_color_scheme (value);
+}
+
+static void
+on_portal_read (GObject      *source,
+                GAsyncResult *result,
+                gpointer      data)
+{
+  g_autoptr (GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result,
+                                                              NULL);
+  g_autoptr (GVariant) value = NULL;
+
+  if (!reply)
+    return;  /* no portal: keep the theme's own choice */
+  g_variant_get (reply, "(v)", &value);
+  apply_color_scheme (value);
+}
+
+static void
+on_bus (GObject      *source,
+        GAsyncResult *result,
+        gpointer      data)
+{
+  DmApplication *self = data;
+
+  self->bus = g_bus_get_finish (result, NULL);
+  if (!self->bus)
+    {
+      g_object_unref (self);
+      return;
+    }
+  /* GTK 4.8 without libadwaita does not follow the desktop's light/dark
+   * switch by itself; the settings portal tells us, on GNOME and KDE. */
+  self->portal_signal =
+    g_dbus_connection_signal_subscribe (self->bus, "org.freedesktop.portal.Desktop",
+                                        "org.freedesktop.portal.Settings", "SettingChanged",
+                                        "/org/freedesktop/portal/desktop", NULL,
+                                        G_DBUS_SIGNAL_FLAGS_NONE, on_portal_setting_changed,
+                                        NULL, NULL);
+  g_dbus_connection_call (self->bus, "org.freedesktop.portal.Desktop",
+                          "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Settings",
+                          "Read", g_variant_new ("(ss)", "org.freedesktop.appearance",
+                                                 "color-scheme"),
+                          G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NONE, 2000, NULL,
+                          on_portal_read, NULL);
+  g_object_unref (self);
+}
+
+/* --- actions --------------------------------------------------------------- */
+
+static void
+action_preferences (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       data)
+{
+  DmApplication *self = data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  GtkWindow *prefs = GTK_WINDOW (dm_preferences_new (self->settings));
+
+  gtk_window_set_transient_for (prefs, parent);
+  gtk_window_present (prefs);
+}
+
+static void
+action_about (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       data)
+{
+  DmApplication *self = data;
+  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
+  const char *authors[] = { "The Diskmeter developers", NULL };
+
+  gtk_show_about_dialog (parent,
+                         "program-name", "Diskmeter",
+                         "logo-icon-name", DM_APPLICATION_ID,
+                         "version", DM_VERSION,
+                         "comments", "Measure disk speed the way CrystalDiskMark does, "
+                                     "on Linux and Windows.",
+                         "license-type", GTK_LICENSE_GPL_3_0,
+                         "authors", authors,
+                         NULL);
+}
+
+static void
+action_quit (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       data)
+{
+  GList *windows = gtk_application_get_windows (GTK_APPLICATION (data));
+
+  /* Through close-request, so a running test stops and cleans up first. */
+  for (GList *l = windows; l; l = l->next)
+    gtk_window_close (GTK_WINDOW (l->data));
+}
+
+static const GActionEntry app_actions[] = {
+  { "preferences", action_preferences },
+  { "about", action_about },
+  { "quit", action_quit },
+};
+
+static gboolean
+on_terminate_signal (gpointer data)
+{
+  action_quit (NULL, NULL, data);
+  return G_SOURCE_CONTINUE;
+}
+
+/* --- life cycle ------------------------------------------------------------ */
+
+static void
+dm_application_startup (GApplication *app)
+{
+  DmApplication *self = DM_APPLICATION (app);
+  g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
+  static const struct { const char *action; const char *accels[3]; } accels[] = {
+    { "app.copy-text", { "<Control>c", NULL } },
+    { "app.save-text", { "<Control>s", NULL } },
+    { "app.save-screenshot", { "<Control><Shift>s", NULL } },
+    { "app.run-all", { "<Control>r", "F5", NULL } },
+    { "app.stop", { "Escape", NULL } },
+    { "app.preferences", { "<Control>comma", NULL } },
+    { "app.quit", { "<Control>q", NULL } },
+  };
+
+  G_APPLICATION_CLASS (dm_application_parent_class)->startup (app);
+  dm_ui_init ();
+
+  self->settings = g_settings_new (DM_APPLICATION_ID);
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions),
+                                   app);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action,
+                                           accels[i].accels);
+
+  gtk_css_provider_load_from_resource (css, "/io/github/diskmeter/Diskmeter/style.css");
+  gtk_style_context_add_provider_for_display (gdk_display_get_default (),
+                                              GTK_STYLE_PROVIDER (css),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+  gtk_window_set_default_icon_name (DM_APPLICATION_ID);
+
+  g_bus_get (G_BUS_TYPE_SESSION, NULL, on_bus, g_object_ref (self));
+  g_unix_signal_add (SIGINT, on_terminate_signal, app);
+  g_unix_signal_add (SIGTERM, on_terminate_signal, app);
+}
+
+static DmWindow *
+ensure_window (DmApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (!window)
+    window = GTK_WINDOW (dm_window_new (GTK_APPLICATION (self), self->settings));
+  return DM_WINDOW (window);
+}
+
+static void
+dm_application_activate (GApplication *app)
+{
+  gtk_window_present (GTK_WINDOW (ensure_window (DM_APPLICATION (app))));
+}
+
+static char *
+lookup_path (GApplicationCommandLine *cmdline,
+             GVariantDict            *dict,
+             const char              *name)
+{
+  g_autofree char *arg = NULL;
+  g_autoptr (GFile) file = NULL;
+
+  if (!g_variant_dict_lookup (dict, name, "^ay", &arg))
+    return NULL;
+  /* Relative to where the user typed it, even when forwarded to an
+   * instance that started elsewhere. */
+  file = g_application_command_line_create_file_for_arg (cmdline, arg);
+  return g_file_get_path (file);
+}
+
+/* Checks every option before anything changes; on error prints why. */
+static gboolean
+apply_options (DmApplication           *self,
+               GApplicationCommandLine *cmdline,
+               GVariantDict            *dict)
+{
+  const char *s;
+  char why[256];
+  g_autofree char *target = lookup_path (cmdline, dict, "target");
+  gboolean any = FALSE;
+
+  struct { const char *key; const char *name; double value; gboolean set; } durations[] = {
+    { "measure-time", "duration" }, { "interval", "interval" }, { "warmup", "warmup" },
+  };
+  const char *profile = NULL, *size = NULL, *units = NULL;
+  gint32 count = 0, mix = 0;
+  gboolean have_count, have_mix;
+  uint64_t bytes = 0;
+  dm_unit unit = DM_UNIT_MBPS;
+
+  if (g_variant_dict_lookup (dict, "profile", "&s", &profile))
+    {
+      if (g_ascii_strcasecmp (profile, "custom") != 0 && !dm_profile_find (profile))
+        {
+          g_application_command_line_printerr (cmdline, "diskmeter: unknown profile '%s' "
+                                               "(default, peak, realworld, demo, custom)\n",
+                                               profile);
+          return FALSE;
+        }
+    }
+  have_count = g_variant_dict_lookup (dict, "count", "i", &count);
+  if (have_count && (count < DM_COUNT_MIN || count > DM_COUNT_MAX))
+    {
+      g_application_command_line_printerr (cmdline, "diskmeter: --count must be 1..9\n");
+      return FALSE;
+    }
+  have_mix = g_variant_dict_lookup (dict, "mix", "i", &mix);
+  if (have_mix && (mix < DM_MIX_READ_MIN || mix > DM_MIX_READ_MAX))
+    {
+      g_application_command_line_printerr (cmdline, "diskmeter: --mix must be 10..90\n");
+      return FALSE;
+    }
+  if (g_variant_dict_lookup (dict, "size", "&s", &size))
+    {
+      if (dm_size_parse (size, &bytes, why, sizeof why) != 0)
+        {
+          g_application_command_line_printerr (cmdline, "diskmeter: --size: %s\n", why);
+          return FALSE;
+        }
+      if (bytes < DM_TEST_SIZE_MIN || bytes > DM_TEST_SIZE_MAX)
+        {
+          g_application_command_line_printerr (cmdline, "diskmeter: --size must be 16MiB..64GiB\n");
+          return FALSE;
+        }
+    }
+  if (g_variant_dict_lookup (dict, "units", "&s", &units) && dm_unit_parse (units, &unit) != 0)
+    {
+      g_application_command_line_printerr (cmdline, "diskmeter: unknown unit '%s' "
+                                           "(MB/s, GB/s, IOPS, us)\n", units);
+      return FALSE;
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (durations); i++)
+    if (g_variant_dict_lookup (dict, durations[i].name, "&s", &s))
+      {
+        if (dm_duration_parse (s, &durations[i].value, why, sizeof why) != 0)
+          {
+            g_application_command_line_printerr (cmdline, "diskmeter: --%s: %s\n",
+                                                 durations[i].name, why);
+            return FALSE;
+          }
+        durations[i].set = TRUE;
+      }
+  if (target && !g_file_test (target, G_FILE_TEST_IS_DIR))
+    {
+      g_application_command_line_printerr (cmdline, "diskmeter: --target %s is not a folder\n",
+                                           target);
+      return FALSE;
+    }
+
+  any = profile || have_count || have_mix || size || units || target
+        || durations[0].set || durations[1].set || durations[2].set
+        || g_variant_dict_contains (dict, "nvme");
+  if (!any)
+    return TRUE;
+
+  /* Keep the saved choices: these apply to this window only. */
+  if (!g_settings_get_has_unapplied (self->settings))
+    g_settings_delay (self->settings);
+
+  if (target)
+    g_settings_set_string (self->settings, "target", target);
+  if (have_count)
+    g_settings_set_int (self->settings, "count", count);
+  if (size)
+    {
+      char canonical[32];
+      dm_size_format (bytes, canonical, sizeof canonical);
+      g_settings_set_string (self->settings, "size", canonical);
+    }
+  if (units)
+    g_settings_set_string (self->settings, "units", dm_unit_name (unit));
+  for (guint i = 0; i < G_N_ELEMENTS (durations); i++)
+    if (durations[i].set)
+      g_settings_set_double (self->settings, durations[i].key, durations[i].value);
+  if (have_mix)
+    {
+      g_settings_set_int (self->settings, "mix-ratio", mix);
+      g_settings_set_boolean (self->settings, "mix", TRUE);
+    }
+  if (g_variant_dict_contains (dict, "nvme"))
+    g_settings_set_boolean (self->settings, "nvme", TRUE);
+  if (profile)
+    {
+      const dm_profile *p = dm_profile_find (profile);
+      g_settings_set_string (self->settings, "profile", p ? p->name : "custom");
+    }
+  return TRUE;
+}
+
+static int
+dm_application_command_line (GApplication            *app,
+                             GApplicationCommandLine *cmdline)
+{
+  DmApplication *self = DM_APPLICATION (app);
+  GVariantDict *dict = g_application_command_line_get_options_dict (cmdline);
+  g_autoptr (DmScript) script = g_new0 (DmScript, 1);
+  const char *comment = NULL;
+  DmWindow *window;
+
+  if (g_variant_dict_contains (dict, "version"))
+    {
+      g_application_command_line_print (cmdline, "diskmeter %s\n", DM_VERSION);
+      return 0;
+    }
+  if (!apply_options (self, cmdline, dict))
+    return 2;
+
+  script->run = g_variant_dict_contains (dict, "run");
+  script->quit_when_done = g_variant_dict_contains (dict, "quit-when-done");
+  script->screenshot = lookup_path (cmdline, dict, "save-screenshot");
+  script->json = lookup_path (cmdline, dict, "save-json");
+  script->text = lookup_path (cmdline, dict, "save-text");
+  script->csv = lookup_path (cmdline, dict, "save-csv");
+
+  window = ensure_window (self);
+  if (g_variant_dict_lookup (dict, "comment", "&s", &comment))
+    dm_window_set_comment (window, comment);
+  gtk_window_present (GTK_WINDOW (window));
+
+  if (script->run || script->quit_when_done || script->screenshot || script->json
+      || script->text || script->csv)
+    dm_window_run_script (window, g_steal_pointer (&script));
+  return 0;
+}
+
+static void
+dm_application_shutdown (GApplication *app)
+{
+  DmApplication *self = DM_APPLICATION (app);
+
+  G_APPLICATION_CLASS (dm_application_parent_class)->shutdown (app);
+  if (self->bus && self->portal_signal)
+    g_dbus_connection_signal_unsubscribe (self->bus, self->portal_signal);
+  g_clear_object (&self->bus);
+  dm_measure_exit ();
+}
+
+static void
+dm_application_finalize (GObject *object)
+{
+  DmApplication *self = DM_APPLICATION (object);
+
+  g_clear_object (&self->settings);
+  G_OBJECT_CLASS (dm_application_parent_class)->finalize (object);
+}
+
+static void
+dm_application_class_init (DmApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->finalize = dm_application_finalize;
+  app_class->startup = dm_application_startup;
+  app_class->activate = dm_application_activate;
+  app_class->command_line = dm_application_command_line;
+  app_class->shutdown = dm_application_shutdown;
+}
+
+static void
+dm_application_init (DmApplication *self)
+{
+  g_application_add_main_option_entries (G_APPLICATION (self), options);
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            "Measure disk speed the way CrystalDiskMark does.");
+}
+
+DmApplication *
+dm_application_new (void)
+{
+  return g_object_new (DM_TYPE_APPLICATION,
+                       "application-id", DM_APPLICATION_ID,
+                       "flags", G_APPLICATION_HANDLES_COMMAND_LINE,
+                       NULL);
+}
+
+int
+dm_application_get_exit_status (DmApplication *self)
+{
+  return self->exit_status;
+}
+
+void
+dm_application_set_exit_status (DmApplication *self,
+                                int            status)
+{
+  if (status > self->exit_status)
+    self->exit_status = status;
+}
+
+void
+dm_application_set_running (DmApplication *self,
+                            gboolean       running)
+{
+  if (running == self->running)
+    return;
+  self->running = running;
+  /* Busy is announced on the session bus; without one there is nobody to
+   * tell (and GLib would complain). */
+  if (running)
+    {
+      g_application_hold (G_APPLICATION (self));
+      if (g_application_get_dbus_connection (G_APPLICATION (self)))
+        g_application_mark_busy (G_APPLICATION (self));
+    }
+  else
+    {
+      if (g_application_get_dbus_connection (G_APPLICATION (self)))
+        g_application_unmark_busy (G_APPLICATION (self));
+      g_application_release (G_APPLICATION (self));
+    }
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Diskmeter's GtkApplication: the command-line options that script the
+ * window, the application-wide actions (settings, about, quit), and the
+ * light or dark style the desktop asks for.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+#define DM_APPLICATION_ID "io.github.diskmeter.Diskmeter"
+
+#define DM_TYPE_APPLICATION (dm_application_get_type ())
+G_DECLARE_FINAL_TYPE (DmApplication, dm_application, DM, APPLICATION, GtkApplication)
+
+DmApplication *dm_application_new             (void);
+/* The process's exit status once the main loop ends (scripted runs). */
+int            dm_application_get_exit_status (DmApplication *self);
+void           dm_application_set_exit_status (DmApplication *self,
+                                               int            status);
+/* While a run is going the app holds itself, so that closing the window
+ * waits for the engine to clean up. */
+void           dm_application_set_running     (DmApplication *self,
+                                               gboolean       running);
+
+G_END_DECLS

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The engine's progress callback runs on the worker and only copies figures
+ * into a mutex-protected snapshot; a 10 Hz timer on the main thread takes
+ * the snapshot and emits "progress". The thread is joined before "finished"
+ * so the report is the main thread's alone from then on.
+ */
+#include "dm-job.h"
+
+#include <errno.h>
+#include <string.h>
+
+struct _DmJob
+{
+  GObject        parent_instance;
+
+  dm_report      report;        /* written by the worker until it is joined */
+  dm_runner     *runner;
+  bool          *selection;     /* NULL: every result */
+  GThread       *thread;
+  guint          tick_id;
+  int            code;          /* dm_runner_run's return */
+
+  GMutex         lock;          /* guards everything below */
+  gboolean       dirty;
+  gboolean       done;
+  DmJobProgress  shared;        /* written by the worker */
+  dm_result     *shared_results;
+
+  DmJobProgress  progress;      /* main thread's copies */
+  dm_result     *results;
+};
+
+enum { PROGRESS, FINISHED, N_SIGNALS };
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (DmJob, dm_job, G_TYPE_OBJECT)
+
+/* The 10 Hz ceiling of the brief: a figure a person can read, and a main
+ * loop that sleeps most of the time while the disk is busy. */
+#define TICK_MS 100
+
+static void
+on_engine_progress (void              *user,
+                    const dm_progress *p)
+{
+  DmJob *self = user;
+
+  /* Worker thread: copy and leave, the I/O threads are waiting on us. */
+  g_mutex_lock (&self->lock);
+  self->shared.phase = p->phase;
+  self->shared.result_index = p->result_index;
+  self->shared.run = p->run;
+  self->shared.count = p->count;
+  self->shared.fraction = p->fraction;
+  self->shared.seconds_left = p->seconds_left;
+  if (p->result && p->result_index >= 0 && (guint) p->result_index < self->report.n_results)
+    self->shared_results[p->result_index] = *p->result;
+  self->dirty = TRUE;
+  g_mutex_unlock (&self->lock);
+}
+
+static gpointer
+worker (gpointer data)
+{
+  DmJob *self = data;
+  int code = dm_runner_run (self->runner);
+
+  g_mutex_lock (&self->lock);
+  self->code = code;
+  self->done = TRUE;
+  g_mutex_unlock (&self->lock);
+  return NULL;
+}
+
+static gboolean
+on_tick (gpointer data)
+{
+  DmJob *self = data;
+  gboolean dirty, done;
+
+  g_mutex_lock (&self->lock);
+  dirty = self->dirty;
+  done = self->done;
+  if (dirty)
+    {
+      self->progress = self->shared;
+      memcpy (self->results, self->shared_results,
+              self->report.n_results * sizeof (dm_result));
+      self->dirty = FALSE;
+    }
+  g_mutex_unlock (&self->lock);
+
+  if (done)
+    {
+      g_thread_join (self->thread);
+      self->thread = NULL;
+      self->tick_id = 0;
+      /* The worker is gone: the report's figures are final. */
+      memcpy (self->results, self->report.results, self->report.n_results * sizeof (dm_result));
+      g_object_ref (self);
+      g_signal_emit (self, signals[PROGRESS], 0);
+      g_signal_emit (self, signals[FINISHED], 0, self->code);
+      g_object_unref (self);
+      return G_SOURCE_REMOVE;
+    }
+  if (dirty)
+    g_signal_emit (self, signals[PROGRESS], 0);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+dm_job_dispose (GObject *object)
+{
+  DmJob *self = DM_JOB (object);
+
+  /* Never leave a worker behind writing into freed memory: a job dropped
+   * mid-run is cancelled and waited for (at most the engine's 250 ms). */
+  if (self->thread)
+    {
+      dm_runner_cancel (self->runner);
+      g_thread_join (self->thread);
+      self->thread = NULL;
+    }
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  G_OBJECT_CLASS (dm_job_parent_class)->dispose (object);
+}
+
+static void
+dm_job_finalize (GObject *object)
+{
+  DmJob *self = DM_JOB (object);
+
+  if (self->runner)
+    dm_runner_free (self->runner);
+  dm_report_clear (&self->report);
+  g_free (self->selection);
+  g_free (self->shared_results);
+  g_free (self->results);
+  g_mutex_clear (&self->lock);
+  G_OBJECT_CLASS (dm_job_parent_class)->finalize (object);
+}
+
+static void
+dm_job_class_init (DmJobClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = dm_job_dispose;
+  object_class->finalize = dm_job_finalize;
+
+  signals[PROGRESS] = g_signal_new ("progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                    0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[FINISHED] = g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                    0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+}
+
+static void
+dm_job_init (DmJob *self)
+{
+  g_mutex_init (&self->lock);
+  self->progress.result_index = -1;
+  self->shared.result_index = -1;
+}
+
+DmJob *
+dm_job_new (dm_report  *report,
+            const char *target,
+            const bool *selection)
+{
+  DmJob *self = g_object_new (DM_TYPE_JOB, NULL);
+
+  self->report = *report;
+  memset (report, 0, sizeof *report);
+  self->shared_results = g_new0 (dm_result, MAX (self->report.n_results, 1));
+  self->results = g_new0 (dm_result, MAX (self->report.n_results, 1));
+  memcpy (self->shared_results, self->report.results, self->report.n_results * sizeof (dm_result));
+  memcpy (self->results, self->report.results, self->report.n_results * sizeof (dm_result));
+  if (selection)
+    self->selection = g_memdup2 (selection, MAX (self->report.n_results, 1) * sizeof (bool));
+
+  self->runner = dm_runner_new (&self->report, target);
+  if (self->runner)
+    {
+      if (self->selection)
+        dm_runner_select (self->runner, self->selection);
+      dm_runner_set_progress (self->runner, on_engine_progress, self);
+    }
+  return self;
+}
+
+gboolean
+dm_job_start (DmJob   *self,
+              GError **error)
+{
+  g_return_val_if_fail (DM_IS_JOB (self), FALSE);
+  g_return_val_if_fail (self->thread == NULL, FALSE);
+
+  if (!self->runner)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                           "Diskmeter could not set up the run (out of memory)");
+      return FALSE;
+    }
+  self->thread = g_thread_try_new ("dm-job", worker, self, error);
+  if (!self->thread)
+    return FALSE;
+  self->tick_id = g_timeout_add (TICK_MS, on_tick, self);
+  return TRUE;
+}
+
+void
+dm_job_cancel (DmJob *self)
+{
+  g_return_if_fail (DM_IS_JOB (self));
+  if (self->runner && self->thread)
+    dm_runner_cancel (self->runner);
+}
+
+gboolean
+dm_job_is_running (DmJob *self)
+{
+  return self->thread != NULL;
+}
+
+gboolean
+dm_job_is_selected (DmJob *self,
+                    guint  index)
+{
+  if (index >= self->report.n_results)
+    return FALSE;
+  return self->selection == NULL || self->selection[index];
+}
+
+const dm_result *
+dm_job_peek_result (DmJob *self,
+                    guint  index)
+{
+  g_return_val_if_fail (index < self->report.n_results, NULL);
+  return &self->results[index];
+}
+
+const DmJobProgress *
+dm_job_get_progress (DmJob *self)
+{
+  return &self->progress;
+}
+
+const dm_report *
+dm_job_get_report (DmJob *self)
+{
+  g_return_val_if_fail (self->thread == NULL, NULL);
+  return &self->report;
+}
+
+int
+dm_job_get_code (DmJob *self)
+{
+  return self->code;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One benchmark run of the window: the engine's blocking dm_runner_run on a
+ * worker thread, and its progress brought back to the main thread by a
+ * 10 Hz timer, so GTK is only ever touched where it may be.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "dm-report.h"
+#include "dm-runner.h"
+
+G_BEGIN_DECLS
+
+/* What the main thread learns at each tick: a copy, never the engine's own. */
+typedef struct
+{
+  dm_phase  phase;
+  int       result_index;  /* -1 while preparing */
+  guint     run;
+  guint     count;
+  double    fraction;
+  double    seconds_left;
+} DmJobProgress;
+
+#define DM_TYPE_JOB (dm_job_get_type ())
+G_DECLARE_FINAL_TYPE (DmJob, dm_job, DM, JOB, GObject)
+
+/* Takes ownership of report's contents (it is left cleared). selection may
+ * be NULL for every result. */
+DmJob           *dm_job_new            (dm_report   *report,
+                                        const char  *target,
+                                        const bool  *selection);
+gboolean         dm_job_start          (DmJob       *self,
+                                        GError     **error);
+void             dm_job_cancel         (DmJob       *self);
+gboolean         dm_job_is_running     (DmJob       *self);
+gboolean         dm_job_is_selected    (DmJob       *self,
+                                        guint        index);
+/* Main thread: the latest live copy of result i (valid until the next tick). */
+const dm_result *dm_job_peek_result    (DmJob       *self,
+                                        guint        index);
+const DmJobProgress *dm_job_get_progress (DmJob     *self);
+/* After "finished": the engine's report and return code. */
+const dm_report *dm_job_get_report     (DmJob       *self);
+int              dm_job_get_code       (DmJob       *self);
+
+G_END_DECLS

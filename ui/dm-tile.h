@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One cell of the grid: a figure in large right-aligned digits over a meter
+ * bar on CrystalDiskMark's logarithmic scale, drawn with GtkSnapshot.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  DM_TILE_IDLE,     /* nothing measured yet */
+  DM_TILE_RUNNING,  /* being measured now: figures are live */
+  DM_TILE_DONE,
+  DM_TILE_FAILED,
+} DmTileState;
+
+#define DM_TYPE_TILE (dm_tile_get_type ())
+G_DECLARE_FINAL_TYPE (DmTile, dm_tile, DM, TILE, GtkWidget)
+
+GtkWidget *dm_tile_new         (void);
+void       dm_tile_set_figure  (DmTile      *self,
+                                const char  *digits,
+                                double       fraction);
+void       dm_tile_set_state   (DmTile      *self,
+                                DmTileState  state);
+DmTileState dm_tile_get_state  (DmTile      *self);
+const char *dm_tile_get_digits (DmTile      *self);
+double     dm_tile_get_fraction (DmTile     *self);
+void       dm_tile_set_description (DmTile     *self,
+                                    const char *description);
+
+G_END_DECLS

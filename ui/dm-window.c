@@ -1,0 +1,1618 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The window's state lives in GSettings: the dropdowns, the menus and the
+ * command line all write keys there, and one "changed" handler brings the
+ * grid up to date, so the three ways in never disagree. A run is a DmJob;
+ * the grid keeps its own report so that finished rows keep their values.
+ */
+#include "dm-window.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "dm-application.h"
+#include "dm-format.h"
+#include "dm-job.h"
+#include "dm-measure.h"
+#include "dm-platform.h"
+#include "dm-profile.h"
+#include "dm-report.h"
+#include "dm-tile.h"
+#include "dm-ui.h"
+
+struct _DmWindow
+{
+  GtkApplicationWindow parent_instance;
+
+  /* template children */
+  GtkWidget     *content;
+  GtkWidget     *all_button;
+  GtkDropDown   *count_dropdown;
+  GtkDropDown   *size_dropdown;
+  GtkDropDown   *target_dropdown;
+  GtkDropDown   *units_dropdown;
+  GtkStringList *target_model;
+  GtkWidget     *grid;
+  GtkWidget     *error_revealer;
+  GtkWidget     *error_label;
+  GtkWidget     *comment_entry;
+  GtkWidget     *status_label;
+  GtkWidget     *progress_bar;
+  GtkWidget     *time_label;
+  GtkWidget     *footer_label;
+  GtkSizeGroup  *row_size_group;
+
+  GSettings     *settings;
+  gboolean       syncing;         /* widgets are being set from settings */
+
+  /* what the grid shows */
+  DmGridLayout   layout;
+  dm_unit        unit;
+  dm_report      report;          /* the grid's figures, exported as they are */
+  gboolean       layout_stale;    /* settings changed during a run */
+  GtkWidget     *row_buttons[DM_GRID_MAX_ROWS];
+  GtkWidget     *tiles[DM_GRID_MAX_ROWS][DM_N_MODES];
+
+  /* targets: target_model holds their labels, then "Choose folder…" */
+  GPtrArray     *target_paths;
+  dm_target_info target_info;     /* of the current target, for the footer */
+  gboolean       have_target_info;
+  dm_system_info system;
+  gboolean       have_system;
+  GCancellable  *cancellable;
+  GtkFileChooserNative *chooser;
+
+  DmJob         *job;
+  gboolean       close_after_job; /* the window was closed mid-run */
+  DmScript      *script;
+};
+
+G_DEFINE_FINAL_TYPE (DmWindow, dm_window, GTK_TYPE_APPLICATION_WINDOW)
+
+static const char *const choose_folder_label = "Choose folder…";
+
+static void dm_window_rebuild_grid (DmWindow *self);
+static void dm_window_refresh_tiles (DmWindow *self);
+static void dm_window_start (DmWindow *self, int only_row);
+static void dm_window_update_footer (DmWindow *self);
+static void script_continue (DmWindow *self);
+
+void
+dm_script_free (DmScript *script)
+{
+  if (!script)
+    return;
+  g_free (script->screenshot);
+  g_free (script->json);
+  g_free (script->text);
+  g_free (script->csv);
+  g_free (script);
+}
+
+/* --- messages -------------------------------------------------------------- */
+
+static void
+show_error (DmWindow   *self,
+            const char *message)
+{
+  g_printerr ("diskmeter: %s\n", message);
+  gtk_label_set_text (GTK_LABEL (self->error_label), message);
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), TRUE);
+}
+
+static void
+on_error_dismiss (DmWindow *self)
+{
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), FALSE);
+}
+
+static void
+set_status (DmWindow   *self,
+            const char *text)
+{
+  gtk_label_set_text (GTK_LABEL (self->status_label), text);
+}
+
+/* --- settings -------------------------------------------------------------- */
+
+static const dm_profile *
+current_profile (DmWindow *self)
+{
+  g_autofree char *name = g_settings_get_string (self->settings, "profile");
+  const dm_profile *profile = dm_profile_find (name);
+
+  return profile ? profile : dm_profile_find ("default");
+}
+
+static gboolean
+is_custom (DmWindow *self)
+{
+  g_autofree char *name = g_settings_get_string (self->settings, "profile");
+  return g_strcmp0 (name, "custom") == 0;
+}
+
+static void
+compute_layout (DmWindow     *self,
+                DmGridLayout *layout)
+{
+  gboolean mix = g_settings_get_boolean (self->settings, "mix");
+
+  if (is_custom (self))
+    {
+      g_auto (GStrv) names = g_settings_get_strv (self->settings, "custom-tests");
+      dm_spec specs[DM_GRID_MAX_ROWS];
+      guint n = 0;
+
+      for (guint i = 0; names[i] && n < DM_GRID_MAX_ROWS; i++)
+        if (dm_spec_parse (names[i], &specs[n], NULL, 0) == 0)
+          n++;
+      if (n > 0)
+        {
+          dm_grid_layout_custom (layout, specs, n, mix);
+          return;
+        }
+    }
+  dm_grid_layout_init (layout, current_profile (self),
+                       g_settings_get_boolean (self->settings, "nvme"), mix);
+}
+
+static void
+engine_settings (DmWindow    *self,
+                 dm_settings *s)
+{
+  g_autofree char *size = g_settings_get_string (self->settings, "size");
+  g_autofree char *data = g_settings_get_string (self->settings, "test-data");
+  uint64_t bytes;
+
+  dm_settings_init (s);
+  s->count = CLAMP (g_settings_get_int (self->settings, "count"), DM_COUNT_MIN, DM_COUNT_MAX);
+  if (dm_size_parse (size, &bytes, NULL, 0) == 0)
+    s->test_size = bytes;
+  s->measure_s = g_settings_get_double (self->settings, "measure-time");
+  s->interval_s = g_settings_get_double (self->settings, "interval");
+  s->warmup_s = g_settings_get_double (self->settings, "warmup");
+  s->mix_read_percent = g_settings_get_int (self->settings, "mix-ratio");
+  if (dm_data_parse (data, &s->data) != 0)
+    s->data = DM_DATA_RANDOM;
+}
+
+static char *
+current_target (DmWindow *self)
+{
+  char *target = g_settings_get_string (self->settings, "target");
+
+  if (target[0] == '\0')
+    {
+      g_free (target);
+      target = g_strdup (g_get_home_dir ());
+    }
+  return target;
+}
+
+/* Starts the grid over: new rows or columns, or new run settings, make the
+ * old figures meaningless, as in CrystalDiskMark. */
+static void
+reset_report (DmWindow *self)
+{
+  dm_settings s;
+  g_autofree char *target = current_target (self);
+
+  engine_settings (self, &s);
+  dm_report_clear (&self->report);
+  memset (&self->report, 0, sizeof self->report);
+  if (dm_report_init (&self->report, &s, self->layout.rows, self->layout.n_rows,
+                      dm_grid_layout_modes (&self->layout)) != 0)
+    show_error (self, "Out of memory while setting up the grid.");
+  g_strlcpy (self->report.profile, is_custom (self) ? "custom" : current_profile (self)->name,
+             sizeof self->report.profile);
+  self->report.nvme = g_settings_get_boolean (self->settings, "nvme");
+  if (self->have_target_info)
+    self->report.target = self->target_info;
+  else
+    g_strlcpy (self->report.target.path, target, sizeof self->report.target.path);
+  if (self->have_system)
+    self->report.system = self->system;
+}
+
+/* --- the grid -------------------------------------------------------------- */
+
+static char *
+column_title (DmWindow *self,
+              dm_mode   mode)
+{
+  const char *unit = dm_unit_display_name (self->unit);
+
+  if (mode == DM_MODE_MIX)
+    {
+      int r = g_settings_get_int (self->settings, "mix-ratio");
+      return g_strdup_printf ("Mix R%d%%/W%d%% (%s)", r, 100 - r, unit);
+    }
+  return g_strdup_printf ("%s (%s)", dm_mode_title (mode), unit);
+}
+
+static void
+on_row_clicked (GtkButton *button,
+                DmWindow  *self)
+{
+  int row = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "dm-row"));
+
+  g_action_group_activate_action (G_ACTION_GROUP (gtk_window_get_application (GTK_WINDOW (self))),
+                                  "run-row", g_variant_new_int32 (row));
+}
+
+static void
+dm_window_rebuild_grid (DmWindow *self)
+{
+  GtkWidget *child;
+
+  compute_layout (self, &self->layout);
+
+  while ((child = gtk_widget_get_first_child (self->grid)))
+    {
+      if (GTK_IS_BUTTON (child))
+        gtk_size_group_remove_widget (self->row_size_group, child);
+      gtk_grid_remove (GTK_GRID (self->grid), child);
+    }
+  memset (self->row_buttons, 0, sizeof self->row_buttons);
+  memset (self->tiles, 0, sizeof self->tiles);
+
+  for (guint c = 0; c < self->layout.n_columns; c++)
+    {
+      g_autofree char *title = column_title (self, self->layout.columns[c]);
+      GtkWidget *label = gtk_label_new (title);
+
+      gtk_widget_add_css_class (label, "column-title");
+      gtk_widget_set_hexpand (label, TRUE);
+      gtk_grid_attach (GTK_GRID (self->grid), label, c + 1, 0, 1, 1);
+    }
+
+  for (guint r = 0; r < self->layout.n_rows; r++)
+    {
+      char label[64];
+      g_autofree char *tooltip = NULL;
+      GtkWidget *button;
+
+      dm_spec_label (&self->layout.rows[r], label, sizeof label);
+      button = gtk_button_new_with_label (label);
+      tooltip = g_strdup_printf ("Run %s only", label);
+      gtk_widget_set_tooltip_text (button, tooltip);
+      gtk_widget_add_css_class (button, "run-button");
+      gtk_widget_add_css_class (button, "row-button");
+      g_object_set_data (G_OBJECT (button), "dm-row", GINT_TO_POINTER (r));
+      g_signal_connect (button, "clicked", G_CALLBACK (on_row_clicked), self);
+      gtk_size_group_add_widget (self->row_size_group, button);
+      gtk_grid_attach (GTK_GRID (self->grid), button, 0, r + 1, 1, 1);
+      self->row_buttons[r] = button;
+
+      for (guint c = 0; c < self->layout.n_columns; c++)
+        {
+          GtkWidget *tile = dm_tile_new ();
+
+          gtk_widget_set_hexpand (tile, TRUE);
+          gtk_grid_attach (GTK_GRID (self->grid), tile, c + 1, r + 1, 1, 1);
+          self->tiles[r][c] = tile;
+        }
+    }
+
+  reset_report (self);
+  dm_window_refresh_tiles (self);
+  self->layout_stale = FALSE;
+}
+
+static void
+update_column_titles (DmWindow *self)
+{
+  for (guint c = 0; c < self->layout.n_columns; c++)
+    {
+      GtkWidget *label = gtk_grid_get_child_at (GTK_GRID (self->grid), c + 1, 0);
+      g_autofree char *title = column_title (self, self->layout.columns[c]);
+
+      if (GTK_IS_LABEL (label))
+        gtk_label_set_text (GTK_LABEL (label), title);
+    }
+}
+
+static void
+show_result (DmWindow        *self,
+             guint            r,
+             guint            c,
+             const dm_result *res,
+             gboolean         live)
+{
+  DmTile *tile = DM_TILE (self->tiles[r][c]);
+  gboolean has_value = res && (res->n_runs > 0 || res->status == DM_STATUS_COMPLETE);
+  double value = has_value ? dm_result_value (res, self->unit) : 0;
+  g_autofree char *digits = dm_format_value (value, self->unit);
+  g_autofree char *description = NULL;
+  DmTileState state;
+
+  if (res && res->status == DM_STATUS_FAILED)
+    state = DM_TILE_FAILED;
+  else if (live)
+    state = DM_TILE_RUNNING;
+  else if (has_value)
+    state = DM_TILE_DONE;
+  else
+    state = DM_TILE_IDLE;
+
+  dm_tile_set_state (tile, state);
+  dm_tile_set_figure (tile, digits, has_value ? dm_meter_fraction (res->mb_per_s) : 0);
+  description = dm_tile_describe (&self->layout.rows[r], self->layout.columns[c],
+                                  value, self->unit, has_value);
+  if (state == DM_TILE_FAILED && res->error[0])
+    {
+      g_autofree char *failed = g_strdup_printf ("%s (failed: %s)", description, res->error);
+      dm_tile_set_description (tile, failed);
+    }
+  else
+    dm_tile_set_description (tile, description);
+}
+
+static void
+dm_window_refresh_tiles (DmWindow *self)
+{
+  for (guint r = 0; r < self->layout.n_rows; r++)
+    for (guint c = 0; c < self->layout.n_columns; c++)
+      show_result (self, r, c,
+                   dm_report_find (&self->report, &self->layout.rows[r], self->layout.columns[c]),
+                   FALSE);
+}
+
+static gboolean
+find_cell (DmWindow        *self,
+           const dm_result *res,
+           guint           *row,
+           guint           *col)
+{
+  for (guint r = 0; r < self->layout.n_rows; r++)
+    if (dm_spec_equal (&self->layout.rows[r], &res->spec))
+      for (guint c = 0; c < self->layout.n_columns; c++)
+        if (self->layout.columns[c] == res->mode)
+          {
+            *row = r;
+            *col = c;
+            return TRUE;
+          }
+  return FALSE;
+}
+
+/* --- targets --------------------------------------------------------------- */
+
+static char *
+format_gib (uint64_t bytes)
+{
+  double gib = bytes / 1073741824.0;
+
+  if (gib >= 1000)
+    return g_strdup_printf ("%.1fTiB", gib / 1024);
+  if (gib >= 10)
+    return g_strdup_printf ("%.0fGiB", gib);
+  return g_strdup_printf ("%.1fGiB", gib);
+}
+
+static char *
+target_label (const dm_target_info *t)
+{
+  g_autofree char *size = format_gib (t->size_bytes);
+  g_autofree char *used = format_gib (t->size_bytes - MIN (t->free_bytes, t->size_bytes));
+  int percent = t->size_bytes ? (int) ((t->size_bytes - MIN (t->free_bytes, t->size_bytes))
+                                       * 100 / t->size_bytes) : 0;
+  GString *s = g_string_new (t->path[0] ? t->path : t->mount_point);
+
+  /* CrystalDiskMark's "C: 45% (54/120GiB)", with what Linux users also ask. */
+  g_string_append_printf (s, "  %d%% (%s/%s)", percent, used, size);
+  if (t->filesystem[0])
+    g_string_append_printf (s, "  %s", t->filesystem);
+  if (t->model[0])
+    g_string_append_printf (s, "  %s", t->model);
+  return g_string_free (s, FALSE);
+}
+
+static void
+select_target_item (DmWindow   *self,
+                    const char *target)
+{
+  guint i;
+
+  for (i = 0; i < self->target_paths->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (self->target_paths, i), target) == 0)
+      break;
+
+  if (i == self->target_paths->len)
+    {
+      dm_target_info info;
+      g_autofree char *label = NULL;
+
+      /* A folder the user chose or typed: probe it for its label. */
+      memset (&info, 0, sizeof info);
+      if (dm_target_probe (target, &info) == 0)
+        {
+          g_strlcpy (info.path, target, sizeof info.path);
+          label = target_label (&info);
+        }
+      else
+        label = g_strdup (target);
+      g_ptr_array_add (self->target_paths, g_strdup (target));
+      self->syncing = TRUE;
+      gtk_string_list_splice (self->target_model, i, 0, (const char *const[]) { label, NULL });
+      self->syncing = FALSE;
+    }
+
+  self->syncing = TRUE;
+  gtk_drop_down_set_selected (self->target_dropdown, i);
+  self->syncing = FALSE;
+}
+
+static void
+update_target_info (DmWindow *self)
+{
+  g_autofree char *target = current_target (self);
+
+  memset (&self->target_info, 0, sizeof self->target_info);
+  self->have_target_info = dm_target_probe (target, &self->target_info) == 0;
+  if (self->have_target_info)
+    g_strlcpy (self->target_info.path, target, sizeof self->target_info.path);
+  dm_window_update_footer (self);
+}
+
+typedef struct
+{
+  dm_target_info *list;
+  unsigned        n;
+  dm_system_info  system;
+  gboolean        have_system;
+} TargetScan;
+
+static void
+target_scan_free (gpointer data)
+{
+  TargetScan *scan = data;
+
+  if (scan->list)
+    dm_target_list_free (scan->list);
+  g_free (scan);
+}
+
+static void
+scan_targets_thread (GTask        *task,
+                     gpointer      source,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  TargetScan *scan = g_new0 (TargetScan, 1);
+
+  /* Mount tables, sysfs and statvfs can be slow on a busy or networked
+   * machine; the first frame does not wait for them. */
+  if (dm_target_list (&scan->list, &scan->n) != 0)
+    {
+      scan->list = NULL;
+      scan->n = 0;
+    }
+  scan->have_system = dm_system_info_get (&scan->system) == 0;
+  g_task_return_pointer (task, scan, target_scan_free);
+}
+
+static void
+on_targets_scanned (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  DmWindow *self;
+  TargetScan *scan = g_task_propagate_pointer (G_TASK (result), NULL);
+  g_autofree char *target = NULL;
+  g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+
+  if (!scan)
+    return;  /* cancelled: the window is gone */
+  self = DM_WINDOW (source);
+
+  if (scan->have_system)
+    {
+      self->system = scan->system;
+      self->have_system = TRUE;
+      if (!self->job)
+        self->report.system = scan->system;
+    }
+
+  g_ptr_array_set_size (self->target_paths, 0);
+  for (unsigned i = 0; i < scan->n; i++)
+    {
+      g_ptr_array_add (self->target_paths, g_strdup (scan->list[i].mount_point));
+      g_ptr_array_add (labels, target_label (&scan->list[i]));
+    }
+  g_ptr_array_add (labels, g_strdup (choose_folder_label));
+  g_ptr_array_add (labels, NULL);
+
+  self->syncing = TRUE;
+  gtk_string_list_splice (self->target_model, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->target_model)),
+                          (const char *const *) labels->pdata);
+  self->syncing = FALSE;
+
+  target = current_target (self);
+  select_target_item (self, target);
+  dm_window_update_footer (self);
+  target_scan_free (scan);
+}
+
+static void
+on_folder_chosen (GtkNativeDialog *dialog,
+                  int              response,
+                  DmWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+
+      if (path)
+        g_settings_set_string (self->settings, "target", path);
+    }
+  else
+    {
+      g_autofree char *target = current_target (self);
+      select_target_item (self, target);
+    }
+  g_clear_object (&self->chooser);
+}
+
+static void
+choose_folder (DmWindow *self)
+{
+  if (self->chooser)
+    return;
+  self->chooser = gtk_file_chooser_native_new ("Choose a Folder to Test", GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
+                                               "_Select", "_Cancel");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_folder_chosen), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+on_target_selected (DmWindow *self)
+{
+  guint i = gtk_drop_down_get_selected (self->target_dropdown);
+
+  if (self->syncing || i == GTK_INVALID_LIST_POSITION)
+    return;
+  if (i >= self->target_paths->len)
+    choose_folder (self);
+  else
+    g_settings_set_string (self->settings, "target", g_ptr_array_index (self->target_paths, i));
+}
+
+/* --- footer ---------------------------------------------------------------- */
+
+static void
+dm_window_update_footer (DmWindow *self)
+{
+  const dm_target_info *t = self->report.finished ? &self->report.target
+                                                  : (self->have_target_info ? &self->target_info
+                                                                            : NULL);
+  const dm_system_info *sys = self->report.finished ? &self->report.system
+                                                    : (self->have_system ? &self->system : NULL);
+  GString *s = g_string_new (NULL);
+  char date[64] = "";
+  g_autofree char *target = current_target (self);
+
+  /* What a screenshot must say to be worth pasting: where, on what, when. */
+  g_string_append (s, t && t->path[0] ? t->path : target);
+  if (t && t->filesystem[0])
+    g_string_append_printf (s, " · %s", t->filesystem);
+  if (t && t->model[0])
+    g_string_append_printf (s, " · %s", t->model);
+  else if (t && t->device[0])
+    g_string_append_printf (s, " · %s", t->device);
+  if (sys && sys->os[0])
+    g_string_append_printf (s, " · %s", sys->os);
+  if (self->report.finished)
+    {
+      dm_format_local_time (self->report.finished, date, sizeof date);
+      g_string_append_printf (s, " · %s", date);
+    }
+  if (self->report.cached)
+    g_string_append (s, " · cached (no O_DIRECT)");
+  gtk_label_set_text (GTK_LABEL (self->footer_label), s->str);
+  g_string_free (s, TRUE);
+}
+
+/* --- runs ------------------------------------------------------------------ */
+
+static void
+set_running (DmWindow *self,
+             gboolean  running)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  gtk_button_set_label (GTK_BUTTON (self->all_button), running ? "Stop" : "All");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->all_button),
+                                  running ? "app.stop" : "app.run-all");
+  if (running)
+    gtk_widget_add_css_class (self->all_button, "stop");
+  else
+    gtk_widget_remove_css_class (self->all_button, "stop");
+  gtk_widget_set_sensitive (GTK_WIDGET (self->count_dropdown), !running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->size_dropdown), !running);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->target_dropdown), !running);
+  for (guint r = 0; r < self->layout.n_rows; r++)
+    gtk_widget_set_sensitive (self->row_buttons[r], !running);
+  if (app)
+    dm_application_set_running (DM_APPLICATION (app), running);
+}
+
+static const char *
+phase_text (dm_phase phase)
+{
+  switch (phase)
+    {
+    case DM_PHASE_PREPARE:
+      return "Preparing the test file";
+    case DM_PHASE_WARMUP:
+      return "warming up";
+    case DM_PHASE_INTERVAL:
+      return "pausing between tests";
+    case DM_PHASE_MEASURE:
+    case DM_PHASE_DONE:
+    default:
+      return "";
+    }
+}
+
+static void
+on_job_progress (DmJob    *job,
+                 DmWindow *self)
+{
+  const DmJobProgress *p = dm_job_get_progress (job);
+  g_autofree char *left = dm_format_seconds_left (p->seconds_left);
+  g_autofree char *status = NULL;
+  const dm_result *current = NULL;
+  guint n = self->report.n_results;
+
+  for (guint i = 0; i < n; i++)
+    {
+      const dm_result *res;
+      guint r, c;
+
+      if (!dm_job_is_selected (job, i))
+        continue;
+      res = dm_job_peek_result (job, i);
+      if (!find_cell (self, res, &r, &c))
+        continue;
+      show_result (self, r, c, res,
+                   (int) i == p->result_index && p->phase != DM_PHASE_DONE
+                   && res->status != DM_STATUS_COMPLETE && res->status != DM_STATUS_FAILED);
+      if ((int) i == p->result_index)
+        current = res;
+    }
+
+  if (p->phase == DM_PHASE_PREPARE || !current)
+    status = g_strdup (phase_text (DM_PHASE_PREPARE));
+  else
+    {
+      char name[64];
+
+      dm_spec_label (&current->spec, name, sizeof name);
+      if (p->phase == DM_PHASE_MEASURE)
+        status = g_strdup_printf ("%s %s: run %u of %u", name, dm_mode_title (current->mode),
+                                  p->run, p->count);
+      else
+        status = g_strdup_printf ("%s %s: %s", name, dm_mode_title (current->mode),
+                                  phase_text (p->phase));
+    }
+  set_status (self, status);
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar),
+                                 CLAMP (p->fraction, 0.0, 1.0));
+  gtk_label_set_text (GTK_LABEL (self->time_label), left);
+}
+
+/* Takes the finished job's figures into the grid's report: only the rows
+ * that ran, so a single-row run keeps the others. */
+static void
+merge_report (DmWindow        *self,
+              DmJob           *job,
+              const dm_report *done)
+{
+  dm_result *results = self->report.results;
+  unsigned n_results = self->report.n_results;
+  char comment[sizeof self->report.comment];
+
+  for (unsigned i = 0; i < done->n_results; i++)
+    {
+      dm_result *mine;
+
+      if (!dm_job_is_selected (job, i))
+        continue;
+      mine = dm_report_find (&self->report, &done->results[i].spec, done->results[i].mode);
+      if (mine)
+        *mine = done->results[i];
+    }
+
+  memcpy (comment, self->report.comment, sizeof comment);
+  self->report = *done;
+  self->report.results = results;
+  self->report.n_results = n_results;
+  memcpy (self->report.comment, comment, sizeof comment);
+}
+
+static void
+on_job_finished (DmJob    *job,
+                 int       code,
+                 DmWindow *self)
+{
+  const dm_report *done = dm_job_get_report (job);
+  g_autofree char *message = NULL;
+
+  dm_measure_run_finished ();
+  merge_report (self, job, done);
+  g_clear_object (&self->job);
+  set_running (self, FALSE);
+
+  if (self->layout_stale)
+    dm_window_rebuild_grid (self);
+  else
+    dm_window_refresh_tiles (self);
+  dm_window_update_footer (self);
+  gtk_label_set_text (GTK_LABEL (self->time_label), "");
+
+  if (code == 0)
+    {
+      gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 1.0);
+      set_status (self, self->report.cached ? "Done (cached: the figures include the page cache)"
+                                            : "Done");
+    }
+  else if (code == -ECANCELED)
+    set_status (self, "Stopped; finished tests keep their figures");
+  else
+    {
+      set_status (self, "Failed");
+      message = g_strdup_printf ("The run failed: %s",
+                                 self->report.error[0] ? self->report.error : dm_strerror (code));
+      show_error (self, message);
+    }
+
+  /* A failed test inside a completed run still deserves a sentence. */
+  if (!message)
+    for (unsigned i = 0; i < self->report.n_results; i++)
+      if (self->report.results[i].status == DM_STATUS_FAILED && self->report.results[i].error[0])
+        {
+          char name[64];
+          g_autofree char *m = NULL;
+
+          dm_spec_label (&self->report.results[i].spec, name, sizeof name);
+          m = g_strdup_printf ("%s %s failed: %s", name,
+                               dm_mode_title (self->report.results[i].mode),
+                               self->report.results[i].error);
+          show_error (self, m);
+          break;
+        }
+
+  if (self->script)
+    dm_application_set_exit_status (DM_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
+                                    code == 0 ? 0 : 1);
+  if (self->close_after_job)
+    {
+      gtk_window_destroy (GTK_WINDOW (self));
+      return;
+    }
+  if (self->script)
+    script_continue (self);
+}
+
+static void
+dm_window_start (DmWindow *self,
+                 int       only_row)
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *target = current_target (self);
+  g_autofree bool *selection = NULL;
+  dm_settings s;
+  dm_report r;
+  char why[256];
+
+  if (self->job)
+    return;
+  on_error_dismiss (self);
+
+  if (self->layout_stale)
+    dm_window_rebuild_grid (self);
+
+  engine_settings (self, &s);
+  if (dm_settings_check (&s, why, sizeof why) != 0)
+    {
+      g_autofree char *m = g_strdup_printf ("Settings: %s", why);
+      show_error (self, m);
+      return;
+    }
+
+  memset (&r, 0, sizeof r);
+  if (dm_report_init (&r, &s, self->layout.rows, self->layout.n_rows,
+                      dm_grid_layout_modes (&self->layout)) != 0)
+    {
+      show_error (self, "Out of memory while setting up the run.");
+      return;
+    }
+  g_strlcpy (r.profile, self->report.profile, sizeof r.profile);
+  r.nvme = self->report.nvme;
+  g_strlcpy (r.comment, gtk_editable_get_text (GTK_EDITABLE (self->comment_entry)),
+             sizeof r.comment);
+  g_strlcpy (self->report.comment, r.comment, sizeof self->report.comment);
+
+  if (only_row >= 0)
+    {
+      selection = g_new0 (bool, MAX (r.n_results, 1));
+      for (unsigned i = 0; i < r.n_results; i++)
+        selection[i] = dm_spec_equal (&r.results[i].spec, &self->layout.rows[only_row]);
+    }
+
+  /* Rows about to run start from nothing; the others keep their figures. */
+  for (unsigned i = 0; i < self->report.n_results; i++)
+    if (only_row < 0 || dm_spec_equal (&self->report.results[i].spec,
+                                       &self->layout.rows[only_row]))
+      {
+        dm_result *res = &self->report.results[i];
+        dm_spec spec = res->spec;
+        dm_mode mode = res->mode;
+        unsigned read_percent = res->read_percent;
+
+        memset (res, 0, sizeof *res);
+        res->spec = spec;
+        res->mode = mode;
+        res->read_percent = read_percent;
+      }
+  dm_window_refresh_tiles (self);
+
+  self->job = dm_job_new (&r, target, selection);
+  g_signal_connect (self->job, "progress", G_CALLBACK (on_job_progress), self);
+  g_signal_connect (self->job, "finished", G_CALLBACK (on_job_finished), self);
+  if (!dm_job_start (self->job, &error))
+    {
+      g_clear_object (&self->job);
+      show_error (self, error->message);
+      return;
+    }
+
+  set_running (self, TRUE);
+  set_status (self, phase_text (DM_PHASE_PREPARE));
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0);
+  gtk_label_set_text (GTK_LABEL (self->time_label), "");
+  dm_measure_run_started ();
+}
+
+gboolean
+dm_window_is_running (DmWindow *self)
+{
+  return self->job != NULL;
+}
+
+/* --- exports --------------------------------------------------------------- */
+
+static void
+sync_comment (DmWindow *self)
+{
+  g_strlcpy (self->report.comment, gtk_editable_get_text (GTK_EDITABLE (self->comment_entry)),
+             sizeof self->report.comment);
+}
+
+typedef enum { EXPORT_TEXT, EXPORT_JSON, EXPORT_CSV, EXPORT_PNG } ExportKind;
+
+static gboolean
+export_to (DmWindow    *self,
+           ExportKind   kind,
+           const char  *path,
+           GError     **error)
+{
+  dm_buf buf;
+  int rc;
+
+  if (kind == EXPORT_PNG)
+    return dm_window_save_screenshot (self, path, error);
+
+  sync_comment (self);
+  dm_buf_init (&buf);
+  if (kind == EXPORT_TEXT)
+    dm_report_write_text (&self->report, &buf);
+  else if (kind == EXPORT_JSON)
+    dm_report_write_json (&self->report, &buf);
+  else
+    dm_report_write_csv (&self->report, &buf);
+  rc = buf.error ? buf.error : dm_write_file_atomic (path, &buf);
+  dm_buf_free (&buf);
+  if (rc != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Could not save %s: %s", path,
+                   dm_strerror (rc));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+on_screenshot_after_paint (GdkFrameClock *clock,
+                           DmWindow      *self)
+{
+  g_autofree char *path = g_object_steal_data (G_OBJECT (self), "dm-screenshot-path");
+  g_autoptr (GError) error = NULL;
+
+  g_signal_handlers_disconnect_by_func (clock, on_screenshot_after_paint, self);
+  if (!path)
+    return;
+  if (!dm_window_save_screenshot (self, path, &error))
+    show_error (self, error->message);
+  else
+    {
+      g_autofree char *status = g_strdup_printf ("Saved %s", path);
+      set_status (self, status);
+    }
+}
+
+static void
+export_and_report (DmWindow   *self,
+                   ExportKind  kind,
+                   const char *path)
+{
+  g_autoptr (GError) error = NULL;
+
+  /* A screenshot waits for the next paint, when every widget's drawing is
+   * up to date (a live tile may have just changed). */
+  if (kind == EXPORT_PNG && gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+      gboolean pending = g_object_get_data (G_OBJECT (self), "dm-screenshot-path") != NULL;
+
+      g_object_set_data_full (G_OBJECT (self), "dm-screenshot-path", g_strdup (path), g_free);
+      if (!pending)
+        g_signal_connect (clock, "after-paint", G_CALLBACK (on_screenshot_after_paint), self);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
+
+  if (!export_to (self, kind, path, &error))
+    show_error (self, error->message);
+  else
+    {
+      g_autofree char *status = g_strdup_printf ("Saved %s", path);
+      set_status (self, status);
+    }
+}
+
+static void
+on_save_response (GtkNativeDialog *dialog,
+                  int              response,
+                  DmWindow        *self)
+{
+  ExportKind kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "dm-kind"));
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+
+      if (path)
+        export_and_report (self, kind, path);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+save_with_chooser (DmWindow   *self,
+                   ExportKind  kind)
+{
+  static const char *const ext[] = { "txt", "json", "csv", "png" };
+  static const char *const titles[] = { "Save Results as Text", "Save Results as JSON",
+                                        "Save Results as CSV", "Save Screenshot" };
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d%H%M%S");
+  g_autofree char *name = g_strdup_printf ("Diskmeter_%s.%s", stamp, ext[kind]);
+  GtkFileChooserNative *chooser;
+
+  chooser = gtk_file_chooser_native_new (titles[kind], GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  g_object_set_data (G_OBJECT (chooser), "dm-kind", GINT_TO_POINTER (kind));
+  g_signal_connect (chooser, "response", G_CALLBACK (on_save_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+gboolean
+dm_window_save_screenshot (DmWindow    *self,
+                           const char  *path,
+                           GError     **error)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autoptr (GdkPaintable) paintable = NULL;
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  GtkSnapshot *snapshot;
+  GskRenderer *renderer;
+  GdkRGBA background;
+  GtkNative *native;
+
+  native = gtk_widget_get_native (widget);
+  renderer = native ? gtk_native_get_renderer (native) : NULL;
+  if (!renderer || width <= 0 || height <= 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                           "The window is not on screen yet, so there is nothing to save");
+      return FALSE;
+    }
+
+  /* An opaque background under the window's rounded corners, so the image
+   * looks the same pasted on a white page or a dark forum. */
+G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (self->content),
+                                       "theme_bg_color", &background))
+    background = (GdkRGBA) { 0.96, 0.96, 0.96, 1 };
+G_GNUC_END_IGNORE_DEPRECATIONS
+  background.alpha = 1;
+
+  /* The window itself is a GtkNative whose own snapshot the paintable does
+   * not replay, so its children (header bar and content) are drawn one by
+   * one at their places. */
+  snapshot = gtk_snapshot_new ();
+  gtk_snapshot_append_color (snapshot, &background, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      graphene_rect_t bounds;
+
+      if (!gtk_widget_get_visible (child) || !gtk_widget_compute_bounds (child, widget, &bounds))
+        continue;
+      paintable = gtk_widget_paintable_new (child);
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot, &bounds.origin);
+      gdk_paintable_snapshot (paintable, snapshot, bounds.size.width, bounds.size.height);
+      gtk_snapshot_restore (snapshot);
+      g_clear_object (&paintable);
+    }
+  node = gtk_snapshot_free_to_node (snapshot);
+  if (!node)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Nothing was drawn");
+      return FALSE;
+    }
+  texture = gsk_renderer_render_texture (renderer, node,
+                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
+  if (!texture || !gdk_texture_save_to_png (texture, path))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Could not write the screenshot to %s",
+                   path);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* --- actions --------------------------------------------------------------- */
+
+static void
+action_run_all (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  dm_window_start (DM_WINDOW (user_data), -1);
+}
+
+static void
+action_run_row (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  DmWindow *self = DM_WINDOW (user_data);
+  int row = g_variant_get_int32 (param);
+
+  if (self->layout_stale)
+    dm_window_rebuild_grid (self);
+  if (row < 0 || (guint) row >= self->layout.n_rows)
+    {
+      g_autofree char *m = g_strdup_printf ("There is no test row %d in this profile.", row);
+      show_error (self, m);
+      return;
+    }
+  dm_window_start (self, row);
+}
+
+static void
+action_stop (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  DmWindow *self = DM_WINDOW (user_data);
+
+  if (self->job)
+    {
+      dm_job_cancel (self->job);
+      set_status (self, "Stopping…");
+    }
+}
+
+static void
+action_copy_text (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       user_data)
+{
+  DmWindow *self = DM_WINDOW (user_data);
+  dm_buf buf;
+
+  sync_comment (self);
+  dm_buf_init (&buf);
+  dm_report_write_text (&self->report, &buf);
+  if (!buf.error && buf.data)
+    {
+      gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), buf.data);
+      set_status (self, "Results copied as text");
+    }
+  dm_buf_free (&buf);
+}
+
+static void
+action_choose_folder (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       user_data)
+{
+  choose_folder (DM_WINDOW (user_data));
+}
+
+#define SAVE_ACTIONS(kind, fn)                                                                    \
+  static void action_save_##fn (GSimpleAction *a, GVariant *p, gpointer d)                        \
+  {                                                                                               \
+    save_with_chooser (DM_WINDOW (d), kind);                                                      \
+  }                                                                                               \
+  static void action_save_##fn##_to (GSimpleAction *a, GVariant *p, gpointer d)                   \
+  {                                                                                               \
+    export_and_report (DM_WINDOW (d), kind, g_variant_get_string (p, NULL));                      \
+  }
+
+SAVE_ACTIONS (EXPORT_TEXT, text)
+SAVE_ACTIONS (EXPORT_JSON, json)
+SAVE_ACTIONS (EXPORT_CSV, csv)
+SAVE_ACTIONS (EXPORT_PNG, screenshot)
+
+static const GActionEntry window_actions[] = {
+  { "run-all", action_run_all },
+  { "run-row", action_run_row, "i" },
+  { "stop", action_stop },
+  { "copy-text", action_copy_text },
+  { "choose-folder", action_choose_folder },
+  { "save-text", action_save_text },
+  { "save-json", action_save_json },
+  { "save-csv", action_save_csv },
+  { "save-screenshot", action_save_screenshot },
+  /* For scripts: `gapplication action ID save-json-to "'/tmp/r.json'"`. */
+  { "save-text-to", action_save_text_to, "s" },
+  { "save-json-to", action_save_json_to, "s" },
+  { "save-csv-to", action_save_csv_to, "s" },
+  { "save-screenshot-to", action_save_screenshot_to, "s" },
+};
+
+/* Settings whose keys double as stateful actions for the menus and D-Bus. */
+static const char *const settings_actions[] = {
+  "profile", "nvme", "mix", "mix-ratio", "units", "count", "size", "target",
+};
+
+static void
+install_actions (DmWindow       *self,
+                 GtkApplication *app)
+{
+  g_action_map_add_action_entries (G_ACTION_MAP (app), window_actions,
+                                   G_N_ELEMENTS (window_actions), self);
+  for (guint i = 0; i < G_N_ELEMENTS (settings_actions); i++)
+    {
+      g_autoptr (GAction) action = g_settings_create_action (self->settings, settings_actions[i]);
+      g_action_map_add_action (G_ACTION_MAP (app), action);
+    }
+}
+
+static void
+remove_actions (GtkApplication *app)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (window_actions); i++)
+    g_action_map_remove_action (G_ACTION_MAP (app), window_actions[i].name);
+  for (guint i = 0; i < G_N_ELEMENTS (settings_actions); i++)
+    g_action_map_remove_action (G_ACTION_MAP (app), settings_actions[i]);
+}
+
+/* --- settings to widgets ------------------------------------------------- */
+
+static void
+select_string (GtkDropDown *dropdown,
+               const char  *value)
+{
+  GListModel *model = gtk_drop_down_get_model (dropdown);
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (model), i), value) == 0)
+      {
+        gtk_drop_down_set_selected (dropdown, i);
+        return;
+      }
+  /* A size given on the command line that the list lacks ("100MiB"). */
+  gtk_string_list_append (GTK_STRING_LIST (model), value);
+  gtk_drop_down_set_selected (dropdown, n);
+}
+
+static void
+sync_from_settings (DmWindow   *self,
+                    const char *key)
+{
+  gboolean all = key == NULL;
+
+  self->syncing = TRUE;
+
+  if (all || !strcmp (key, "count"))
+    gtk_drop_down_set_selected (self->count_dropdown,
+                                CLAMP (g_settings_get_int (self->settings, "count"), 1, 9) - 1);
+  if (all || !strcmp (key, "size"))
+    {
+      g_autofree char *size = g_settings_get_string (self->settings, "size");
+      uint64_t bytes;
+      char canonical[32];
+
+      if (dm_size_parse (size, &bytes, NULL, 0) == 0)
+        {
+          dm_size_format (bytes, canonical, sizeof canonical);
+          select_string (self->size_dropdown, canonical);
+        }
+    }
+  if (all || !strcmp (key, "units"))
+    {
+      g_autofree char *units = g_settings_get_string (self->settings, "units");
+      dm_unit unit = DM_UNIT_MBPS;
+
+      if (dm_unit_parse (units, &unit) != 0)
+        unit = DM_UNIT_MBPS;
+      self->unit = unit;
+      gtk_drop_down_set_selected (self->units_dropdown, unit);
+    }
+  self->syncing = FALSE;
+
+  if (all || !strcmp (key, "target"))
+    {
+      g_autofree char *target = current_target (self);
+
+      select_target_item (self, target);
+      update_target_info (self);
+      if (!self->job)
+        {
+          if (self->have_target_info)
+            self->report.target = self->target_info;
+        }
+    }
+
+  if (all)
+    return;
+
+  if (!strcmp (key, "units"))
+    {
+      update_column_titles (self);
+      if (self->job)
+        on_job_progress (self->job, self);
+      else
+        dm_window_refresh_tiles (self);
+    }
+  else if (!strcmp (key, "profile") || !strcmp (key, "nvme") || !strcmp (key, "mix")
+           || !strcmp (key, "custom-tests"))
+    {
+      if (self->job)
+        self->layout_stale = TRUE;
+      else
+        dm_window_rebuild_grid (self);
+    }
+  else if (!strcmp (key, "mix-ratio") || !strcmp (key, "count") || !strcmp (key, "size")
+           || !strcmp (key, "measure-time") || !strcmp (key, "interval")
+           || !strcmp (key, "warmup") || !strcmp (key, "test-data"))
+    {
+      /* Figures measured with other settings would be mislabelled in an
+       * export; CrystalDiskMark clears them too. */
+      if (!strcmp (key, "mix-ratio"))
+        update_column_titles (self);
+      if (self->job)
+        self->layout_stale = TRUE;
+      else if (!strcmp (key, "mix-ratio") && !g_settings_get_boolean (self->settings, "mix"))
+        reset_report (self);
+      else
+        dm_window_rebuild_grid (self);
+    }
+}
+
+static void
+on_settings_changed (GSettings  *settings,
+                     const char *key,
+                     DmWindow   *self)
+{
+  sync_from_settings (self, key);
+}
+
+static void
+on_count_selected (DmWindow *self)
+{
+  guint i = gtk_drop_down_get_selected (self->count_dropdown);
+
+  if (!self->syncing && i != GTK_INVALID_LIST_POSITION
+      && (int) i + 1 != g_settings_get_int (self->settings, "count"))
+    g_settings_set_int (self->settings, "count", i + 1);
+}
+
+static void
+on_size_selected (DmWindow *self)
+{
+  guint i = gtk_drop_down_get_selected (self->size_dropdown);
+  const char *size;
+  g_autofree char *old = NULL;
+
+  if (self->syncing || i == GTK_INVALID_LIST_POSITION)
+    return;
+  size = gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (self->size_dropdown)),
+                                     i);
+  old = g_settings_get_string (self->settings, "size");
+  if (g_strcmp0 (old, size) != 0)
+    g_settings_set_string (self->settings, "size", size);
+}
+
+static void
+on_units_selected (DmWindow *self)
+{
+  guint i = gtk_drop_down_get_selected (self->units_dropdown);
+
+  if (!self->syncing && i < DM_N_UNITS && i != self->unit)
+    g_settings_set_string (self->settings, "units", dm_unit_name (i));
+}
+
+/* --- life cycle ---------------------------------------------------------- */
+
+static gboolean
+dm_window_close_request (GtkWindow *window)
+{
+  DmWindow *self = DM_WINDOW (window);
+
+  if (!gtk_window_is_maximized (window))
+    {
+      int w, h;
+
+      gtk_window_get_default_size (window, &w, &h);
+      g_settings_set_int (self->settings, "window-width", w);
+      g_settings_set_int (self->settings, "window-height", h);
+    }
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+
+  /* Closing mid-run stops the engine first: it removes its test file, and
+   * the window goes once the worker has let go of it. */
+  if (self->job)
+    {
+      self->close_after_job = TRUE;
+      dm_job_cancel (self->job);
+      gtk_widget_set_visible (GTK_WIDGET (window), FALSE);
+      return TRUE;
+    }
+  return GTK_WINDOW_CLASS (dm_window_parent_class)->close_request (window);
+}
+
+static void
+dm_window_dispose (GObject *object)
+{
+  DmWindow *self = DM_WINDOW (object);
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (app)
+    remove_actions (app);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  /* Disposing a running job cancels and joins it. */
+  g_clear_object (&self->job);
+  if (self->chooser)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+  if (self->settings)
+    g_signal_handlers_disconnect_by_data (self->settings, self);
+  g_clear_object (&self->settings);
+  g_clear_pointer (&self->script, dm_script_free);
+  G_OBJECT_CLASS (dm_window_parent_class)->dispose (object);
+}
+
+static void
+dm_window_finalize (GObject *object)
+{
+  DmWindow *self = DM_WINDOW (object);
+
+  dm_report_clear (&self->report);
+  g_ptr_array_unref (self->target_paths);
+  G_OBJECT_CLASS (dm_window_parent_class)->finalize (object);
+}
+
+static void
+dm_window_class_init (DmWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = dm_window_dispose;
+  object_class->finalize = dm_window_finalize;
+  window_class->close_request = dm_window_close_request;
+
+  dm_ui_init ();
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/diskmeter/Diskmeter/dm-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, DmWindow, content);
+  gtk_widget_class_bind_template_child (widget_class, DmWindow, all_button);
+  gtk_widget_class_bind_template_child (widget_class, DmWindow, count_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DmWindow, size_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DmWindow, target_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DmWindow, units_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DmWindow, target_model);
+  gtk_widget_class_bind_template_child (widget_class, DmWindow, grid);
+  gtk_widget_class_bind_template_child (widget_class, DmWindow, error_revealer);
+  gtk_widget_class_bind_template_child (widget_class, DmWindow, error_label);
+  gtk_widget_class_bind_template_child (widget_class, DmWindow, comment_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, DmWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, DmWindow, time_label);
+  gtk_widget_class_bind_template_child (widget_class, DmWindow, footer_label);
+  gtk_widget_class_bind_template_child (widget_class, DmWindow, row_size_group);
+  gtk_widget_class_bind_template_callback (widget_class, on_error_dismiss);
+
+  g_type_ensure (DM_TYPE_TILE);
+}
+
+static void
+dm_window_init (DmWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  self->target_paths = g_ptr_array_new_with_free_func (g_free);
+  self->cancellable = g_cancellable_new ();
+  gtk_size_group_add_widget (self->row_size_group, self->all_button);
+}
+
+DmWindow *
+dm_window_new (GtkApplication *application,
+               GSettings      *settings)
+{
+  DmWindow *self = g_object_new (DM_TYPE_WINDOW, "application", application, NULL);
+  g_autoptr (GTask) task = NULL;
+  g_autofree char *target = NULL;
+
+  self->settings = g_object_ref (settings);
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (settings, "window-width"),
+                               g_settings_get_int (settings, "window-height"));
+  if (g_settings_get_boolean (settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+
+  install_actions (self, application);
+
+  /* Until the scan lists the mounts, the list holds the saved target. */
+  target = current_target (self);
+  gtk_string_list_append (self->target_model, choose_folder_label);
+  sync_from_settings (self, NULL);
+  dm_window_rebuild_grid (self);
+
+  g_signal_connect (settings, "changed", G_CALLBACK (on_settings_changed), self);
+  g_signal_connect_swapped (self->count_dropdown, "notify::selected",
+                            G_CALLBACK (on_count_selected), self);
+  g_signal_connect_swapped (self->size_dropdown, "notify::selected",
+                            G_CALLBACK (on_size_selected), self);
+  g_signal_connect_swapped (self->units_dropdown, "notify::selected",
+                            G_CALLBACK (on_units_selected), self);
+  g_signal_connect_swapped (self->target_dropdown, "notify::selected",
+                            G_CALLBACK (on_target_selected), self);
+
+  task = g_task_new (self, self->cancellable, on_targets_scanned, NULL);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_run_in_thread (task, scan_targets_thread);
+
+  dm_measure_watch_first_frame (GTK_WIDGET (self));
+  return self;
+}
+
+void
+dm_window_set_comment (DmWindow   *self,
+                       const char *comment)
+{
+  gtk_editable_set_text (GTK_EDITABLE (self->comment_entry), comment ? comment : "");
+  sync_comment (self);
+}
+
+/* --- scripted runs ------------------------------------------------------- */
+
+static void
+script_finish (DmWindow *self)
+{
+  DmScript *script = self->script;
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  const struct { ExportKind kind; const char *path; } outputs[] = {
+    { EXPORT_JSON, script->json },
+    { EXPORT_TEXT, script->text },
+    { EXPORT_CSV, script->csv },
+    { EXPORT_PNG, script->screenshot },
+  };
+  gboolean quit = script->quit_when_done;
+
+  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
+    {
+      g_autoptr (GError) error = NULL;
+
+      if (!outputs[i].path)
+        continue;
+      if (!export_to (self, outputs[i].kind, outputs[i].path, &error))
+        {
+          show_error (self, error->message);
+          dm_application_set_exit_status (DM_APPLICATION (app), 1);
+        }
+      else if (outputs[i].kind == EXPORT_PNG)
+        g_print ("diskmeter: saved screenshot %dx%d to %s\n",
+                 gtk_widget_get_width (GTK_WIDGET (self)),
+                 gtk_widget_get_height (GTK_WIDGET (self)), outputs[i].path);
+      else
+        g_print ("diskmeter: saved %s\n", outputs[i].path);
+    }
+
+  g_clear_pointer (&self->script, dm_script_free);
+  if (quit)
+    gtk_window_close (GTK_WINDOW (self));
+}
+
+static void
+script_after_paint (GdkFrameClock *clock,
+                    DmWindow      *self)
+{
+  g_signal_handlers_disconnect_by_func (clock, script_after_paint, self);
+  /* Right after a paint every widget's render node is fresh, so the
+   * screenshot shows the final figures, laid out and drawn. */
+  if (self->script && !self->job)
+    script_finish (self);
+}
+
+static void
+script_continue (DmWindow *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_connect (clock, "after-paint", G_CALLBACK (script_after_paint), self);
+}
+
+static gboolean
+script_start (GtkWidget     *widget,
+              GdkFrameClock *clock,
+              gpointer       data)
+{
+  DmWindow *self = DM_WINDOW (widget);
+
+  if (!self->script)
+    return G_SOURCE_REMOVE;
+  if (self->script->run)
+    {
+      self->script->run = FALSE;
+      dm_window_start (self, -1);
+      if (!self->job)
+        {
+          /* It could not even start (bad settings): the message is shown,
+           * the script still writes what it can and quits. */
+          dm_application_set_exit_status (DM_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))), 1);
+          script_continue (self);
+        }
+    }
+  else
+    script_continue (self);
+  return G_SOURCE_REMOVE;
+}
+
+void
+dm_window_run_script (DmWindow *self,
+                      DmScript *script)
+{
+  if (self->job)
+    {
+      show_error (self, "A run is already in progress; the new request was ignored.");
+      dm_script_free (script);
+      return;
+    }
+  g_clear_pointer (&self->script, dm_script_free);
+  self->script = script;
+  /* Start from the first frame on screen, so a screenshot has a window. */
+  gtk_widget_add_tick_callback (GTK_WIDGET (self), script_start, NULL, NULL);
+}

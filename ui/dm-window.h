@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The Diskmeter window: the control row, the grid of tests and the status
+ * line. Diskmeter has one window, like CrystalDiskMark, so its actions live
+ * on the application where `gapplication action` and the menus reach them.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* What a scripted start (command-line options) asks the window to do once
+ * it is on screen. */
+typedef struct
+{
+  gboolean  run;
+  gboolean  quit_when_done;
+  char     *screenshot;  /* absolute paths, or NULL */
+  char     *json;
+  char     *text;
+  char     *csv;
+} DmScript;
+
+void dm_script_free (DmScript *script);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DmScript, dm_script_free)
+
+#define DM_TYPE_WINDOW (dm_window_get_type ())
+G_DECLARE_FINAL_TYPE (DmWindow, dm_window, DM, WINDOW, GtkApplicationWindow)
+
+DmWindow *dm_window_new              (GtkApplication *application,
+                                      GSettings      *settings);
+void      dm_window_set_comment      (DmWindow       *self,
+                                      const char     *comment);
+/* Takes ownership of script. */
+void      dm_window_run_script       (DmWindow       *self,
+                                      DmScript       *script);
+gboolean  dm_window_save_screenshot  (DmWindow       *self,
+                                      const char     *path,
+                                      GError        **error);
+gboolean  dm_window_is_running       (DmWindow       *self);
+
+G_END_DECLS
