@@ -26,12 +26,12 @@ fail (char *why, size_t why_size, const char *fmt, ...)
 }
 
 static const char *
-read_uint (const char *p, unsigned long *out)
+read_uint (const char *p, uint64_t *out)
 {
-  unsigned long v = 0;
+  uint64_t v = 0;
   const char *start = p;
   while (*p >= '0' && *p <= '9' && p - start < 9)
-    v = v * 10 + (unsigned long) (*p++ - '0');
+    v = v * 10 + (uint64_t) (*p++ - '0');
   if (p == start || (*p >= '0' && *p <= '9'))
     return NULL;
   *out = v;
@@ -44,7 +44,7 @@ dm_spec_parse (const char *text, dm_spec *out, char *why, size_t why_size)
   static const char form[] = "use {SEQ|RND}{size}_Q{n}T{n}, e.g. SEQ1M_Q8T1 or RND4K_Q32T16";
   dm_spec s = { 0 };
   const char *p = text;
-  unsigned long size, q, t;
+  uint64_t size, q, t;
 
   if (!p)
     return fail (why, why_size, "no test name given (%s)", form);
