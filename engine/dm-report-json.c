@@ -141,6 +141,7 @@ dm_report_write_json (const dm_report *r, dm_buf *b)
   str (&j, "name", "Diskmeter");
   str (&j, "version", DM_VERSION);
   close_ (&j, "}");
+  u64 (&j, "format_version", DM_REPORT_FORMAT);
   str (&j, "backend", r->backend);
   str (&j, "status", dm_status_name (r->status));
   str (&j, "error", r->error[0] ? r->error : NULL);

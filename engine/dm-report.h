@@ -17,6 +17,8 @@
 #include "dm-platform.h"
 
 #define DM_VERSION "0.1.0"
+/* The JSON layout's version: readers refuse files with a larger one. */
+#define DM_REPORT_FORMAT 1
 
 typedef enum {
   DM_STATUS_PENDING,   /* not run yet (a row the user did not start) */
@@ -100,6 +102,11 @@ double dm_result_value (const dm_result *res, int unit);
 void dm_report_write_text (const dm_report *r, dm_buf *out);
 void dm_report_write_json (const dm_report *r, dm_buf *out);
 void dm_report_write_csv (const dm_report *r, dm_buf *out);
+
+/* Reads a JSON report written by dm_report_write_json (any version up to
+ * DM_REPORT_FORMAT). 0, or -EINVAL with a one-line reason: not JSON, not
+ * Diskmeter's, from a newer version, truncated, or values out of range. */
+int dm_report_load_json (dm_report *r, const char *text, size_t len, char *why, size_t why_size);
 
 /* Writes a buffer to path atomically (temporary file, then rename). */
 int dm_write_file_atomic (const char *path, const dm_buf *buf);

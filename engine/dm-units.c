@@ -195,3 +195,28 @@ dm_unit_parse (const char *text, dm_unit *out)
     return -EINVAL;
   return 0;
 }
+
+/* Days since 1970-01-01 of a civil date (Howard Hinnant's algorithm);
+ * timegm is not in every C library this builds with. */
+static int64_t
+days_from_civil (int64_t y, unsigned m, unsigned d)
+{
+  y -= m <= 2;
+  int64_t era = (y >= 0 ? y : y - 399) / 400;
+  unsigned yoe = (unsigned) (y - era * 400);
+  unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + (int64_t) doe - 719468;
+}
+
+int64_t
+dm_parse_iso_time (const char *text)
+{
+  int y, mo, d, h, mi, s;
+  char z;
+  if (!text || sscanf (text, "%4d-%2d-%2dT%2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &s, &z) != 7
+      || z != 'Z' || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || s > 60
+      || y < 1970 || h < 0 || mi < 0 || s < 0)
+    return 0;
+  return days_from_civil (y, (unsigned) mo, (unsigned) d) * 86400 + h * 3600 + mi * 60 + s;
+}

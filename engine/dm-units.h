@@ -35,3 +35,6 @@ int dm_unit_parse (const char *text, dm_unit *out);
 /* Locale-independent ASCII comparison, for option values. */
 int dm_ascii_casecmp (const char *a, const char *b);
 int dm_ascii_ncasecmp (const char *a, const char *b, size_t n);
+
+/* "2026-11-30T02:34:55Z" to seconds since the epoch; 0 if malformed. */
+int64_t dm_parse_iso_time (const char *text);

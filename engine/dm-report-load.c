@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Reading a saved JSON report back, for history and comparisons. A result
+ * file may be corrupt, truncated, hand-edited, from a newer Diskmeter or not
+ * ours at all; each case is refused with a reason and the report untouched.
+ * Every number is checked for range, so a loaded report can be drawn and
+ * compared without further checks.
+ */
+#include "dm-report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dm-json.h"
+#include "dm-units.h"
+
+typedef struct loader {
+  char  *why;
+  size_t why_size;
+  bool   failed;
+} loader;
+
+static bool
+refuse (loader *l, const char *fmt, ...)
+{
+  if (!l->failed)
+    {
+      va_list ap;
+      va_start (ap, fmt);
+      vsnprintf (l->why, l->why_size, fmt, ap);
+      va_end (ap);
+      l->failed = true;
+    }
+  return false;
+}
+
+/* A non-negative finite number no larger than max; absent gives 0. */
+static double
+number (loader *l, const dm_json *obj, const char *key, double max)
+{
+  const dm_json *v = dm_json_get (obj, key);
+  if (!v || v->type == DM_JSON_NULL)
+    return 0;
+  if (v->type != DM_JSON_NUMBER || !isfinite (v->num) || v->num < 0 || v->num > max)
+    {
+      refuse (l, "'%s' is not a number from 0 to %g", key, max);
+      return 0;
+    }
+  return v->num;
+}
+
+static void
+string (const dm_json *obj, const char *key, char *dst, size_t size)
+{
+  snprintf (dst, size, "%s", dm_json_get_string (obj, key, ""));
+}
+
+static dm_status
+parse_status (loader *l, const char *s)
+{
+  for (int st = DM_STATUS_PENDING; st <= DM_STATUS_FAILED; st++)
+    if (!strcmp (s, dm_status_name ((dm_status) st)))
+      return (dm_status) st;
+  refuse (l, "unknown status '%s'", s);
+  return DM_STATUS_FAILED;
+}
+
+static void
+load_latency (loader *l, const dm_json *res, const char *key, dm_latency *lat)
+{
+  const dm_json *o = dm_json_get (res, key);
+  const double max = 1e12; /* microseconds: about 11 days */
+  if (!o)
+    return;
+  lat->min = number (l, o, "min", max);
+  lat->mean = number (l, o, "mean", max);
+  lat->max = number (l, o, "max", max);
+  lat->stdev = number (l, o, "stdev", max);
+  lat->p50 = number (l, o, "p50", max);
+  lat->p90 = number (l, o, "p90", max);
+  lat->p99 = number (l, o, "p99", max);
+  lat->p99_9 = number (l, o, "p99_9", max);
+  lat->p99_99 = number (l, o, "p99_99", max);
+}
+
+static bool
+load_result (loader *l, const dm_json *o, dm_result *res, unsigned index)
+{
+  char why[160];
+  const char *test = dm_json_get_string (o, "test", NULL);
+  const char *mode = dm_json_get_string (o, "mode", NULL);
+
+  if (o->type != DM_JSON_OBJECT)
+    return refuse (l, "result %u is not an object", index + 1);
+  if (!test || dm_spec_parse (test, &res->spec, why, sizeof why) < 0)
+    return refuse (l, "result %u: %s", index + 1, test ? why : "no test name");
+  if (!mode || dm_mode_parse (mode, &res->mode) < 0)
+    return refuse (l, "result %u: '%s' is not read, write or mix", index + 1, mode ? mode : "");
+  res->status = parse_status (l, dm_json_get_string (o, "status", "complete"));
+  string (o, "error", res->error, sizeof res->error);
+  res->read_percent = (unsigned) number (l, o, "read_percent", 100);
+  res->mb_per_s = number (l, o, "mb_per_s", 1e9);
+  res->iops = number (l, o, "iops", 1e12);
+  res->latency_us = number (l, o, "best_latency_us", 1e12);
+  res->mean_mb_per_s = number (l, o, "mean_mb_per_s", 1e9);
+  res->stdev_mb_per_s = number (l, o, "stdev_mb_per_s", 1e9);
+  res->cpu_percent = number (l, o, "cpu_percent", 100 * 4096.0);
+  res->cpu_us_per_io = number (l, o, "cpu_us_per_io", 1e12);
+  load_latency (l, o, "latency_us", &res->latency);
+  load_latency (l, o, "latency_read_us", &res->latency_read);
+  load_latency (l, o, "latency_write_us", &res->latency_write);
+
+  const dm_json *runs = dm_json_get (o, "runs");
+  if (runs && runs->type != DM_JSON_ARRAY)
+    return refuse (l, "result %u: 'runs' is not a list", index + 1);
+  if (runs && runs->n > sizeof res->runs / sizeof res->runs[0])
+    return refuse (l, "result %u has %zu runs; at most 9 are possible", index + 1, runs->n);
+  for (const dm_json *run = runs ? runs->child : NULL; run; run = run->next)
+    {
+      dm_run *r = &res->runs[res->n_runs++];
+      if (run->type != DM_JSON_OBJECT)
+        return refuse (l, "result %u: a run is not an object", index + 1);
+      r->bytes = (uint64_t) number (l, run, "bytes", 1e18);
+      r->ios = (uint64_t) number (l, run, "ios", 1e18);
+      r->seconds = number (l, run, "seconds", 1e7);
+      r->mb_per_s = number (l, run, "mb_per_s", 1e9);
+      r->iops = number (l, run, "iops", 1e12);
+      r->latency_us = number (l, run, "latency_us", 1e12);
+    }
+  return !l->failed;
+}
+
+int
+dm_report_load_json (dm_report *out, const char *text, size_t len, char *why, size_t why_size)
+{
+  loader l = { why, why_size, false };
+  dm_json_doc doc;
+  char inner[200];
+  dm_report r;
+
+  memset (&r, 0, sizeof r);
+  dm_settings_init (&r.settings);
+  if (dm_json_parse (text, len, &doc, inner, sizeof inner) < 0)
+    {
+      /* A file cut short ends in the middle of something. */
+      bool truncated = strstr (inner, "end of text") || strstr (inner, "unterminated");
+      snprintf (why, why_size, "%s (%s)",
+                truncated ? "the file is truncated" : "the file is not valid JSON", inner);
+      return -EINVAL;
+    }
+  const dm_json *root = doc.root;
+  const dm_json *tool = dm_json_get (root, "tool");
+  if (root->type != DM_JSON_OBJECT || !tool
+      || strcmp (dm_json_get_string (tool, "name", ""), "Diskmeter") != 0)
+    {
+      refuse (&l, "not a Diskmeter result file");
+      goto out;
+    }
+  double format = dm_json_get_number (root, "format_version", 1);
+  if (format > DM_REPORT_FORMAT)
+    {
+      refuse (&l, "written by Diskmeter %s in a newer format (%g); this version reads %d",
+              dm_json_get_string (tool, "version", "?"), format, DM_REPORT_FORMAT);
+      goto out;
+    }
+
+  string (root, "backend", r.backend, sizeof r.backend);
+  r.status = parse_status (&l, dm_json_get_string (root, "status", ""));
+  string (root, "error", r.error, sizeof r.error);
+  string (root, "warning", r.warning, sizeof r.warning);
+  r.cached = dm_json_get_bool (root, "cached", false);
+  string (root, "profile", r.profile, sizeof r.profile);
+  r.nvme = dm_json_get_bool (root, "nvme", false);
+  string (root, "comment", r.comment, sizeof r.comment);
+  string (root, "test_file", r.test_file, sizeof r.test_file);
+  r.started = dm_parse_iso_time (dm_json_get_string (root, "started", ""));
+  r.finished = dm_parse_iso_time (dm_json_get_string (root, "finished", ""));
+
+  const dm_json *t = dm_json_get (root, "target");
+  string (t, "path", r.target.path, sizeof r.target.path);
+  string (t, "mount_point", r.target.mount_point, sizeof r.target.mount_point);
+  string (t, "filesystem", r.target.filesystem, sizeof r.target.filesystem);
+  string (t, "device", r.target.device, sizeof r.target.device);
+  string (t, "model", r.target.model, sizeof r.target.model);
+  string (t, "driver", r.target.driver, sizeof r.target.driver);
+  r.target.size_bytes = (uint64_t) number (&l, t, "size_bytes", 1e19);
+  r.target.free_bytes = (uint64_t) number (&l, t, "free_bytes", 1e19);
+  r.target.sector_size = (uint32_t) number (&l, t, "sector_size", 1 << 20);
+  r.target.is_block_device = dm_json_get_bool (t, "is_block_device", false);
+
+  const dm_json *sy = dm_json_get (root, "system");
+  string (sy, "os", r.system.os, sizeof r.system.os);
+  string (sy, "kernel", r.system.kernel, sizeof r.system.kernel);
+  string (sy, "cpu_model", r.system.cpu_model, sizeof r.system.cpu_model);
+  r.system.logical_cpus = (unsigned) number (&l, sy, "logical_cpus", 1 << 20);
+  r.system.memory_bytes = (uint64_t) number (&l, sy, "memory_bytes", 1e19);
+
+  const dm_json *se = dm_json_get (root, "settings");
+  if (se)
+    {
+      r.settings.count = (unsigned) number (&l, se, "count", 9);
+      r.settings.test_size = (uint64_t) number (&l, se, "test_size", 1e15);
+      r.settings.measure_s = number (&l, se, "measure_s", 86400);
+      r.settings.interval_s = number (&l, se, "interval_s", 86400);
+      r.settings.warmup_s = number (&l, se, "warmup_s", 86400);
+      dm_data_parse (dm_json_get_string (se, "data", "random"), &r.settings.data);
+      r.settings.mix_read_percent = (unsigned) number (&l, se, "mix_read_percent", 100);
+      r.settings.buffered = dm_json_get_bool (se, "buffered", false);
+      r.settings.write_through = dm_json_get_bool (se, "write_through", false);
+    }
+  const dm_json *io = dm_json_get (root, "io_totals");
+  r.prepare_bytes = (uint64_t) number (&l, io, "prepare_bytes", 1e19);
+  r.warmup_bytes = (uint64_t) number (&l, io, "warmup_bytes", 1e19);
+  r.measured_bytes = (uint64_t) number (&l, io, "measured_bytes", 1e19);
+  if (l.failed)
+    goto out;
+
+  const dm_json *results = dm_json_get (root, "results");
+  if (!results || results->type != DM_JSON_ARRAY)
+    {
+      refuse (&l, "no results list");
+      goto out;
+    }
+  if (results->n > 4096)
+    {
+      refuse (&l, "%zu results is more than any run has", results->n);
+      goto out;
+    }
+  r.results = calloc (results->n ? results->n : 1, sizeof *r.results);
+  if (!r.results)
+    {
+      refuse (&l, "out of memory");
+      goto out;
+    }
+  for (const dm_json *res = results->child; res; res = res->next)
+    if (!load_result (&l, res, &r.results[r.n_results], r.n_results))
+      goto out;
+    else
+      r.n_results++;
+
+out:
+  dm_json_free (&doc);
+  if (l.failed)
+    {
+      free (r.results);
+      return -EINVAL;
+    }
+  *out = r;
+  return 0;
+}
