@@ -23,6 +23,7 @@
 
 #define NS_PER_S       1000000000ull
 #define REAP_TIMEOUT   (50ull * 1000 * 1000)  /* how often a waiting worker looks at cancel */
+#define MAX_RETRIES    1000                   /* per worker and run */
 #define DRAIN_TIMEOUT  (100ull * 1000 * 1000) /* in-flight I/O we wait for after a cancel */
 
 struct dm_runner {
@@ -69,6 +70,7 @@ typedef struct worker {
   uint64_t         ios;
   uint64_t         bytes_moved;  /* including what finished after the deadline */
   uint64_t         t_last;
+  unsigned         retries;      /* EAGAIN/EINTR completions sent again */
   dm_histogram    *hist[2];      /* [0] reads, [1] writes */
   int              error;
   char             why[160];
@@ -305,6 +307,24 @@ worker_main (void *arg)
         {
           dm_io *io = done[i];
           inflight--;
+          /* The kernel may ask for a retry; the I/O is sent again as it
+           * was and its latency counts from the retry. A device that
+           * keeps refusing fails the test instead of spinning. */
+          if ((io->res == -EAGAIN || io->res == -EINTR) && !stopping
+              && ++w->retries <= MAX_RETRIES)
+            {
+              io->t_submit = t;
+              err = be->prep (q, io);
+              if (err < 0)
+                {
+                  worker_fail (w, err, "submitting I/O");
+                  stopping = true;
+                  stop_at = t;
+                  continue;
+                }
+              inflight++;
+              continue;
+            }
           if (io->res != (int32_t) io->len)
             {
               worker_fail (w, io->res < 0 ? io->res : DM_E_SHORT,

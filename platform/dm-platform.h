@@ -110,3 +110,19 @@ int dm_stale_files (const char *dir,
 /* Calls fn(user) from a signal/console handler on Ctrl-C, SIGTERM, SIGHUP or
  * console close. fn must only do async-signal-safe work (set a flag). */
 int dm_interrupt_install (void (*fn) (void *user), void *user);
+
+/* Test-only fault injection, in the manner of SQLite's replaceable system
+ * calls: the nth next call (1 = the very next) of an operation fails with
+ * code instead of reaching the OS; DM_FAULT_SHORT_WRITE makes it move half
+ * its bytes. nth = 0 disarms. Production code never arms a fault. */
+typedef enum {
+  DM_FAULT_CREATE,      /* creating the test file */
+  DM_FAULT_RESERVE,     /* reserving its space */
+  DM_FAULT_WRITE,       /* a synchronous fill write */
+  DM_FAULT_SHORT_WRITE, /* a fill write that moves half its bytes */
+  DM_FAULT_SYNC,        /* flushing the filled file */
+  DM_FAULT_UNLINK,      /* removing the test file's name */
+  DM_N_FAULTS
+} dm_fault_point;
+
+void dm_fault_inject (dm_fault_point point, int code, unsigned nth);

@@ -48,13 +48,18 @@ set_direct (int fd)
 
 /* Removes the name only if it still names our file, so a name swapped in
  * behind our back is never deleted. */
-static void
+static int
 unlink_if_ours (int fd, const char *path)
 {
   struct stat a, b;
-  if (fstat (fd, &a) == 0 && lstat (path, &b) == 0 && a.st_dev == b.st_dev
-      && a.st_ino == b.st_ino)
-    unlink (path);
+  int err = _dm_fault_check (DM_FAULT_UNLINK);
+  if (err)
+    return err;
+  if (fstat (fd, &a) < 0 || lstat (path, &b) < 0)
+    return -errno;
+  if (a.st_dev != b.st_dev || a.st_ino != b.st_ino)
+    return -EEXIST;
+  return unlink (path) == 0 ? 0 : -errno;
 }
 
 int
@@ -66,6 +71,8 @@ dm_file_create_temp (const char *dir, const dm_file_options *opt, dm_file **out,
 
   if (opt->write_through)
     flags |= O_DSYNC;
+  if ((err = _dm_fault_check (DM_FAULT_CREATE)))
+    return err;
   for (int attempt = 0; attempt < 64; attempt++)
     {
       char suffix[8];
@@ -89,7 +96,14 @@ dm_file_create_temp (const char *dir, const dm_file_options *opt, dm_file **out,
       close (fd);
       return err;
     }
-  unlink_if_ours (fd, path);
+  if ((err = unlink_if_ours (fd, path)) < 0)
+    {
+      /* A test file that would outlive us by name is not started; one
+       * more try, still only if the name is ours. */
+      unlink_if_ours (fd, path);
+      close (fd);
+      return err;
+    }
 
   dm_file *f = calloc (1, sizeof *f);
   if (!f)
@@ -132,6 +146,9 @@ dm_file_open_device (const char *device, bool writable, const dm_file_options *o
 int
 dm_file_reserve (dm_file *f, uint64_t size)
 {
+  int err = _dm_fault_check (DM_FAULT_RESERVE);
+  if (err)
+    return err;
   if (fallocate (f->fd, 0, 0, (off_t) size) == 0)
     return 0;
   if (errno == ENOSPC || errno == EFBIG || errno == EDQUOT)
@@ -149,15 +166,23 @@ dm_file_write_at (dm_file *f, const void *buf, size_t len, uint64_t offset)
   const char *p = buf;
   while (len)
     {
-      ssize_t n = pwrite (f->fd, p, len, (off_t) offset);
+      ssize_t n;
+      int fault = _dm_fault_check (DM_FAULT_WRITE);
+      if (fault)
+        n = -1, errno = -fault;
+      else if (_dm_fault_check (DM_FAULT_SHORT_WRITE))
+        n = pwrite (f->fd, p, len / 2 ? (len / 2) & ~(size_t) 4095 : len, (off_t) offset);
+      else
+        n = pwrite (f->fd, p, len, (off_t) offset);
       if (n < 0)
         {
-          if (errno == EINTR)
+          if (errno == EINTR || errno == EAGAIN)
             continue;
           return errno == EDQUOT ? -ENOSPC : -errno;
         }
       if (n == 0)
         return DM_E_SHORT;
+      /* Short writes are legal; the rest goes in the next call. */
       p += n;
       len -= (size_t) n;
       offset += (uint64_t) n;
@@ -168,6 +193,9 @@ dm_file_write_at (dm_file *f, const void *buf, size_t len, uint64_t offset)
 int
 dm_file_sync (dm_file *f)
 {
+  int err = _dm_fault_check (DM_FAULT_SYNC);
+  if (err)
+    return err;
   return fdatasync (f->fd) == 0 ? 0 : -errno;
 }
 

@@ -10,3 +10,6 @@ struct dm_file {
   int  fd;
   bool direct;
 };
+
+/* Non-zero (the code to fail with) when a test armed a fault at point. */
+int _dm_fault_check (dm_fault_point point);
