@@ -111,6 +111,25 @@ latency (json *j, const char *k, const dm_latency *l)
   close_ (j, "}");
 }
 
+/* Non-empty buckets as [lowest ns, count] pairs: enough to redraw the
+ * histogram or recompute any percentile from a saved run. */
+static void
+buckets (json *j, const char *k, const dm_histogram *h)
+{
+  key (j, k);
+  dm_buf_add (j->b, "[");
+  bool first = true;
+  for (unsigned i = 0; h && i < DM_HIST_BUCKETS; i++)
+    if (h->buckets[i])
+      {
+        dm_buf_printf (j->b, "%s[%llu, %llu]", first ? "" : ", ",
+                       (unsigned long long) dm_histogram_bucket_low (i),
+                       (unsigned long long) h->buckets[i]);
+        first = false;
+      }
+  dm_buf_add (j->b, "]");
+}
+
 static void
 iso_time (int64_t t, char *buf, size_t size)
 {
@@ -239,6 +258,10 @@ dm_report_write_json (const dm_report *r, dm_buf *b)
           latency (&j, "latency_read_us", &res->latency_read);
           latency (&j, "latency_write_us", &res->latency_write);
         }
+      open_ (&j, "latency_histogram", "{");
+      buckets (&j, "read", res->hist_read);
+      buckets (&j, "write", res->hist_write);
+      close_ (&j, "}");
       fixed (&j, "cpu_percent", res->cpu_percent);
       fixed (&j, "cpu_us_per_io", res->cpu_us_per_io);
       close_ (&j, "}");

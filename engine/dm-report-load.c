@@ -88,6 +88,35 @@ load_latency (loader *l, const dm_json *res, const char *key, dm_latency *lat)
 }
 
 static bool
+load_buckets (loader *l, const dm_json *list, dm_histogram *h, const dm_latency *lat)
+{
+  if (!list)
+    return true;
+  if (list->type != DM_JSON_ARRAY)
+    return refuse (l, "a latency histogram is not a list");
+  for (const dm_json *b = list->child; b; b = b->next)
+    {
+      if (b->type != DM_JSON_ARRAY || b->n != 2 || b->child->type != DM_JSON_NUMBER
+          || b->child->next->type != DM_JSON_NUMBER || b->child->num < 0
+          || b->child->num > 1e15 || b->child->next->num < 0 || b->child->next->num > 1e18)
+        return refuse (l, "a latency histogram bucket is not [ns, count]");
+      uint64_t n = (uint64_t) b->child->next->num;
+      h->buckets[dm_histogram_bucket ((uint64_t) b->child->num)] += n;
+      h->count += n;
+    }
+  /* The exact moments are not in the buckets; take them from the summary
+   * so a loaded histogram answers mean and range as the original did. */
+  if (h->count)
+    {
+      h->min = (uint64_t) (lat->min * 1000);
+      h->max = (uint64_t) (lat->max * 1000);
+      h->sum = lat->mean * 1000 * (double) h->count;
+      h->sum_sq = ((lat->stdev * lat->stdev) + lat->mean * lat->mean) * 1e6 * (double) h->count;
+    }
+  return true;
+}
+
+static bool
 load_result (loader *l, const dm_json *o, dm_result *res, unsigned index)
 {
   char why[160];
@@ -113,6 +142,13 @@ load_result (loader *l, const dm_json *o, dm_result *res, unsigned index)
   load_latency (l, o, "latency_us", &res->latency);
   load_latency (l, o, "latency_read_us", &res->latency_read);
   load_latency (l, o, "latency_write_us", &res->latency_write);
+  const dm_json *hist = dm_json_get (o, "latency_histogram");
+  bool mix = res->mode == DM_MODE_MIX;
+  if (!load_buckets (l, dm_json_get (hist, "read"), res->hist_read,
+                     mix ? &res->latency_read : &res->latency)
+      || !load_buckets (l, dm_json_get (hist, "write"), res->hist_write,
+                        mix ? &res->latency_write : &res->latency))
+    return false;
 
   const dm_json *runs = dm_json_get (o, "runs");
   if (runs && runs->type != DM_JSON_ARRAY)
@@ -231,22 +267,25 @@ dm_report_load_json (dm_report *out, const char *text, size_t len, char *why, si
       goto out;
     }
   r.results = calloc (results->n ? results->n : 1, sizeof *r.results);
-  if (!r.results)
+  r.histograms = malloc (2 * (results->n ? results->n : 1) * sizeof *r.histograms);
+  if (!r.results || !r.histograms)
     {
       refuse (&l, "out of memory");
       goto out;
     }
   for (const dm_json *res = results->child; res; res = res->next)
-    if (!load_result (&l, res, &r.results[r.n_results], r.n_results))
-      goto out;
-    else
+    {
+      dm_result_attach_histograms (&r.results[r.n_results], &r.histograms[2 * r.n_results]);
+      if (!load_result (&l, res, &r.results[r.n_results], r.n_results))
+        goto out;
       r.n_results++;
+    }
 
 out:
   dm_json_free (&doc);
   if (l.failed)
     {
-      free (r.results);
+      dm_report_clear (&r);
       return -EINVAL;
     }
   *out = r;

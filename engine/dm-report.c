@@ -35,8 +35,12 @@ dm_report_init (dm_report *r, const dm_settings *settings, const dm_spec *specs,
   if (!n)
     return -EINVAL;
   r->results = calloc (n, sizeof *r->results);
-  if (!r->results)
-    return -ENOMEM;
+  r->histograms = malloc (2 * n * sizeof *r->histograms);
+  if (!r->results || !r->histograms)
+    {
+      dm_report_clear (r);
+      return -ENOMEM;
+    }
   /* All reads, then all writes, then the mixes: CrystalDiskMark's order,
    * which also lets the disk rest from writes while reads run first. */
   for (int m = 0; m < DM_N_MODES; m++)
@@ -50,15 +54,26 @@ dm_report_init (dm_report *r, const dm_settings *settings, const dm_spec *specs,
           res->mode = (dm_mode) m;
           res->read_percent = m == DM_MODE_READ ? 100 : m == DM_MODE_WRITE ? 0
                                                        : settings->mix_read_percent;
+          dm_result_attach_histograms (res, &r->histograms[2 * (r->n_results - 1)]);
         }
     }
   return 0;
 }
 
 void
+dm_result_attach_histograms (dm_result *res, dm_histogram *pair)
+{
+  res->hist_read = &pair[0];
+  res->hist_write = &pair[1];
+  dm_histogram_reset (res->hist_read);
+  dm_histogram_reset (res->hist_write);
+}
+
+void
 dm_report_clear (dm_report *r)
 {
   free (r->results);
+  free (r->histograms);
   memset (r, 0, sizeof *r);
 }
 

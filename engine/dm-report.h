@@ -64,6 +64,8 @@ typedef struct dm_result {
   dm_latency latency;       /* all measured I/Os */
   dm_latency latency_read;  /* Mix only: reads and writes apart */
   dm_latency latency_write;
+  dm_histogram *hist_read;  /* every measured read's latency, owned by the report */
+  dm_histogram *hist_write; /* and every write's */
   double    cpu_percent;    /* process CPU over all logical CPUs, as Task Manager shows */
   double    cpu_us_per_io;  /* process CPU time per I/O */
 } dm_result;
@@ -88,12 +90,15 @@ typedef struct dm_report {
   uint64_t       measured_bytes; /* moved by measured runs, = sum of runs[].bytes */
   dm_result     *results;
   unsigned       n_results;
+  dm_histogram  *histograms;     /* 2 per result, behind hist_read/hist_write */
 } dm_report;
 
 /* Sets up an empty report for these tests, in the order they will run. */
 int  dm_report_init (dm_report *r, const dm_settings *settings,
                      const dm_spec *specs, unsigned n_specs, unsigned modes);
 void dm_report_clear (dm_report *r);
+/* Points a result at a pair of histograms (read, write) and empties them. */
+void dm_result_attach_histograms (dm_result *res, dm_histogram *pair);
 dm_result *dm_report_find (const dm_report *r, const dm_spec *spec, dm_mode mode);
 
 /* The figure of a result in a unit (MB/s, GB/s, IOPS, us). */

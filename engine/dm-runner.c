@@ -549,9 +549,9 @@ summarize (dm_result *res, const dm_histogram *rd, const dm_histogram *wr,
 }
 
 static int
-run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists,
-          dm_histogram *total)
+run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists)
 {
+  dm_histogram *total[2] = { res->hist_read, res->hist_write };
   dm_report *rep = r->report;
   dm_settings *s = &rep->settings;
   run_outcome o;
@@ -559,8 +559,8 @@ run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists,
   double wall = 0;
   int err;
 
-  dm_histogram_reset (&total[0]);
-  dm_histogram_reset (&total[1]);
+  dm_histogram_reset (total[0]);
+  dm_histogram_reset (total[1]);
   res->n_runs = 0;
   res->status = DM_STATUS_RUNNING;
   res->error[0] = '\0';
@@ -601,11 +601,11 @@ run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists,
         }
       uint64_t n = rd.count + wr.count;
       run->latency_us = n ? (rd.sum + wr.sum) / (double) n / 1000 : 0;
-      dm_histogram_merge (&total[0], &rd);
-      dm_histogram_merge (&total[1], &wr);
+      dm_histogram_merge (total[0], &rd);
+      dm_histogram_merge (total[1], &wr);
       cpu_ns += o.cpu_ns;
       wall += o.seconds;
-      summarize (res, &total[0], &total[1], cpu_ns, wall, rep->system.logical_cpus);
+      summarize (res, total[0], total[1], cpu_ns, wall, rep->system.logical_cpus);
       report_progress (r, DM_PHASE_MEASURE, res->n_runs, 1.0, 0);
     }
   res->status = DM_STATUS_COMPLETE;
@@ -685,7 +685,7 @@ dm_runner_run (dm_runner *r)
   bool need_write = false;
   unsigned max_threads = 1, n_tests = 0;
   worker *workers = NULL;
-  dm_histogram *hists = NULL, *total = NULL;
+  dm_histogram *hists = NULL;
   int err;
 
   rep->status = DM_STATUS_RUNNING;
@@ -724,8 +724,7 @@ dm_runner_run (dm_runner *r)
 
   workers = calloc (max_threads, sizeof *workers);
   hists = malloc (sizeof *hists * 2 * max_threads);
-  total = malloc (sizeof *total * 2);
-  if (!workers || !hists || !total)
+  if (!workers || !hists)
     {
       err = set_error (rep, -ENOMEM, "out of memory");
       goto out;
@@ -762,7 +761,7 @@ dm_runner_run (dm_runner *r)
           err = -ECANCELED;
           break;
         }
-      err = run_test (r, res, workers, hists, total);
+      err = run_test (r, res, workers, hists);
       if (err == -ECANCELED || (err == 0 && cancelled (r)))
         {
           /* Keep the runs that finished; the test is marked, not hidden. */
@@ -798,6 +797,5 @@ out:
   rep->finished = dm_wall_time ();
   free (workers);
   free (hists);
-  free (total);
   return err;
 }

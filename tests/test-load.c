@@ -73,6 +73,13 @@ test_round_trip (void)
       DM_CHECK_INT (a->n_runs, ==, b->n_runs);
       DM_CHECK_INT (a->runs[1].bytes, ==, b->runs[1].bytes);
       DM_CHECK_INT (a->read_percent, ==, b->read_percent);
+      /* The histogram comes back bucket for bucket. */
+      DM_CHECK_INT (a->hist_read->count, ==, b->hist_read->count);
+      DM_CHECK_INT (a->hist_write->count, ==, b->hist_write->count);
+      DM_CHECK (memcmp (a->hist_read->buckets, b->hist_read->buckets,
+                        sizeof a->hist_read->buckets) == 0);
+      DM_CHECK (dm_histogram_quantile (a->hist_write, 0.99)
+                == dm_histogram_quantile (b->hist_write, 0.99));
     }
   dm_report_clear (&r);
 }
