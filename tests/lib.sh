@@ -16,6 +16,15 @@
 set -uo pipefail
 
 DM_CLI="${DM_CLI:-}"
+
+# The system's Python: a version manager's shim on PATH can take seconds per
+# start, and the scripts call Python for every figure they compare.
+if [ -x /usr/bin/python3 ]; then
+  DM_PYTHON=/usr/bin/python3
+else
+  DM_PYTHON="$(command -v python3 || echo python3)"
+fi
+python3 () { "$DM_PYTHON" "$@"; }
 DM_SOURCE_ROOT="${DM_SOURCE_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}"
 
 _dm_failures=0
@@ -271,13 +280,15 @@ dm_stat_bytes ()
   echo "$((f[2] * 512)) $((f[6] * 512))"
 }
 
-# Writes dirty pages and the ext4 journal out so that counters read next
-# include them.
+# Writes dirty pages and the ext4 journal of the test's own filesystems out,
+# so that counters read next include them.
 dm_settle ()
 {
-  sync
-  [ -n "${DM_MNT:-}" ] && sync -f "$DM_MNT" 2>/dev/null
-  sleep 0.2
+  local m
+  for m in "${_dm_mounts[@]}"; do
+    mountpoint -q "$m" && sync -f "$m" 2>/dev/null
+  done
+  sleep 0.1
 }
 
 # --- Block cgroup throttle --------------------------------------------------
@@ -371,8 +382,13 @@ dm_one_line_error ()
   [ "$(wc -l < "$file")" -eq 1 ] && grep -q '^diskmeter-cli: .' "$file"
 }
 
-# The test files a run could leave behind in a folder.
-dm_leftovers ()
+# dm_usage_error FILE: a bad command line is refused with one line starting
+# "diskmeter-cli: " that gives the reason, optionally followed by one
+# "Usage: ..." hint line.
+dm_usage_error ()
 {
-  find "$1" -maxdepth 1 -name 'diskmeter-*.tmp' -newer "$2" 2>/dev/null
+  local file="$1" n
+  n="$(wc -l < "$file")"
+  head -n 1 "$file" | grep -q '^diskmeter-cli: .' || return 1
+  [ "$n" -eq 1 ] || { [ "$n" -eq 2 ] && sed -n 2p "$file" | grep -q '^Usage: '; }
 }

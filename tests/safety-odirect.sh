@@ -15,7 +15,7 @@ dm_need_cli
 grep -qw ramfs /proc/filesystems || dm_skip "this kernel has no ramfs"
 
 dm_tmpdir
-mnt="$DM_TMPDIR/ramfs"
+mnt="$DM_TMPDIR/target"
 mkdir "$mnt"
 dm_mount_extra -t ramfs -o mode=0755 diskmeter-test "$mnt" || dm_skip "cannot mount ramfs"
 

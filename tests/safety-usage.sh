@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # A mistyped command line is refused before anything happens: exit status
-# 2, one line on stderr starting "diskmeter-cli: " that says what is wrong,
-# nothing on stdout, and no file created in the target folder. Needs no
+# 2, one line on stderr starting "diskmeter-cli: " that says what is wrong
+# (and at most a "Usage:" hint after it), nothing on stdout, and no file created in the target folder. Needs no
 # root and no device.
 
 . "$(dirname "$0")/lib.sh"
@@ -20,8 +20,8 @@ bad ()
   local name="$1" word="$2"; shift 2
   dm_run "$DM_TMPDIR/out" "$DM_TMPDIR/err" "$@"
   dm_check "/safety/usage/$name exit status 2 (got $DM_RC)" test "$DM_RC" = 2
-  dm_check "/safety/usage/$name one-line reason on stderr" dm_one_line_error "$DM_TMPDIR/err"
-  dm_check "/safety/usage/$name the reason mentions '$word'" grep -qiF -- "$word" "$DM_TMPDIR/err"
+  dm_check "/safety/usage/$name one-line reason on stderr" dm_usage_error "$DM_TMPDIR/err"
+  dm_check "/safety/usage/$name the reason mentions '$word'" bash -c 'head -n 1 "$1" | grep -qiF -- "$2"' _ "$DM_TMPDIR/err" "$word"
   dm_check "/safety/usage/$name nothing on stdout" test ! -s "$DM_TMPDIR/out"
 }
 
