@@ -6,6 +6,7 @@
  * the grid keeps its own report so that finished rows keep their values.
  */
 #include "dm-window.h"
+#include "dm-window-private.h"
 
 #include <errno.h>
 #include <math.h>
@@ -77,6 +78,7 @@ static void dm_window_refresh_tiles (DmWindow *self);
 static void dm_window_start (DmWindow *self, int only_row);
 static void dm_window_update_footer (DmWindow *self);
 static void script_continue (DmWindow *self);
+static void script_save (DmWindow *self, gboolean with_screenshot);
 
 void
 dm_script_free (DmScript *script)
@@ -384,6 +386,8 @@ format_gib (uint64_t bytes)
 {
   double gib = bytes / 1073741824.0;
 
+  if (bytes < (1ull << 30))
+    return g_strdup_printf ("%.0fMiB", bytes / 1048576.0);
   if (gib >= 1000)
     return g_strdup_printf ("%.1fTiB", gib / 1024);
   if (gib >= 10)
@@ -568,6 +572,46 @@ choose_folder (DmWindow *self)
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
   g_signal_connect (self->chooser, "response", G_CALLBACK (on_folder_chosen), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static void
+target_item_setup (GtkSignalListItemFactory *factory,
+                   GtkListItem              *item,
+                   gpointer                  ellipsize)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  if (ellipsize)
+    {
+      /* The closed dropdown shares the row with four other controls; the
+       * full line is in the open list and in the footer. */
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      gtk_label_set_width_chars (GTK_LABEL (label), 20);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 44);
+    }
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+target_item_bind (GtkSignalListItemFactory *factory,
+                  GtkListItem              *item,
+                  gpointer                  ellipsize)
+{
+  GtkStringObject *string = gtk_list_item_get_item (item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
+                      string ? gtk_string_object_get_string (string) : "");
+}
+
+static GtkListItemFactory *
+target_factory (gboolean ellipsize)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (target_item_setup), GINT_TO_POINTER (ellipsize));
+  g_signal_connect (factory, "bind", G_CALLBACK (target_item_bind), GINT_TO_POINTER (ellipsize));
+  return factory;
 }
 
 static void
@@ -793,6 +837,10 @@ on_job_finished (DmJob    *job,
                                     code == 0 ? 0 : 1);
   if (self->close_after_job)
     {
+      /* A scripted run that was stopped still leaves its figures behind:
+       * the finished tests are in the files, marked as cancelled. */
+      if (self->script)
+        script_save (self, FALSE);
       gtk_window_destroy (GTK_WINDOW (self));
       return;
     }
@@ -1463,6 +1511,13 @@ dm_window_init (DmWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->target_paths = g_ptr_array_new_with_free_func (g_free);
+  {
+    g_autoptr (GtkListItemFactory) button = target_factory (TRUE);
+    g_autoptr (GtkListItemFactory) list = target_factory (FALSE);
+
+    gtk_drop_down_set_factory (self->target_dropdown, button);
+    gtk_drop_down_set_list_factory (self->target_dropdown, list);
+  }
   self->cancellable = g_cancellable_new ();
   gtk_size_group_add_widget (self->row_size_group, self->all_button);
 }
@@ -1518,8 +1573,11 @@ dm_window_set_comment (DmWindow   *self,
 
 /* --- scripted runs ------------------------------------------------------- */
 
+/* Writes the files a script asked for; the screenshot only while the
+ * window is still on screen. */
 static void
-script_finish (DmWindow *self)
+script_save (DmWindow *self,
+             gboolean  with_screenshot)
 {
   DmScript *script = self->script;
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
@@ -1527,9 +1585,8 @@ script_finish (DmWindow *self)
     { EXPORT_JSON, script->json },
     { EXPORT_TEXT, script->text },
     { EXPORT_CSV, script->csv },
-    { EXPORT_PNG, script->screenshot },
+    { EXPORT_PNG, with_screenshot ? script->screenshot : NULL },
   };
-  gboolean quit = script->quit_when_done;
 
   for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
     {
@@ -1549,7 +1606,14 @@ script_finish (DmWindow *self)
       else
         g_print ("diskmeter: saved %s\n", outputs[i].path);
     }
+}
 
+static void
+script_finish (DmWindow *self)
+{
+  gboolean quit = self->script->quit_when_done;
+
+  script_save (self, TRUE);
   g_clear_pointer (&self->script, dm_script_free);
   if (quit)
     gtk_window_close (GTK_WINDOW (self));
@@ -1615,4 +1679,58 @@ dm_window_run_script (DmWindow *self,
   self->script = script;
   /* Start from the first frame on screen, so a screenshot has a window. */
   gtk_widget_add_tick_callback (GTK_WIDGET (self), script_start, NULL, NULL);
+}
+
+/* --- for the widget tests -------------------------------------------------- */
+
+guint
+_dm_window_get_n_rows (DmWindow *self)
+{
+  if (self->layout_stale && !self->job)
+    dm_window_rebuild_grid (self);
+  return self->layout.n_rows;
+}
+
+guint
+_dm_window_get_n_columns (DmWindow *self)
+{
+  return self->layout.n_columns;
+}
+
+GtkWidget *
+_dm_window_get_row_button (DmWindow *self,
+                           guint     row)
+{
+  g_return_val_if_fail (row < self->layout.n_rows, NULL);
+  return self->row_buttons[row];
+}
+
+GtkWidget *
+_dm_window_get_tile (DmWindow *self,
+                     guint     row,
+                     guint     column)
+{
+  g_return_val_if_fail (row < self->layout.n_rows && column < self->layout.n_columns, NULL);
+  return self->tiles[row][column];
+}
+
+char *
+_dm_window_get_column_title (DmWindow *self,
+                             guint     column)
+{
+  GtkWidget *label = gtk_grid_get_child_at (GTK_GRID (self->grid), column + 1, 0);
+
+  return GTK_IS_LABEL (label) ? g_strdup (gtk_label_get_text (GTK_LABEL (label))) : NULL;
+}
+
+dm_report *
+_dm_window_get_report (DmWindow *self)
+{
+  return &self->report;
+}
+
+void
+_dm_window_refresh (DmWindow *self)
+{
+  dm_window_refresh_tiles (self);
 }

@@ -1,0 +1,181 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The real Diskmeter window, unattended, on a private X display, against an
+# ext4 folder on a loop device this test owns: the demo profile runs to the
+# end and leaves a JSON with results and a screenshot of the window's size
+# that is not blank; closing the window mid-run stops cleanly and keeps the
+# finished row; a read-only target gives a readable error, not a crash. No
+# test file may be left behind in any case.
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/gui-lib.sh"
+
+DM_GUI="${DM_GUI:-}"
+[ -n "$DM_GUI" ] && [ -x "$DM_GUI" ] || dm_die "DM_GUI is not set to the diskmeter binary (run through meson test)"
+dm_need_loop
+
+dm_loop_create 256
+dm_mkfs_mount
+dm_tmpdir
+out="$DM_TMPDIR"
+dm_gui_start_display || dm_die "no X display for the window"
+dm_track_pid "$_dm_xvfb_pid"
+dm_log "display $DISPLAY, target $DM_MNT"
+
+no_test_file ()
+{
+  ! ls "$DM_MNT"/diskmeter-*.tmp >/dev/null 2>&1
+}
+
+# --- 1. A complete run --------------------------------------------------------
+timeout 120 "$DM_GUI" --target "$DM_MNT" --profile demo --count 1 --size 16MiB \
+  --duration 1 --warmup 0 --interval 0 --comment "e2e run" \
+  --run --save-screenshot "$out/shot.png" --save-json "$out/run.json" --quit-when-done \
+  >"$out/run.log" 2>&1
+rc=$?
+sed 's/^/#   /' "$out/run.log"
+dm_check "the window ran the demo profile and quit with status 0 (got $rc)" test "$rc" = 0
+
+dm_check "the JSON has complete, positive results for the demo profile" python3 - "$out/run.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+res = r["results"]
+modes = sorted(x["mode"] for x in res)
+print("#   status", r["status"], "results", [(x["test"], x["mode"], x["mb_per_s"]) for x in res])
+assert r["status"] == "complete", r["status"]
+assert modes == ["read", "write"], modes
+assert all(x["mb_per_s"] > 0 and x["iops"] > 0 for x in res)
+assert all(x["test"].upper().startswith("SEQ1M") for x in res)
+assert r.get("comment") == "e2e run", r.get("comment")
+PY
+
+# Reads the PNG with the standard library only: prints "WIDTH HEIGHT
+# COLOURS INK", INK being the share of pixels unlike the most common one.
+png_stats ()
+{
+  python3 - "$1" <<'PY'
+import struct
+import sys
+import zlib
+from collections import Counter
+
+
+def read_png(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise SystemExit("%s: not a PNG" % path)
+    pos, idat, ihdr = 8, [], None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            ihdr = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat.append(body)
+        elif kind == b"IEND":
+            break
+        pos += 12 + length
+    width, height, depth, colour, _, _, interlace = ihdr
+    if depth != 8 or interlace != 0 or colour not in (2, 6):
+        raise SystemExit("%s: unexpected PNG format %r" % (path, ihdr))
+    bpp = 4 if colour == 6 else 3
+    raw = zlib.decompress(b"".join(idat))
+    stride = width * bpp
+    prev = bytearray(stride)
+    rows = []
+    for y in range(height):
+        start = y * (stride + 1)
+        ftype = raw[start]
+        line = bytearray(raw[start + 1:start + 1 + stride])
+        if ftype == 1:
+            for i in range(bpp, stride):
+                line[i] = (line[i] + line[i - bpp]) & 0xFF
+        elif ftype == 2:
+            for i in range(stride):
+                line[i] = (line[i] + prev[i]) & 0xFF
+        elif ftype == 3:
+            for i in range(stride):
+                left = line[i - bpp] if i >= bpp else 0
+                line[i] = (line[i] + ((left + prev[i]) >> 1)) & 0xFF
+        elif ftype == 4:
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b = prev[i]
+                c = prev[i - bpp] if i >= bpp else 0
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[i] = (line[i] + pred) & 0xFF
+        rows.append(bytes(line))
+        prev = line
+    return width, height, bpp, rows
+
+
+def main():
+    width, height, bpp, rows = read_png(sys.argv[1])
+    counts = Counter()
+    for line in rows:
+        for x in range(0, len(line), bpp):
+            counts[line[x:x + bpp]] += 1
+    background = counts.most_common(1)[0][1]
+    ink = 1.0 - background / float(width * height)
+    print(width, height, len(counts), "%.4f" % ink)
+
+
+main()
+PY
+}
+
+read -r png_w png_h png_colours png_ink < <(png_stats "$out/shot.png")
+read -r win_w win_h < <(sed -n 's/^diskmeter: saved screenshot \([0-9]*\)x\([0-9]*\) .*/\1 \2/p' "$out/run.log")
+dm_log "screenshot ${png_w}x${png_h}, window ${win_w:-?}x${win_h:-?}, $png_colours colours, ink $png_ink"
+dm_check "the screenshot has the window's size" test "${png_w}x${png_h}" = "${win_w}x${win_h}"
+dm_check "the window is of a usable size (at least 600x400)" test "$png_w" -ge 600 -a "$png_h" -ge 400
+dm_check "the screenshot is not blank (many colours, ink on over 5% of it)" \
+  python3 -c "import sys; sys.exit(0 if int('$png_colours') > 50 and float('$png_ink') > 0.05 else 1)"
+dm_check "no test file is left after a complete run" no_test_file
+if [ -n "${DM_GUI_KEEP:-}" ]; then cp "$out/shot.png" "$DM_GUI_KEEP"; fi
+
+# --- 2. Closing the window mid-run -------------------------------------------
+# SIGTERM goes through the quit action, i.e. the same close request as the
+# window's close button. The read test (3 s) finishes, the write test is
+# stopped half-way. (The engine detaches the test file from its name at
+# once, so the file cannot be watched for; the timing is the schedule.)
+"$DM_GUI" --target "$DM_MNT" --profile demo --count 1 --size 16MiB \
+  --duration 3 --warmup 0 --interval 0 \
+  --run --save-json "$out/stopped.json" --quit-when-done >"$out/stop.log" 2>&1 &
+gui=$!
+dm_track_pid "$gui"
+sleep 4.8
+t0=$(date +%s%N)
+kill -TERM "$gui"
+for _ in $(seq 1 100); do kill -0 "$gui" 2>/dev/null || break; sleep 0.05; done
+wait "$gui" 2>/dev/null
+dm_untrack_pid "$gui"
+stop_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+sed 's/^/#   /' "$out/stop.log"
+dm_check "closing mid-run ends the process within 2 s (took ${stop_ms} ms)" test "$stop_ms" -lt 2000
+dm_check "no test file is left after closing mid-run" no_test_file
+dm_check "the finished row keeps its figure, the run is marked cancelled" python3 - "$out/stopped.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+res = {x["mode"]: x for x in r["results"]}
+print("#   status", r["status"], {m: (x["status"], x["mb_per_s"]) for m, x in res.items()})
+assert r["status"] == "cancelled", r["status"]
+assert res["read"]["mb_per_s"] > 0
+PY
+
+# --- 3. A read-only target ----------------------------------------------------
+mount -o remount,ro "$DM_MNT" || dm_die "could not remount $DM_MNT read-only"
+timeout 60 "$DM_GUI" --target "$DM_MNT" --profile demo --count 1 --size 16MiB \
+  --duration 1 --warmup 0 --interval 0 \
+  --run --save-json "$out/ro.json" --quit-when-done >"$out/ro.log" 2>&1
+rc=$?
+sed 's/^/#   /' "$out/ro.log"
+dm_check "a read-only target fails with status 1, not a crash (got $rc)" test "$rc" = 1
+dm_check "the window says why in words" grep -qi "read-only\|read only" "$out/ro.log"
+mount -o remount,rw "$DM_MNT"
+dm_check "no test file is left after the failure" no_test_file
+
+dm_finish

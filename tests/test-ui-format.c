@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What the grid prints and draws, without a display: the digits in every
+ * unit as CrystalDiskMark shows them, the meter on its logarithmic scale,
+ * the rows and columns of each profile, and the sentence a screen reader
+ * speaks for a tile.
+ */
+#include <math.h>
+#include <locale.h>
+
+#include "dm-format.h"
+
+static void
+test_value_units (void)
+{
+  static const struct { double value; dm_unit unit; const char *want; } cases[] = {
+    { 0, DM_UNIT_MBPS, "0.00" },
+    { 1234.567, DM_UNIT_MBPS, "1234.57" },
+    { 7012.3, DM_UNIT_MBPS, "7012.30" },
+    { 0.004, DM_UNIT_MBPS, "0.00" },
+    { 1.234567, DM_UNIT_GBPS, "1.235" },
+    { 0, DM_UNIT_GBPS, "0.000" },
+    { 12.5, DM_UNIT_GBPS, "12.500" },
+    { 301234.567, DM_UNIT_IOPS, "301234.57" },
+    { 1500000.4, DM_UNIT_IOPS, "1500000" },
+    { 88.123, DM_UNIT_US, "88.12" },
+    { 12345.678, DM_UNIT_US, "12345.68" },
+    { -3, DM_UNIT_MBPS, "0.00" },
+    { NAN, DM_UNIT_IOPS, "0.00" },
+    { INFINITY, DM_UNIT_MBPS, "0.00" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *got = dm_format_value (cases[i].value, cases[i].unit);
+      g_assert_cmpstr (got, ==, cases[i].want);
+    }
+}
+
+static void
+test_value_locale (void)
+{
+  g_autofree char *got = NULL;
+
+  /* A German desktop must not turn 1234.57 into 1234,57: the figures are
+   * compared with diskmeter-cli's and pasted into English forums. */
+  if (!setlocale (LC_NUMERIC, "de_DE.UTF-8") && !setlocale (LC_NUMERIC, "fr_FR.UTF-8"))
+    {
+      g_test_skip ("no locale with a decimal comma is installed");
+      return;
+    }
+  got = dm_format_value (1234.567, DM_UNIT_MBPS);
+  setlocale (LC_NUMERIC, "C");
+  g_assert_cmpstr (got, ==, "1234.57");
+}
+
+static void
+test_meter_fraction (void)
+{
+  /* CrystalDiskMark's scale: log10(MB/s * 10) / 6, so 0.1 MB/s is empty,
+   * 100,000 MB/s (100 GB/s) is full and each decade is a sixth. */
+  g_assert_cmpfloat_with_epsilon (dm_meter_fraction (0.1), 0.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (dm_meter_fraction (1), 1.0 / 6, 1e-9);
+  g_assert_cmpfloat_with_epsilon (dm_meter_fraction (100), 3.0 / 6, 1e-9);
+  g_assert_cmpfloat_with_epsilon (dm_meter_fraction (1000), 4.0 / 6, 1e-9);
+  g_assert_cmpfloat_with_epsilon (dm_meter_fraction (7000), log10 (70000) / 6, 1e-9);
+  g_assert_cmpfloat_with_epsilon (dm_meter_fraction (100000), 1.0, 1e-9);
+  /* Clamped at both ends, and nothing for nonsense. */
+  g_assert_cmpfloat (dm_meter_fraction (1e9), ==, 1.0);
+  g_assert_cmpfloat (dm_meter_fraction (0.01), ==, 0.0);
+  g_assert_cmpfloat (dm_meter_fraction (0), ==, 0.0);
+  g_assert_cmpfloat (dm_meter_fraction (-5), ==, 0.0);
+  g_assert_cmpfloat (dm_meter_fraction (NAN), ==, 0.0);
+  /* More is always fuller. */
+  for (double v = 0.2; v < 1e5; v *= 1.7)
+    g_assert_cmpfloat (dm_meter_fraction (v), <, dm_meter_fraction (v * 1.7));
+}
+
+typedef struct
+{
+  const char *profile;
+  gboolean    nvme;
+  const char *rows[4];
+} LayoutCase;
+
+static void
+check_rows (const DmGridLayout *layout,
+            const char *const  *want)
+{
+  guint n = 0;
+
+  while (n < 4 && want[n])
+    n++;
+  g_assert_cmpuint (layout->n_rows, ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      char label[64];
+      dm_spec_label (&layout->rows[i], label, sizeof label);
+      g_assert_cmpstr (label, ==, want[i]);
+    }
+}
+
+static void
+test_layout_profiles (void)
+{
+  /* The row buttons as CrystalDiskMark 8 labels them, top to bottom. */
+  static const LayoutCase cases[] = {
+    { "default", FALSE, { "SEQ1M / Q8T1", "SEQ1M / Q1T1", "RND4K / Q32T1", "RND4K / Q1T1" } },
+    { "default", TRUE, { "SEQ1M / Q8T1", "SEQ128K / Q32T1", "RND4K / Q32T16", "RND4K / Q1T1" } },
+    { "peak", FALSE, { "SEQ1M / Q8T1", "RND4K / Q32T1" } },
+    { "peak", TRUE, { "SEQ1M / Q8T1", "RND4K / Q32T16" } },
+    { "realworld", FALSE, { "SEQ1M / Q1T1", "RND4K / Q1T1" } },
+    { "realworld", TRUE, { "SEQ1M / Q1T1", "RND4K / Q1T1" } },
+    { "demo", FALSE, { "SEQ1M / Q8T1" } },
+    { "demo", TRUE, { "SEQ1M / Q8T1" } },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const dm_profile *profile = dm_profile_find (cases[i].profile);
+      DmGridLayout layout;
+
+      g_assert_nonnull (profile);
+      for (int mix = 0; mix <= 1; mix++)
+        {
+          dm_grid_layout_init (&layout, profile, cases[i].nvme, mix);
+          check_rows (&layout, cases[i].rows);
+          g_assert_cmpuint (layout.n_columns, ==, mix ? 3 : 2);
+          g_assert_cmpint (layout.columns[0], ==, DM_MODE_READ);
+          g_assert_cmpint (layout.columns[1], ==, DM_MODE_WRITE);
+          if (mix)
+            g_assert_cmpint (layout.columns[2], ==, DM_MODE_MIX);
+          g_assert_cmpuint (dm_grid_layout_modes (&layout), ==,
+                            DM_MODE_BIT (DM_MODE_READ) | DM_MODE_BIT (DM_MODE_WRITE)
+                            | (mix ? DM_MODE_BIT (DM_MODE_MIX) : 0));
+        }
+    }
+}
+
+static void
+test_layout_custom (void)
+{
+  dm_spec specs[2];
+  DmGridLayout layout;
+  const char *const want[] = { "SEQ128K / Q32T1", "RND4K / Q64T4", NULL };
+
+  g_assert_cmpint (dm_spec_parse ("SEQ128K_Q32T1", &specs[0], NULL, 0), ==, 0);
+  g_assert_cmpint (dm_spec_parse ("RND4K_Q64T4", &specs[1], NULL, 0), ==, 0);
+  dm_grid_layout_custom (&layout, specs, 2, TRUE);
+  check_rows (&layout, want);
+  g_assert_cmpuint (layout.n_columns, ==, 3);
+}
+
+static void
+test_describe (void)
+{
+  dm_spec spec;
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+  g_autofree char *c = NULL;
+  g_autofree char *d = NULL;
+
+  g_assert_cmpint (dm_spec_parse ("SEQ1M_Q8T1", &spec, NULL, 0), ==, 0);
+  a = dm_tile_describe (&spec, DM_MODE_READ, 1234.56, DM_UNIT_MBPS, TRUE);
+  g_assert_cmpstr (a, ==, "SEQ1M Q8T1 Read: 1234.56 MB/s");
+  b = dm_tile_describe (&spec, DM_MODE_WRITE, 0.5, DM_UNIT_GBPS, TRUE);
+  g_assert_cmpstr (b, ==, "SEQ1M Q8T1 Write: 0.500 GB/s");
+  c = dm_tile_describe (&spec, DM_MODE_MIX, 42.1, DM_UNIT_US, TRUE);
+  g_assert_cmpstr (c, ==, "SEQ1M Q8T1 Mix: 42.10 us");
+  d = dm_tile_describe (&spec, DM_MODE_READ, 0, DM_UNIT_IOPS, FALSE);
+  g_assert_cmpstr (d, ==, "SEQ1M Q8T1 Read: not measured");
+}
+
+static void
+test_seconds_left (void)
+{
+  g_autofree char *a = dm_format_seconds_left (0.2);
+  g_autofree char *b = dm_format_seconds_left (75);
+  g_autofree char *c = dm_format_seconds_left (3725);
+  g_autofree char *d = dm_format_seconds_left (-1);
+
+  g_assert_cmpstr (a, ==, "0:01 left");
+  g_assert_cmpstr (b, ==, "1:15 left");
+  g_assert_cmpstr (c, ==, "1:02:05 left");
+  g_assert_cmpstr (d, ==, "");
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ui/format/value-units", test_value_units);
+  g_test_add_func ("/ui/format/value-locale", test_value_locale);
+  g_test_add_func ("/ui/format/meter-fraction", test_meter_fraction);
+  g_test_add_func ("/ui/format/layout-profiles", test_layout_profiles);
+  g_test_add_func ("/ui/format/layout-custom", test_layout_custom);
+  g_test_add_func ("/ui/format/describe", test_describe);
+  g_test_add_func ("/ui/format/seconds-left", test_seconds_left);
+  return g_test_run ();
+}

@@ -1,0 +1,230 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The real window on a display (tests/gui-run.sh starts Xvfb): for each
+ * profile the grid has the rows and columns CrystalDiskMark shows, each
+ * row has its own button, tiles print a result in the chosen unit and tell
+ * assistive technology what they hold, and every menu entry is an action.
+ */
+#include <glib/gstdio.h>
+#include <gtk/gtk.h>
+#include <string.h>
+
+#include "dm-application.h"
+#include "dm-format.h"
+#include "dm-tile.h"
+#include "dm-window.h"
+#include "dm-window-private.h"
+
+static DmApplication *app;
+static GSettings *settings;
+static DmWindow *window;
+
+static void
+spin (void)
+{
+  /* Let "changed" handlers and layout run. */
+  for (int i = 0; i < 20 && g_main_context_iteration (NULL, FALSE); i++)
+    ;
+}
+
+static void
+reset_settings (void)
+{
+  const char *keys[] = { "profile", "nvme", "mix", "mix-ratio", "units", "count", "size" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    g_settings_reset (settings, keys[i]);
+  spin ();
+}
+
+static void
+test_grid_per_profile (void)
+{
+  static const struct { const char *profile; gboolean nvme; guint rows; } cases[] = {
+    { "default", FALSE, 4 }, { "default", TRUE, 4 }, { "peak", FALSE, 2 }, { "peak", TRUE, 2 },
+    { "realworld", FALSE, 2 }, { "demo", FALSE, 1 },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    for (int mix = 0; mix <= 1; mix++)
+      {
+        const dm_profile *profile = dm_profile_find (cases[i].profile);
+        DmGridLayout want;
+
+        g_settings_set_string (settings, "profile", cases[i].profile);
+        g_settings_set_boolean (settings, "nvme", cases[i].nvme);
+        g_settings_set_boolean (settings, "mix", mix);
+        spin ();
+
+        dm_grid_layout_init (&want, profile, cases[i].nvme, mix);
+        g_assert_cmpuint (_dm_window_get_n_rows (window), ==, cases[i].rows);
+        g_assert_cmpuint (_dm_window_get_n_columns (window), ==, mix ? 3 : 2);
+        for (guint r = 0; r < cases[i].rows; r++)
+          {
+            GtkWidget *button = _dm_window_get_row_button (window, r);
+            char label[64];
+
+            dm_spec_label (&want.rows[r], label, sizeof label);
+            g_assert_true (GTK_IS_BUTTON (button));
+            g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (button)), ==, label);
+            g_assert_true (gtk_widget_get_mapped (button));
+            for (guint c = 0; c < (mix ? 3u : 2u); c++)
+              {
+                GtkWidget *tile = _dm_window_get_tile (window, r, c);
+                g_assert_true (DM_IS_TILE (tile));
+                g_assert_true (gtk_widget_get_mapped (tile));
+                g_assert_cmpint (dm_tile_get_state (DM_TILE (tile)), ==, DM_TILE_IDLE);
+              }
+          }
+        {
+          g_autofree char *read = _dm_window_get_column_title (window, 0);
+          g_autofree char *write = _dm_window_get_column_title (window, 1);
+          g_assert_cmpstr (read, ==, "Read (MB/s)");
+          g_assert_cmpstr (write, ==, "Write (MB/s)");
+          if (mix)
+            {
+              g_autofree char *m = _dm_window_get_column_title (window, 2);
+              g_assert_cmpstr (m, ==, "Mix R70%/W30% (MB/s)");
+            }
+        }
+      }
+  reset_settings ();
+}
+
+static void
+test_tile_units (void)
+{
+  dm_report *report;
+  dm_result *res;
+  DmTile *tile;
+  dm_spec spec;
+  static const struct { const char *units; dm_unit unit; const char *title; } units[] = {
+    { "MB/s", DM_UNIT_MBPS, "Read (MB/s)" },
+    { "GB/s", DM_UNIT_GBPS, "Read (GB/s)" },
+    { "IOPS", DM_UNIT_IOPS, "Read (IOPS)" },
+    { "us", DM_UNIT_US, "Read (μs)" },
+  };
+
+  g_settings_set_string (settings, "profile", "default");
+  spin ();
+  report = _dm_window_get_report (window);
+  g_assert_cmpint (dm_spec_parse ("SEQ1M_Q8T1", &spec, NULL, 0), ==, 0);
+  res = dm_report_find (report, &spec, DM_MODE_READ);
+  g_assert_nonnull (res);
+  res->status = DM_STATUS_COMPLETE;
+  res->n_runs = 1;
+  res->mb_per_s = 1234.567;
+  res->iops = 1234.567e6 / 1048576;
+  res->latency_us = 6480.2;
+  _dm_window_refresh (window);
+
+  tile = DM_TILE (_dm_window_get_tile (window, 0, 0));
+  g_assert_cmpint (dm_tile_get_state (tile), ==, DM_TILE_DONE);
+  g_assert_cmpfloat_with_epsilon (dm_tile_get_fraction (tile), dm_meter_fraction (1234.567), 1e-9);
+
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    {
+      g_autofree char *want = dm_format_value (dm_result_value (res, units[i].unit), units[i].unit);
+      g_autofree char *title = NULL;
+      g_autofree char *spoken = NULL;
+
+      g_settings_set_string (settings, "units", units[i].units);
+      spin ();
+      g_assert_cmpstr (dm_tile_get_digits (tile), ==, want);
+      title = _dm_window_get_column_title (window, 0);
+      g_assert_cmpstr (title, ==, units[i].title);
+      /* The tooltip carries the same sentence as the accessible label. */
+      spoken = dm_tile_describe (&spec, DM_MODE_READ, dm_result_value (res, units[i].unit),
+                                 units[i].unit, TRUE);
+      g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (tile)), ==, spoken);
+    }
+  g_assert_cmpstr (dm_tile_get_digits (DM_TILE (_dm_window_get_tile (window, 0, 0))), !=, "0.00");
+
+  g_settings_set_string (settings, "units", "MB/s");
+  spin ();
+  g_assert_cmpstr (dm_tile_get_digits (tile), ==, "1234.57");
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (tile)), ==,
+                   "SEQ1M Q8T1 Read: 1234.57 MB/s");
+  /* Only the measured tile changed. */
+  g_assert_cmpint (dm_tile_get_state (DM_TILE (_dm_window_get_tile (window, 0, 1))), ==,
+                   DM_TILE_IDLE);
+  reset_settings ();
+}
+
+static void
+test_actions (void)
+{
+  /* Every menu entry, and the grid's buttons, reach the application's
+   * action group: that is what `gapplication action` talks to. */
+  const char *names[] = {
+    "run-all", "run-row", "stop", "copy-text", "save-text", "save-json", "save-csv",
+    "save-screenshot", "save-text-to", "save-json-to", "save-csv-to", "save-screenshot-to",
+    "profile", "nvme", "mix", "mix-ratio", "units", "count", "size", "target", "choose-folder",
+    "preferences", "about", "quit",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      if (!g_action_group_has_action (G_ACTION_GROUP (app), names[i]))
+        g_error ("no app.%s action", names[i]);
+    }
+  /* The profile action is the setting. */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "profile", g_variant_new_string ("peak"));
+  spin ();
+  g_assert_cmpuint (_dm_window_get_n_rows (window), ==, 2);
+  reset_settings ();
+  g_assert_cmpuint (_dm_window_get_n_rows (window), ==, 4);
+}
+
+static void
+test_export_pending (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("diskmeter-ui-XXXXXX", NULL);
+  g_autofree char *json = g_build_filename (dir, "r.json", NULL);
+  g_autofree char *text = g_build_filename (dir, "r.txt", NULL);
+  g_autofree char *contents = NULL;
+
+  /* Saving before anything ran is allowed and says so. */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "save-json-to",
+                                  g_variant_new_string (json));
+  g_action_group_activate_action (G_ACTION_GROUP (app), "save-text-to",
+                                  g_variant_new_string (text));
+  g_assert_true (g_file_get_contents (json, &contents, NULL, NULL));
+  g_assert_nonnull (strstr (contents, "\"results\""));
+  g_assert_true (g_file_test (text, G_FILE_TEST_EXISTS));
+  g_unlink (json);
+  g_unlink (text);
+  g_rmdir (dir);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr (GError) error = NULL;
+
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_print ("SKIP: no display (run through tests/gui-run.sh)\n");
+      return 77;
+    }
+
+  app = dm_application_new ();
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (app), NULL, &error))
+    g_error ("register: %s", error->message);
+  settings = g_settings_new (DM_APPLICATION_ID);
+  window = dm_window_new (GTK_APPLICATION (app), settings);
+  gtk_window_present (GTK_WINDOW (window));
+  for (int i = 0; i < 200 && !gtk_widget_get_mapped (GTK_WIDGET (window)); i++)
+    g_main_context_iteration (NULL, TRUE);
+  spin ();
+
+  g_test_add_func ("/ui/window/grid-per-profile", test_grid_per_profile);
+  g_test_add_func ("/ui/window/tile-units", test_tile_units);
+  g_test_add_func ("/ui/window/actions", test_actions);
+  g_test_add_func ("/ui/window/export-pending", test_export_pending);
+  return g_test_run ();
+}
