@@ -751,6 +751,40 @@ on_job_progress (DmJob    *job,
   gtk_label_set_text (GTK_LABEL (self->time_label), left);
 }
 
+/* A result owns (through its report) a pair of latency histograms; these
+ * keep that link when a result is copied between reports or emptied. */
+static void
+result_copy (dm_result       *dst,
+             const dm_result *src)
+{
+  dm_histogram *hist_read = dst->hist_read;
+  dm_histogram *hist_write = dst->hist_write;
+
+  *dst = *src;
+  dst->hist_read = hist_read;
+  dst->hist_write = hist_write;
+  if (hist_read && src->hist_read)
+    *hist_read = *src->hist_read;
+  if (hist_write && src->hist_write)
+    *hist_write = *src->hist_write;
+}
+
+static void
+result_reset (dm_result *res)
+{
+  dm_spec spec = res->spec;
+  dm_mode mode = res->mode;
+  unsigned read_percent = res->read_percent;
+  dm_histogram *pair = res->hist_read;
+
+  memset (res, 0, sizeof *res);
+  res->spec = spec;
+  res->mode = mode;
+  res->read_percent = read_percent;
+  if (pair)
+    dm_result_attach_histograms (res, pair);
+}
+
 /* Takes the finished job's figures into the grid's report: only the rows
  * that ran, so a single-row run keeps the others. */
 static void
@@ -760,6 +794,7 @@ merge_report (DmWindow        *self,
 {
   dm_result *results = self->report.results;
   unsigned n_results = self->report.n_results;
+  dm_histogram *histograms = self->report.histograms;
   char comment[sizeof self->report.comment];
 
   for (unsigned i = 0; i < done->n_results; i++)
@@ -770,13 +805,16 @@ merge_report (DmWindow        *self,
         continue;
       mine = dm_report_find (&self->report, &done->results[i].spec, done->results[i].mode);
       if (mine)
-        *mine = done->results[i];
+        result_copy (mine, &done->results[i]);
     }
 
+  /* Everything else (status, target, system, settings, times) is the
+   * finished run's; the arrays stay the grid's own. */
   memcpy (comment, self->report.comment, sizeof comment);
   self->report = *done;
   self->report.results = results;
   self->report.n_results = n_results;
+  self->report.histograms = histograms;
   memcpy (self->report.comment, comment, sizeof comment);
 }
 
@@ -813,6 +851,12 @@ on_job_finished (DmJob    *job,
       set_status (self, "Failed");
       message = g_strdup_printf ("The run failed: %s",
                                  self->report.error[0] ? self->report.error : dm_strerror (code));
+      show_error (self, message);
+    }
+
+  if (!message && self->report.warning[0])
+    {
+      message = g_strdup (self->report.warning);
       show_error (self, message);
     }
 
@@ -898,17 +942,7 @@ dm_window_start (DmWindow *self,
   for (unsigned i = 0; i < self->report.n_results; i++)
     if (only_row < 0 || dm_spec_equal (&self->report.results[i].spec,
                                        &self->layout.rows[only_row]))
-      {
-        dm_result *res = &self->report.results[i];
-        dm_spec spec = res->spec;
-        dm_mode mode = res->mode;
-        unsigned read_percent = res->read_percent;
-
-        memset (res, 0, sizeof *res);
-        res->spec = spec;
-        res->mode = mode;
-        res->read_percent = read_percent;
-      }
+      result_reset (&self->report.results[i]);
   dm_window_refresh_tiles (self);
 
   self->job = dm_job_new (&r, target, selection);
