@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dm-cli-commands.h"
 #include "dm-cli-options.h"
 #include "dm-profile.h"
 #include "dm-runner.h"
@@ -142,6 +143,9 @@ main (int argc, char **argv)
   char why[320];
   unsigned n_specs, modes;
   int status;
+
+  if (argc > 1 && !strcmp (argv[1], "compare"))
+    return dm_cli_compare_main (argc - 1, argv + 1);
 
   if (dm_cli_parse (argc, argv, &c.opt, why, sizeof why) < 0)
     {

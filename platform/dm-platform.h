@@ -101,6 +101,10 @@ void dm_file_close (dm_file *file);
  * same folder, flushed, then renamed over path. The path is UTF-8. */
 int dm_file_replace_contents (const char *path, const void *data, size_t len);
 
+/* Reads a whole (result) file of at most max bytes into a malloc'd buffer,
+ * NUL terminated; -EFBIG past max. The path is UTF-8. */
+int dm_file_read_all (const char *path, size_t max, char **data, size_t *len);
+
 /* Calls fn(path, size, user) for every diskmeter-*.tmp in dir, the remains
  * of a crashed run of an older version or of another machine. */
 int dm_stale_files (const char *dir,

@@ -243,6 +243,51 @@ dm_file_replace_contents (const char *path, const void *data, size_t len)
   return err;
 }
 
+int
+dm_file_read_all (const char *path, size_t max, char **data, size_t *len)
+{
+  struct stat st;
+  int fd = open (path, O_RDONLY | O_CLOEXEC), err = 0;
+  char *buf = NULL;
+  size_t got = 0;
+  if (fd < 0)
+    return -errno;
+  if (fstat (fd, &st) < 0)
+    err = -errno;
+  else if (S_ISDIR (st.st_mode))
+    err = -EISDIR;
+  else if ((uint64_t) st.st_size > max)
+    err = -EFBIG;
+  else if (!(buf = malloc ((size_t) st.st_size + 1)))
+    err = -ENOMEM;
+  /* Read to the end rather than trusting st_size, which pipes and some
+   * filesystems do not report; never past max. */
+  while (!err)
+    {
+      ssize_t n = read (fd, buf + got, (size_t) st.st_size - got);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        err = -errno;
+      else if (n == 0)
+        break;
+      else
+        got += (size_t) n;
+      if (got == (size_t) st.st_size)
+        break;
+    }
+  close (fd);
+  if (err)
+    {
+      free (buf);
+      return err;
+    }
+  buf[got] = '\0';
+  *data = buf;
+  *len = got;
+  return 0;
+}
+
 static bool
 is_test_file_name (const char *name)
 {

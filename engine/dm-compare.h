@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Comparing runs: drive E: against F:, one controller against another,
+ * before and after a change. Rows are the tests the runs share (by test and
+ * mode); each later run is compared with the first, and a difference only
+ * counts as better or worse when it is larger than the runs' own spread.
+ */
+#pragma once
+
+#include <stdbool.h>
+
+#include "dm-report.h"
+#include "dm-units.h"
+
+typedef enum {
+  DM_VERDICT_NONE,    /* nothing to compare (missing on one side) */
+  DM_VERDICT_SAME,    /* within the runs' own spread */
+  DM_VERDICT_BETTER,
+  DM_VERDICT_WORSE,
+} dm_verdict;
+
+const char *dm_verdict_name (dm_verdict v); /* "", "same", "better", "worse" */
+
+#define DM_COMPARE_MAX 64
+
+typedef struct dm_compare_cell {
+  bool       present;       /* this run has the test, and it completed */
+  double     value;         /* the figure in the chosen unit */
+  double     spread;        /* stdev over its runs, same unit (0 with one run) */
+  double     diff_percent;  /* vs the first run: (value - first) / first * 100 */
+  dm_verdict verdict;       /* vs the first run, from the unit's better direction */
+} dm_compare_cell;
+
+typedef struct dm_compare_row {
+  dm_spec         spec;
+  dm_mode         mode;
+  unsigned        order;    /* position when built */
+  dm_compare_cell cells[DM_COMPARE_MAX];
+} dm_compare_row;
+
+typedef struct dm_compare {
+  const dm_report *runs[DM_COMPARE_MAX];
+  const char      *names[DM_COMPARE_MAX]; /* file names or "A", "B" */
+  unsigned         n_runs;
+  dm_unit          unit;
+  dm_compare_row  *rows;
+  unsigned         n_rows;
+} dm_compare;
+
+/* Builds the rows for reports[0..n-1] (2..DM_COMPARE_MAX) in a unit. The
+ * reports must outlive the comparison. */
+int  dm_compare_build (dm_compare *c, const dm_report *const *reports, const char *const *names,
+                       unsigned n, dm_unit unit);
+void dm_compare_clear (dm_compare *c);
+
+/* The verdict for one pair of figures with their spreads: a difference
+ * counts when it exceeds twice the combined standard deviation. */
+dm_verdict dm_compare_judge (double first, double first_spread, double value, double spread,
+                             dm_unit unit);
+
+/* Sorts rows by the value of one run's column (descending), or back into
+ * the order they were built in (the first run's) with column = -1. */
+void dm_compare_sort (dm_compare *c, int column);
+
+void dm_compare_write_text (const dm_compare *c, dm_buf *out);
+void dm_compare_write_csv (const dm_compare *c, dm_buf *out);
+void dm_compare_write_json (const dm_compare *c, dm_buf *out);
