@@ -66,15 +66,16 @@ parse_tests (const char *list, dm_cli_options *o, char *why, size_t why_size)
     {
       const char *end = strchr (p, ',');
       size_t n = end ? (size_t) (end - p) : strlen (p);
-      char word[64];
+      char word[64], inner[200];
       if (n == 0 || n >= sizeof word)
         return fail (why, why_size, "--tests: '%s' is not a list of test names", list);
       if (o->n_tests == DM_CLI_MAX_TESTS)
         return fail (why, why_size, "--tests: at most %d tests", DM_CLI_MAX_TESTS);
       memcpy (word, p, n);
       word[n] = '\0';
-      if (dm_spec_parse (word, &o->tests[o->n_tests], why, why_size) < 0)
-        return -EINVAL;
+      /* The spec parser's reason names the test; say which option too. */
+      if (dm_spec_parse (word, &o->tests[o->n_tests], inner, sizeof inner) < 0)
+        return fail (why, why_size, "--tests: %s", inner);
       o->n_tests++;
       p = end ? end + 1 : NULL;
     }
