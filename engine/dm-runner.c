@@ -40,6 +40,9 @@ struct dm_runner {
   double            job_total;  /* estimated seconds of the whole job */
   double            job_done;   /* seconds of finished phases */
   int               current;    /* result being run, for progress */
+  bool              ran_any;    /* a test ran since prepare: pause before the next */
+  struct worker    *workers;    /* per thread, sized for the largest selected test */
+  dm_histogram     *hists;      /* 2 per thread: reads, writes */
 };
 
 typedef struct worker {
@@ -678,14 +681,12 @@ check_fits (dm_runner *r, const dm_result *res)
 }
 
 int
-dm_runner_run (dm_runner *r)
+dm_runner_prepare (dm_runner *r)
 {
   dm_report *rep = r->report;
   dm_settings *s = &rep->settings;
   bool need_write = false;
   unsigned max_threads = 1, n_tests = 0;
-  worker *workers = NULL;
-  dm_histogram *hists = NULL;
   int err;
 
   rep->status = DM_STATUS_RUNNING;
@@ -693,11 +694,12 @@ dm_runner_run (dm_runner *r)
   rep->started = dm_wall_time ();
   rep->cached = s->buffered;
   rep->prepare_bytes = rep->warmup_bytes = rep->measured_bytes = 0;
+  r->ran_any = false;
   dm_system_info_get (&rep->system);
 
   err = dm_settings_check (s, rep->error, sizeof rep->error);
   if (err < 0)
-    goto out;
+    return err;
 
   for (unsigned i = 0; i < rep->n_results; i++)
     if (is_selected (r, i))
@@ -710,80 +712,77 @@ dm_runner_run (dm_runner *r)
           max_threads = res->spec.threads;
       }
   if (!n_tests)
-    {
-      err = set_error (rep, -EINVAL, "no test selected");
-      goto out;
-    }
+    return set_error (rep, -EINVAL, "no test selected");
   r->job_total = n_tests * (s->warmup_s + s->count * s->measure_s)
                  + (n_tests - 1) * s->interval_s;
   r->job_done = 0;
 
   err = choose_backend (r);
   if (err < 0)
-    goto out;
+    return err;
 
-  workers = calloc (max_threads, sizeof *workers);
-  hists = malloc (sizeof *hists * 2 * max_threads);
-  if (!workers || !hists)
-    {
-      err = set_error (rep, -ENOMEM, "out of memory");
-      goto out;
-    }
+  r->workers = calloc (max_threads, sizeof *r->workers);
+  r->hists = malloc (sizeof *r->hists * 2 * max_threads);
+  if (!r->workers || !r->hists)
+    return set_error (rep, -ENOMEM, "out of memory");
 
   err = dm_testfile_open (&r->tf, rep, r->target, need_write);
   if (err < 0)
-    goto out;
+    return err;
   for (unsigned i = 0; i < rep->n_results; i++)
     if (is_selected (r, i) && (err = check_fits (r, &rep->results[i])) < 0)
-      goto out;
+      return err;
   if (!rep->target.is_block_device)
     {
       err = dm_testfile_fill (&r->tf, rep, &r->cancel, fill_progress, r);
       if (err < 0)
-        goto out;
+        return err;
     }
+  return 0;
+}
 
-  bool first = true;
-  for (unsigned i = 0; i < rep->n_results; i++)
+int
+dm_runner_run_result (dm_runner *r, unsigned i, bool pause_first)
+{
+  dm_report *rep = r->report;
+  dm_settings *s = &rep->settings;
+  dm_result *res = &rep->results[i];
+  int err;
+
+  r->current = (int) i;
+  if (pause_first && s->interval_s > 0)
     {
-      if (!is_selected (r, i))
-        continue;
-      dm_result *res = &rep->results[i];
-      r->current = (int) i;
-      if (!first && s->interval_s > 0)
-        {
-          pause_for (r, s->interval_s);
-          r->job_done += s->interval_s;
-        }
-      first = false;
-      if (cancelled (r))
-        {
-          err = -ECANCELED;
-          break;
-        }
-      err = run_test (r, res, workers, hists);
-      if (err == -ECANCELED || (err == 0 && cancelled (r)))
-        {
-          /* Keep the runs that finished; the test is marked, not hidden. */
-          res->status = DM_STATUS_CANCELLED;
-          err = -ECANCELED;
-          break;
-        }
-      if (err < 0)
-        {
-          char name[32];
-          /* Runs before the failure were fine, but the figure of a test
-           * that failed is not shown as if it were valid. */
-          res->status = DM_STATUS_FAILED;
-          res->mb_per_s = res->iops = res->latency_us = 0;
-          dm_spec_name (&res->spec, name, sizeof name);
-          set_error (rep, err, "%s %s failed: %s", name, dm_mode_name (res->mode), res->error);
-          break;
-        }
-      report_progress (r, DM_PHASE_DONE, res->n_runs, 0, 0);
+      pause_for (r, s->interval_s);
+      r->job_done += s->interval_s;
     }
+  r->ran_any = true;
+  if (cancelled (r))
+    return -ECANCELED;
+  err = run_test (r, res, r->workers, r->hists);
+  if (err == -ECANCELED || (err == 0 && cancelled (r)))
+    {
+      /* Keep the runs that finished; the test is marked, not hidden. */
+      res->status = DM_STATUS_CANCELLED;
+      return -ECANCELED;
+    }
+  if (err < 0)
+    {
+      char name[32];
+      /* Runs before the failure were fine, but the figure of a test that
+       * failed is not shown as if it were valid. */
+      res->status = DM_STATUS_FAILED;
+      res->mb_per_s = res->iops = res->latency_us = 0;
+      dm_spec_name (&res->spec, name, sizeof name);
+      return set_error (rep, err, "%s %s failed: %s", name, dm_mode_name (res->mode), res->error);
+    }
+  report_progress (r, DM_PHASE_DONE, res->n_runs, 0, 0);
+  return 0;
+}
 
-out:
+int
+dm_runner_finish (dm_runner *r, int err)
+{
+  dm_report *rep = r->report;
   dm_testfile_close (&r->tf);
   if (err == -ECANCELED || (err == 0 && cancelled (r)))
     {
@@ -795,7 +794,25 @@ out:
   else
     rep->status = err < 0 ? DM_STATUS_FAILED : DM_STATUS_COMPLETE;
   rep->finished = dm_wall_time ();
-  free (workers);
-  free (hists);
+  free (r->workers);
+  free (r->hists);
+  r->workers = NULL;
+  r->hists = NULL;
   return err;
+}
+
+bool
+dm_runner_selected (const dm_runner *r, unsigned i)
+{
+  return i < r->report->n_results && is_selected (r, i);
+}
+
+int
+dm_runner_run (dm_runner *r)
+{
+  int err = dm_runner_prepare (r);
+  for (unsigned i = 0; !err && i < r->report->n_results; i++)
+    if (is_selected (r, i))
+      err = dm_runner_run_result (r, i, r->ran_any);
+  return dm_runner_finish (r, err);
 }

@@ -46,6 +46,16 @@ void dm_runner_set_backend (dm_runner *runner, const struct dm_backend *backend)
 /* Fills report and returns 0, or a negative code with report->error set.
  * A cancelled run returns -ECANCELED and keeps the finished results. */
 int  dm_runner_run (dm_runner *runner);
+
+/* dm_runner_run in steps, for running two targets interleaved (A's test 1,
+ * B's test 1, A's test 2...): prepare checks and fills the target; run a
+ * result (pausing the interval first if asked); finish closes the target,
+ * sets the report's status and returns the final code for err. */
+int  dm_runner_prepare (dm_runner *runner);
+int  dm_runner_run_result (dm_runner *runner, unsigned index, bool pause_first);
+int  dm_runner_finish (dm_runner *runner, int err);
+bool dm_runner_selected (const dm_runner *runner, unsigned index);
+
 /* From any thread or a signal handler: stop within 250 ms. */
 void dm_runner_cancel (dm_runner *runner);
 void dm_runner_free (dm_runner *runner);

@@ -94,8 +94,12 @@ test_truncated_anywhere (void)
   size_t end = json.len;
   while (end && (json.data[end - 1] == '\n' || json.data[end - 1] == ' '))
     end--;
-  for (size_t n = 0; n < end; n++)
+  /* Every byte near the ends, and about 3000 cuts in between, keep this
+   * quick while still cutting inside every kind of token. */
+  size_t step = end > 6000 ? end / 3000 : 1, tried = 0;
+  for (size_t n = 0; n < end; n += (n < 500 || end - n < 500) ? 1 : step)
     {
+      tried++;
       if (dm_report_load_json (&r, json.data, n, why, sizeof why) == 0)
         {
           loaded++;
@@ -105,8 +109,8 @@ test_truncated_anywhere (void)
         said_truncated++;
     }
   DM_CHECK_INT (loaded, ==, 0);
-  printf ("# %zu prefixes refused, %u of them as truncated\n", end, said_truncated);
-  DM_CHECK (said_truncated > end * 9 / 10);
+  printf ("# %zu prefixes refused, %u of them as truncated\n", tried, said_truncated);
+  DM_CHECK (said_truncated > tried * 9 / 10);
 }
 
 static void
