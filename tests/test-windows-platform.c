@@ -251,7 +251,7 @@ test_errors (const char *dir)
   CHECK (_dm_win_error (ERROR_WRITE_PROTECT) == -EROFS, "write protect");
   CHECK (_dm_win_error (ERROR_ACCESS_DENIED) == -EACCES, "access denied");
   CHECK (_dm_nt_error ((NTSTATUS) 0xC000007FL /* STATUS_DISK_FULL */) == -ENOSPC, "nt disk full");
-  CHECK (strcmp (dm_strerror (-ENOSPC), "not enough free space") == 0, "%s", dm_strerror (-ENOSPC));
+  CHECK (strcmp (dm_strerror (-ENOSPC), "No space left on device") == 0, "%s", dm_strerror (-ENOSPC));
 
   snprintf (path, sizeof path, "%s\\does-not-exist", dir);
   ret = dm_file_create_temp (path, NULL, &file, file_path, sizeof file_path);
@@ -426,6 +426,20 @@ test_file_and_iocp (const char *dir)
   printf ("/platform/windows/test-file/removed-on-close\n");
   dm_file_close (file);
   CHECK (!exists_utf8 (path), "%s is gone", path);
+
+  printf ("/platform/windows/test-file/write-through\n");
+  opt.write_through = true;
+  ret = dm_file_create_temp (dir, &opt, &file, path, sizeof path);
+  CHECK (ret == 0, "create with write-through: %d", ret);
+  if (ret == 0)
+    {
+      buf = dm_alloc_io (BLOCK);
+      CHECK (dm_file_reserve (file, BLOCK) == 0, "reserve");
+      CHECK (dm_file_write_at (file, buf, BLOCK, 0) == 0, "write");
+      dm_free_io (buf, BLOCK);
+      dm_file_close (file);
+      CHECK (!exists_utf8 (path), "%s is gone", path);
+    }
   CHECK (dm_stale_files (dir, count_stale, &stale) == 0 && stale == 0, "%u left", stale);
 }
 

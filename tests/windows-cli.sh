@@ -101,13 +101,14 @@ wait_gone() {
 echo "/windows/cli/json-iocp-qd"
 dir="$scratch/plain"
 mkdir -p "$dir"
-run_win "$DM_CLI" --tests SEQ1M_Q8T1,RND4K_Q32T1 --count 1 --size 16MiB --duration 1 \
+# RND4K_Q8T4: four workers, four completion ports, one file.
+run_win "$DM_CLI" --tests SEQ1M_Q8T1,RND4K_Q32T1,RND4K_Q8T4 --count 1 --size 16MiB --duration 1 \
   --warmup 0 --interval 0 --format json --output "$(winpath "$dir/report.json")" \
   "$(winpath "$dir")" >"$scratch/plain.log" 2>&1
 rc=$?
 [ $rc -eq 0 ] || { fail "exit status $rc"; sed 's/^/    /' "$scratch/plain.log"; }
 if [ -f "$dir/report.json" ]; then
-  check_json "$dir/report.json" 4 || fail "report of the plain folder"
+  check_json "$dir/report.json" 6 || fail "report of the plain folder"
 else
   fail "no report.json"
 fi

@@ -102,38 +102,39 @@ _dm_nt_error (NTSTATUS status)
 const char *
 dm_strerror (int code)
 {
-  /* msvcrt's strerror knows only the errno values of 1990, so the ones the
-   * Windows platform produces are spelled out here. */
+  /* msvcrt's strerror knows only the errno values of 1990 and words them
+   * its own way; the same failure should read the same in a report from
+   * Windows as in one from Linux, so these are glibc's sentences. */
   switch (code)
     {
-    case 0: return "success";
-    case DM_E_NODIRECT: return "the filesystem refuses unbuffered I/O";
-    case DM_E_SHORT: return "a transfer moved fewer bytes than asked";
+    case 0: return "no error";
+    case DM_E_NODIRECT: return "unbuffered I/O (FILE_FLAG_NO_BUFFERING) is not supported here";
+    case DM_E_SHORT: return "the device moved fewer bytes than asked";
     case DM_E_NOBACKEND: return "no I/O backend works here";
-    case -ENOENT: return "no such file or folder";
-    case -ENOTDIR: return "not a folder";
-    case -EACCES: return "access denied";
-    case -EPERM: return "operation not permitted";
-    case -EROFS: return "the drive is write-protected";
-    case -ENOSPC: return "not enough free space";
-    case -EEXIST: return "the file exists";
-    case -EBUSY: return "in use by another program";
-    case -ENOMEM: return "out of memory";
-    case -EMFILE: return "too many open files";
-    case -ENAMETOOLONG: return "path too long";
-    case -EILSEQ: return "invalid characters in the name";
     case -ECANCELED: return "cancelled";
-    case -ETIMEDOUT: return "timed out";
-    case -EINVAL: return "invalid argument";
-    case -ENOTSUP: return "not supported";
-    case -ENODEV: return "the device is not ready or gone";
-    case -EIO: return "I/O error";
+    case -ENOENT: return "No such file or directory";
+    case -ENOTDIR: return "Not a directory";
+    case -EACCES: return "Permission denied";
+    case -EPERM: return "Operation not permitted";
+    case -EROFS: return "Read-only file system";
+    case -ENOSPC: return "No space left on device";
+    case -EEXIST: return "File exists";
+    case -EBUSY: return "Device or resource busy";
+    case -ENOMEM: return "Cannot allocate memory";
+    case -EMFILE: return "Too many open files";
+    case -ENAMETOOLONG: return "File name too long";
+    case -EILSEQ: return "Invalid or incomplete multibyte or wide character";
+    case -ETIMEDOUT: return "Connection timed out";
+    case -EINVAL: return "Invalid argument";
+    case -ENOTSUP: return "Operation not supported";
+    case -ENODEV: return "No such device";
+    case -EIO: return "Input/output error";
+    case -EINTR: return "Interrupted system call";
+    case -EAGAIN: return "Resource temporarily unavailable";
     default:
       break;
     }
-  if (code < 0 && code > -1000)
-    return strerror (-code);
-  return "unknown error";
+  return code < 0 && code > -1000 ? strerror (-code) : "unknown error";
 }
 
 wchar_t *

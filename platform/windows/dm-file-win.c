@@ -104,6 +104,8 @@ dm_file_create_temp (const char *dir, const dm_file_options *opt,
   int ret = 0;
 
   *out = NULL;
+  if ((ret = _dm_fault_check (DM_FAULT_CREATE)) < 0)
+    return ret;
   wdir = _dm_win_path (dir, &ret);
   if (wdir == NULL)
     goto out;
@@ -170,6 +172,10 @@ dm_file_create_temp (const char *dir, const dm_file_options *opt,
       ret = -EEXIST;
       goto out;
     }
+  /* Where Linux unlinks the name, Windows already holds the delete: a
+   * failure armed here closes (and so removes) the new file. */
+  if ((ret = _dm_fault_check (DM_FAULT_UNLINK)) < 0)
+    goto out;
 
   disable_compression (h);
 
@@ -299,7 +305,10 @@ dm_file_reserve (dm_file *file, uint64_t size)
   FILE_ALLOCATION_INFO alloc;
   FILE_END_OF_FILE_INFO eof;
   LARGE_INTEGER pos;
+  int err = _dm_fault_check (DM_FAULT_RESERVE);
 
+  if (err < 0)
+    return err;
   if (file->is_device)
     return size <= file->device_size ? 0 : -ENOSPC;
 
@@ -309,7 +318,7 @@ dm_file_reserve (dm_file *file, uint64_t size)
   if (!SetFileInformationByHandle (file->handle, FileAllocationInfo, &alloc, sizeof alloc))
     {
       /* Filesystems without allocation control refuse; only "full" counts. */
-      int err = _dm_win_error (GetLastError ());
+      err = _dm_win_error (GetLastError ());
       if (err == -ENOSPC)
         return err;
     }
@@ -342,6 +351,17 @@ dm_file_write_at (dm_file *file, const void *buf, size_t len, uint64_t offset)
       ov.Offset = (DWORD) offset;
       ov.OffsetHigh = (DWORD) (offset >> 32);
       ov.hEvent = event;
+      if ((ret = _dm_fault_check (DM_FAULT_WRITE)) < 0)
+        {
+          if (ret == -EINTR || ret == -EAGAIN)
+            {
+              ret = 0;
+              continue;
+            }
+          break;
+        }
+      if (_dm_fault_check (DM_FAULT_SHORT_WRITE) && chunk / 2 >= file->sector_size)
+        chunk = (chunk / 2) & ~(file->sector_size - 1);
       if (!WriteFile (file->handle, p, chunk, NULL, &ov) && GetLastError () != ERROR_IO_PENDING)
         {
           ret = _dm_win_error (GetLastError ());
@@ -352,14 +372,15 @@ dm_file_write_at (dm_file *file, const void *buf, size_t len, uint64_t offset)
           ret = _dm_win_error (GetLastError ());
           break;
         }
-      if (done != chunk)
+      if (done == 0)
         {
           ret = DM_E_SHORT;
           break;
         }
-      p += chunk;
-      len -= chunk;
-      offset += chunk;
+      /* A short write is legal; the rest goes in the next round. */
+      p += done;
+      len -= done;
+      offset += done;
     }
   CloseHandle (event);
   return ret;
@@ -368,6 +389,10 @@ dm_file_write_at (dm_file *file, const void *buf, size_t len, uint64_t offset)
 int
 dm_file_sync (dm_file *file)
 {
+  int err = _dm_fault_check (DM_FAULT_SYNC);
+
+  if (err < 0)
+    return err;
   if (!FlushFileBuffers (file->handle))
     return _dm_win_error (GetLastError ());
   return 0;
