@@ -127,6 +127,15 @@ dm_interrupt_install (void (*fn) (void *user), void *user)
   return 0;
 }
 
+int
+dm_args_utf8 (int *argc, char ***argv)
+{
+  /* POSIX arguments are the bytes the user typed, UTF-8 in any sane locale. */
+  (void) argc;
+  (void) argv;
+  return 0;
+}
+
 const char *
 dm_strerror (int code)
 {

@@ -53,7 +53,3 @@ int _dm_fault_check (dm_fault_point point);
 /* A new handle with its own file object, so that each worker's completion
  * port can own one (a file object belongs to at most one port). */
 HANDLE _dm_file_reopen (dm_file *file, int *err);
-
-/* Replaces main()'s ANSI arguments by UTF-8 ones. Meant for dm-platform.h
- * (a no-op on POSIX), so that diskmeter-cli can open non-ASCII paths. */
-int dm_args_utf8 (int *argc, char ***argv);
