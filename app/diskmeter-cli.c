@@ -14,6 +14,8 @@
 
 #include "dm-cli-commands.h"
 #include "dm-cli-options.h"
+#include "dm-compare.h"
+#include "dm-interleave.h"
 #include "dm-profile.h"
 #include "dm-runner.h"
 #include "dm-units.h"
@@ -24,6 +26,8 @@ typedef struct cli {
   dm_cli_options opt;
   dm_report      report;
   dm_runner     *runner;
+  dm_report      report_b;  /* --compare-with: the second target */
+  dm_runner     *runner_b;
   bool           tty;
   double         last_print;
   int            last_len;
@@ -32,7 +36,10 @@ typedef struct cli {
 static void
 on_interrupt (void *user)
 {
-  dm_runner_cancel (user);
+  cli *c = user;
+  dm_runner_cancel (c->runner);
+  if (c->runner_b)
+    dm_runner_cancel (c->runner_b);
 }
 
 static void
@@ -102,11 +109,12 @@ list_targets (void)
   return EXIT_DONE;
 }
 
+static int write_output (cli *c, dm_buf *out);
+
 static int
 write_report (cli *c)
 {
   dm_buf out;
-  int err = 0;
   dm_buf_init (&out);
   switch (c->opt.format)
     {
@@ -114,17 +122,76 @@ write_report (cli *c)
     case DM_FORMAT_JSON: dm_report_write_json (&c->report, &out); break;
     case DM_FORMAT_CSV:  dm_report_write_csv (&c->report, &out); break;
     }
-  if (out.error)
-    err = out.error;
+  int err = write_output (c, &out);
+  dm_buf_free (&out);
+  return err;
+}
+
+static int
+write_output (cli *c, dm_buf *out)
+{
+  int err = 0;
+  if (out->error)
+    err = out->error;
   else if (c->opt.output)
-    err = dm_write_file_atomic (c->opt.output, &out);
-  else if (fwrite (out.data, 1, out.len, stdout) != out.len || fflush (stdout) != 0)
+    err = dm_write_file_atomic (c->opt.output, out);
+  else if (fwrite (out->data, 1, out->len, stdout) != out->len || fflush (stdout) != 0)
     err = -errno;
   if (err < 0)
     fprintf (stderr, "diskmeter-cli: cannot write %s: %s\n",
              c->opt.output ? c->opt.output : "the report", dm_strerror (err));
-  dm_buf_free (&out);
   return err;
+}
+
+/* --compare-with: the two targets' figures side by side. */
+static int
+write_comparison (cli *c)
+{
+  const dm_report *reports[2] = { &c->report, &c->report_b };
+  const char *names[2] = { c->opt.target, c->opt.compare_with };
+  dm_compare cmp;
+  dm_buf out;
+  int err;
+  if (dm_compare_build (&cmp, reports, names, 2, DM_UNIT_MBPS) < 0)
+    return -ENOMEM;
+  dm_buf_init (&out);
+  switch (c->opt.format)
+    {
+    case DM_FORMAT_TEXT: dm_compare_write_text (&cmp, &out); break;
+    case DM_FORMAT_JSON: dm_compare_write_json (&cmp, &out); break;
+    case DM_FORMAT_CSV:  dm_compare_write_csv (&cmp, &out); break;
+    }
+  err = write_output (c, &out);
+  dm_buf_free (&out);
+  dm_compare_clear (&cmp);
+  return err;
+}
+
+static int
+setup_run (cli *c, dm_report *report, dm_runner **runner, const char *target,
+           const dm_spec *specs, unsigned n_specs, unsigned modes)
+{
+  if (dm_report_init (report, &c->opt.settings, specs, n_specs, modes) < 0)
+    return -ENOMEM;
+  snprintf (report->profile, sizeof report->profile, "%s",
+            c->opt.n_tests ? "custom" : c->opt.profile);
+  report->nvme = c->opt.nvme && !c->opt.n_tests;
+  snprintf (report->comment, sizeof report->comment, "%s", c->opt.comment ? c->opt.comment : "");
+  *runner = dm_runner_new (report, target);
+  if (!*runner)
+    return -ENOMEM;
+  dm_runner_set_progress (*runner, on_progress, c);
+  return 0;
+}
+
+/* Warnings and the reason of a failure, once per target. */
+static void
+tell_outcome (const dm_report *r, const char *which)
+{
+  if (r->warning[0])
+    fprintf (stderr, "diskmeter-cli: warning: %s\n", r->warning);
+  if (r->status == DM_STATUS_FAILED && r->error[0])
+    fprintf (stderr, "diskmeter-cli: %s%s%s\n", which ? which : "", which ? ": " : "", r->error);
 }
 
 static bool
@@ -167,44 +234,35 @@ main (int argc, char **argv)
     return list_targets ();
 
   const dm_spec *specs = dm_cli_specs (&c.opt, &n_specs, &modes);
-  if (dm_report_init (&c.report, &c.opt.settings, specs, n_specs, modes) < 0)
-    {
-      fprintf (stderr, "diskmeter-cli: out of memory\n");
-      return EXIT_FAILED;
-    }
-  snprintf (c.report.profile, sizeof c.report.profile, "%s",
-            c.opt.n_tests ? "custom" : c.opt.profile);
-  c.report.nvme = c.opt.nvme && !c.opt.n_tests;
-  snprintf (c.report.comment, sizeof c.report.comment, "%s", c.opt.comment ? c.opt.comment : "");
-
-  c.runner = dm_runner_new (&c.report, c.opt.target);
-  if (!c.runner)
+  if (setup_run (&c, &c.report, &c.runner, c.opt.target, specs, n_specs, modes) < 0
+      || (c.opt.compare_with
+          && setup_run (&c, &c.report_b, &c.runner_b, c.opt.compare_with, specs, n_specs,
+                        modes) < 0))
     {
       fprintf (stderr, "diskmeter-cli: out of memory\n");
       return EXIT_FAILED;
     }
   c.tty = isatty (STDERR_FILENO);
-  dm_runner_set_progress (c.runner, on_progress, &c);
-  dm_interrupt_install (on_interrupt, c.runner);
+  dm_interrupt_install (on_interrupt, &c);
 
-  int err = dm_runner_run (c.runner);
+  int err = c.runner_b ? dm_interleave_run (c.runner, c.runner_b) : dm_runner_run (c.runner);
   clear_line (&c);
-  if (c.report.warning[0])
-    fprintf (stderr, "diskmeter-cli: warning: %s\n", c.report.warning);
-
   status = err == -ECANCELED ? EXIT_CANCELLED : err < 0 ? EXIT_FAILED : EXIT_DONE;
-  if (status == EXIT_FAILED)
-    fprintf (stderr, "diskmeter-cli: %s\n", c.report.error);
-  else if (status == EXIT_CANCELLED)
+  tell_outcome (&c.report, c.runner_b ? c.opt.target : NULL);
+  if (c.runner_b)
+    tell_outcome (&c.report_b, c.opt.compare_with);
+  if (status == EXIT_CANCELLED)
     fprintf (stderr, "diskmeter-cli: cancelled; the test file was removed\n");
 
   /* A run refused before any test started has nothing to print on the
    * terminal but its reason; a file asked for is still written, so that
    * scripts always find a report with its status. */
   if (c.opt.output || any_result_ran (&c.report))
-    if (write_report (&c) < 0 && status == EXIT_DONE)
+    if ((c.runner_b ? write_comparison (&c) : write_report (&c)) < 0 && status == EXIT_DONE)
       status = EXIT_FAILED;
 
+  dm_runner_free (c.runner_b);
+  dm_report_clear (&c.report_b);
   dm_runner_free (c.runner);
   dm_report_clear (&c.report);
   return status;

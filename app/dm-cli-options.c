@@ -42,6 +42,9 @@ const char dm_cli_usage[] =
   "  --output FILE        write the report to FILE (atomically) instead of stdout\n"
   "  --comment TEXT       a comment stored with the results\n"
   "  --quiet              no progress line\n"
+  "  --compare-with TARGET_B\n"
+  "                       measure TARGET_B too, test by test in turns with TARGET,\n"
+  "                       and print the comparison (--format applies to it)\n"
   "  --list-targets       list the filesystems that can be measured, then exit\n"
   "  --help, --version\n"
   "\n"
@@ -88,7 +91,7 @@ typedef enum {
   OPT_PROFILE, OPT_NVME, OPT_MIX, OPT_MIX_READ, OPT_MODES, OPT_TESTS, OPT_COUNT, OPT_SIZE,
   OPT_DURATION, OPT_INTERVAL, OPT_WARMUP, OPT_DATA, OPT_BACKEND, OPT_BUFFERED,
   OPT_WRITE_THROUGH, OPT_DESTROY, OPT_FORMAT, OPT_OUTPUT, OPT_COMMENT, OPT_QUIET,
-  OPT_LIST_TARGETS, OPT_HELP, OPT_VERSION,
+  OPT_LIST_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH,
 } opt_id;
 
 static const struct {
@@ -108,6 +111,7 @@ static const struct {
   { "format", OPT_FORMAT, true },         { "output", OPT_OUTPUT, true },
   { "comment", OPT_COMMENT, true },       { "quiet", OPT_QUIET, false },
   { "list-targets", OPT_LIST_TARGETS, false },
+  { "compare-with", OPT_COMPARE_WITH, true },
   { "help", OPT_HELP, false },            { "version", OPT_VERSION, false },
 };
 
@@ -188,6 +192,11 @@ apply (dm_cli_options *o, opt_id id, const char *name, const char *v, char *why,
       o->output = v;
       break;
     case OPT_COMMENT: o->comment = v; break;
+    case OPT_COMPARE_WITH:
+      if (!*v)
+        return fail (why, ws, "--compare-with needs a second target");
+      o->compare_with = v;
+      break;
     case OPT_QUIET: o->quiet = true; break;
     case OPT_LIST_TARGETS: o->list_targets = true; break;
     case OPT_HELP: o->help = true; break;
@@ -263,6 +272,10 @@ dm_cli_parse (int argc, char **argv, dm_cli_options *o, char *why, size_t why_si
   if (o->settings.destroy_device[0] && strcmp (o->settings.destroy_device, o->target) != 0)
     return fail (why, why_size, "--destroy-data-on %s does not name the TARGET %s",
                  o->settings.destroy_device, o->target);
+  if (o->compare_with && !strcmp (o->compare_with, o->target))
+    return fail (why, why_size, "--compare-with names the same target as TARGET");
+  if (o->compare_with && o->settings.destroy_device[0])
+    return fail (why, why_size, "--compare-with and --destroy-data-on do not go together");
   if (o->modes && !(o->modes & DM_MODE_BIT (DM_MODE_MIX)) && o->mix)
     o->modes |= DM_MODE_BIT (DM_MODE_MIX);
   return 0;

@@ -27,6 +27,7 @@ typedef struct dm_cli_options {
   const char *output;         /* NULL = stdout */
   const char *comment;
   const char *target;
+  const char *compare_with;   /* second target, measured interleaved */
   bool        quiet;
   bool        help;
   bool        version;

@@ -807,6 +807,12 @@ dm_runner_selected (const dm_runner *r, unsigned i)
   return i < r->report->n_results && is_selected (r, i);
 }
 
+dm_report *
+dm_runner_get_report (const dm_runner *r)
+{
+  return r->report;
+}
+
 int
 dm_runner_run (dm_runner *r)
 {

@@ -55,6 +55,7 @@ int  dm_runner_prepare (dm_runner *runner);
 int  dm_runner_run_result (dm_runner *runner, unsigned index, bool pause_first);
 int  dm_runner_finish (dm_runner *runner, int err);
 bool dm_runner_selected (const dm_runner *runner, unsigned index);
+dm_report *dm_runner_get_report (const dm_runner *runner);
 
 /* From any thread or a signal handler: stop within 250 ms. */
 void dm_runner_cancel (dm_runner *runner);
