@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The queue-depth x threads sweep: one pattern measured at every
+ * combination of a list of queue depths and a list of thread counts, to find
+ * where a disk stops gaining throughput and only gains latency. A plan
+ * becomes an ordinary dm_report (one result per combination, lightest load
+ * first) that the ordinary dm_runner fills, so a cancelled sweep keeps every
+ * combination it finished. The analysis reads any such report, saved ones too.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "dm-buf.h"
+#include "dm-report.h"
+
+#define DM_SWEEP_MAX_LIST     16    /* values in the QD or threads list */
+#define DM_SWEEP_MAX_INFLIGHT 4096  /* QD x T: I/Os in flight at once */
+#define DM_SWEEP_MAX_BUFFERS  (1ull << 30) /* QD x T x block: I/O buffer memory */
+#define DM_SWEEP_CPU_FACTOR   4     /* threads <= 4 x logical CPUs */
+/* Past the knee each step gains less than this share of throughput. */
+#define DM_SWEEP_KNEE_GAIN    0.05
+
+typedef struct dm_sweep_plan {
+  dm_pattern pattern;
+  uint32_t   block_size;
+  dm_mode    mode;                     /* its read share is the settings' mix_read_percent */
+  unsigned   queue_depths[DM_SWEEP_MAX_LIST];
+  unsigned   n_queue_depths;
+  unsigned   threads[DM_SWEEP_MAX_LIST];
+  unsigned   n_threads;
+  double     latency_bound_us;         /* for dm_sweep_best_under; 0 = none */
+} dm_sweep_plan;
+
+/* RND4K read over QD 1,2,4,...,256 and T 1,2,4,8,16. */
+void dm_sweep_plan_init (dm_sweep_plan *p);
+
+/* "1,2,4,8" into a sorted list without repeats, each in [min, max]. 0, or
+ * -EINVAL with a one-line reason. */
+int dm_sweep_list_parse (const char *text, unsigned min, unsigned max, unsigned *out,
+                         unsigned *n, char *why, size_t why_size);
+
+/* Sets up a report with one result per combination the machine can hold,
+ * ordered by load (QD x T), fewer threads first at equal load. Combinations
+ * beyond the bounds (threads > 4 x logical CPUs, QD x T > 4096 in flight,
+ * QD x T x block > 1 GiB of buffers, block x T > test size) are dropped and
+ * named in `note` (may be NULL); if none is left, -EINVAL with the reason in
+ * why. The report's profile is "sweep". */
+int dm_sweep_report_init (dm_report *r, const dm_sweep_plan *p, const dm_settings *s,
+                          unsigned logical_cpus, char *note, size_t note_size,
+                          char *why, size_t why_size);
+
+/* Seconds the runner will take for the report's results, test file
+ * preparation not included: warm-up, count measured runs and the interval
+ * between tests, as the runner's own progress estimate counts them. */
+double dm_sweep_estimate_seconds (const dm_report *r);
+
+/* The axes of a sweep report, from its results (so a saved report works):
+ * the distinct queue depths and thread counts, ascending. */
+void dm_sweep_axes (const dm_report *r, unsigned *qds, unsigned *n_qds, unsigned *threads,
+                    unsigned *n_threads);
+/* Index of the result at QD x T, or -1. */
+int dm_sweep_find (const dm_report *r, unsigned queue_depth, unsigned threads);
+
+/* The knee: over complete results ordered by load (the best throughput at
+ * each load stands for it), the lightest load past which no heavier load
+ * gains DM_SWEEP_KNEE_GAIN or more throughput while p99 latency rises (the
+ * next and the heaviest load both have a higher p99). 0 and the result's
+ * index, or -ENOENT: fewer than two loads, throughput still growing at the
+ * end, or latency not rising. */
+int dm_sweep_knee (const dm_report *r, int *index);
+
+/* The complete result with the highest throughput whose p99 latency is at
+ * or under bound_us (the lighter load on a tie). 0 and its index, or -ENOENT. */
+int dm_sweep_best_under (const dm_report *r, double bound_us, int *index);
+
+/* The report's JSON with a "sweep" member added: queue_depths, threads,
+ * latency_bound_us, knee and best_under_bound ({queue_depth, threads} or null). */
+void dm_sweep_write_json (const dm_report *r, const dm_sweep_plan *p, dm_buf *out);
+/* One row per combination: qd, threads, mb_per_s, iops, mean_latency_us,
+ * p99_latency_us, cpu_percent, status. */
+void dm_sweep_write_csv (const dm_report *r, dm_buf *out);
+/* QD x T tables of MB/s (IOPS for blocks under 64 KiB) and of p99 latency,
+ * then the knee and best-under-bound lines. */
+void dm_sweep_write_text (const dm_report *r, const dm_sweep_plan *p, dm_buf *out);
