@@ -1,0 +1,467 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The sweep: plans ordered by load and bounded by what the machine holds,
+ * the time estimate, the knee and the best load under a latency bound on
+ * curves whose answer is known (an IOPS cap over a latency floor, flat,
+ * still growing, one point, all failed), the JSON and CSV, and a real sweep
+ * through the runner that is cancelled and keeps what it measured.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dm-json.h"
+#include "dm-runner.h"
+#include "dm-sweep.h"
+#include "dm-test-backend.h"
+#include "dm-test.h"
+
+static dm_settings settings;
+
+static void
+small_settings (void)
+{
+  dm_settings_init (&settings);
+  settings.count = 1;
+  settings.test_size = 16ull << 20;
+  settings.measure_s = 0.1;
+  settings.warmup_s = 0;
+  settings.interval_s = 0;
+}
+
+static void
+plan_of (dm_sweep_plan *p, const unsigned *qd, unsigned n_qd, const unsigned *t, unsigned n_t)
+{
+  dm_sweep_plan_init (p);
+  memcpy (p->queue_depths, qd, n_qd * sizeof *qd);
+  p->n_queue_depths = n_qd;
+  memcpy (p->threads, t, n_t * sizeof *t);
+  p->n_threads = n_t;
+}
+
+static void
+test_defaults (void)
+{
+  dm_sweep_plan p;
+  dm_sweep_plan_init (&p);
+  DM_CHECK_INT (p.n_queue_depths, ==, 9);
+  DM_CHECK_INT (p.queue_depths[8], ==, 256);
+  DM_CHECK_INT (p.n_threads, ==, 5);
+  DM_CHECK_INT (p.threads[4], ==, 16);
+  DM_CHECK (p.pattern == DM_RND && p.block_size == 4096 && p.mode == DM_MODE_READ);
+}
+
+static void
+test_list_parse (void)
+{
+  unsigned v[DM_SWEEP_MAX_LIST], n = 0;
+  char why[200];
+  DM_CHECK_INT (dm_sweep_list_parse ("8,1,2,2", 1, 512, v, &n, why, sizeof why), ==, 0);
+  DM_CHECK_INT (n, ==, 3);
+  DM_CHECK (v[0] == 1 && v[1] == 2 && v[2] == 8);
+  DM_CHECK_INT (dm_sweep_list_parse ("0", 1, 512, v, &n, why, sizeof why), ==, -EINVAL);
+  DM_CHECK_INT (dm_sweep_list_parse ("1,,2", 1, 512, v, &n, why, sizeof why), ==, -EINVAL);
+  DM_CHECK_INT (dm_sweep_list_parse ("1,2,", 1, 512, v, &n, why, sizeof why), ==, -EINVAL);
+  DM_CHECK_INT (dm_sweep_list_parse ("x", 1, 512, v, &n, why, sizeof why), ==, -EINVAL);
+  DM_CHECK_INT (dm_sweep_list_parse ("", 1, 512, v, &n, why, sizeof why), ==, -EINVAL);
+  DM_CHECK_INT (dm_sweep_list_parse ("513", 1, 512, v, &n, why, sizeof why), ==, -EINVAL);
+  DM_CHECK (strstr (why, "513") != NULL);
+  DM_CHECK_INT (dm_sweep_list_parse ("1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17", 1, 512, v,
+                                     &n, why, sizeof why), ==, -EINVAL);
+}
+
+/* Lightest load first, fewer threads first at equal load. */
+static void
+test_order (void)
+{
+  static const unsigned qd[] = { 1, 2, 4 }, t[] = { 1, 2 };
+  static const unsigned want[][2] = { { 1, 1 }, { 2, 1 }, { 1, 2 }, { 4, 1 }, { 2, 2 }, { 4, 2 } };
+  dm_sweep_plan p;
+  dm_report r;
+  char note[200], why[200];
+  small_settings ();
+  plan_of (&p, qd, 3, t, 2);
+  DM_CHECK_INT (dm_sweep_report_init (&r, &p, &settings, 4, note, sizeof note, why, sizeof why), ==, 0);
+  DM_CHECK_INT (r.n_results, ==, 6);
+  DM_CHECK_STR (note, "");
+  DM_CHECK_STR (r.profile, "sweep");
+  for (unsigned i = 0; i < r.n_results && i < 6; i++)
+    {
+      DM_CHECK_INT (r.results[i].spec.queue_depth, ==, want[i][0]);
+      DM_CHECK_INT (r.results[i].spec.threads, ==, want[i][1]);
+      DM_CHECK (r.results[i].mode == DM_MODE_READ && r.results[i].read_percent == 100);
+      DM_CHECK (r.results[i].spec.pattern == DM_RND && r.results[i].spec.block_size == 4096);
+    }
+  DM_CHECK_INT (dm_sweep_find (&r, 2, 2), ==, 4);
+  DM_CHECK_INT (dm_sweep_find (&r, 3, 2), ==, -1);
+  unsigned qa[DM_SWEEP_MAX_LIST], ta[DM_SWEEP_MAX_LIST], nq, nt;
+  dm_sweep_axes (&r, qa, &nq, ta, &nt);
+  DM_CHECK (nq == 3 && qa[0] == 1 && qa[2] == 4 && nt == 2 && ta[1] == 2);
+  dm_report_clear (&r);
+
+  /* The Mix share comes from the settings. */
+  settings.mix_read_percent = 60;
+  p.mode = DM_MODE_MIX;
+  DM_CHECK_INT (dm_sweep_report_init (&r, &p, &settings, 4, NULL, 0, why, sizeof why), ==, 0);
+  DM_CHECK (r.results[0].mode == DM_MODE_MIX && r.results[0].read_percent == 60);
+  dm_report_clear (&r);
+}
+
+static void
+test_bounds (void)
+{
+  dm_sweep_plan p;
+  dm_report r;
+  char note[400], why[400];
+  small_settings ();
+  settings.test_size = 64ull << 20;
+
+  /* Two logical CPUs hold 8 threads; 512 x 16 is past 4096 in flight. */
+  static const unsigned qd[] = { 1, 512 }, t[] = { 1, 8, 16 };
+  plan_of (&p, qd, 2, t, 3);
+  DM_CHECK_INT (dm_sweep_report_init (&r, &p, &settings, 2, note, sizeof note, why, sizeof why), ==, 0);
+  DM_CHECK_INT (r.n_results, ==, 4);
+  DM_CHECK (strstr (note, "left out 2 of 6") != NULL);
+  DM_CHECK (strstr (note, "more than 8 threads (4 x 2 logical CPUs)") != NULL);
+  for (unsigned i = 0; i < r.n_results; i++)
+    DM_CHECK (r.results[i].spec.threads <= 8);
+  dm_report_clear (&r);
+
+  DM_CHECK_INT (dm_sweep_report_init (&r, &p, &settings, 8, note, sizeof note, why, sizeof why), ==, 0);
+  DM_CHECK_INT (r.n_results, ==, 5);
+  DM_CHECK (strstr (note, "more than 4096 I/Os in flight") != NULL);
+  dm_report_clear (&r);
+
+  /* 8 MiB blocks: 1 GiB of buffers at most, and 8 threads need 64 MiB. */
+  static const unsigned qd2[] = { 1, 16, 256 }, t2[] = { 1, 8, 16 };
+  plan_of (&p, qd2, 3, t2, 3);
+  p.block_size = 8u << 20;
+  p.pattern = DM_SEQ;
+  settings.test_size = 32ull << 20;
+  DM_CHECK_INT (dm_sweep_report_init (&r, &p, &settings, 64, note, sizeof note, why, sizeof why), ==, 0);
+  DM_CHECK_INT (r.n_results, ==, 2); /* Q1T1 and Q16T1 */
+  DM_CHECK (strstr (note, "1 GiB of 8M buffers") != NULL);
+  DM_CHECK (strstr (note, "fit in the test size") != NULL);
+  dm_report_clear (&r);
+
+  /* Nothing left: refused with the reason. */
+  static const unsigned qd3[] = { 256 }, t3[] = { 16 };
+  plan_of (&p, qd3, 1, t3, 1);
+  p.block_size = 8u << 20;
+  DM_CHECK_INT (dm_sweep_report_init (&r, &p, &settings, 64, note, sizeof note, why, sizeof why), ==, -EINVAL);
+  DM_CHECK (strstr (why, "no combination can run here") != NULL);
+  DM_CHECK_INT (r.n_results, ==, 0);
+
+  p.block_size = 3000;
+  DM_CHECK_INT (dm_sweep_report_init (&r, &p, &settings, 64, NULL, 0, why, sizeof why), ==, -EINVAL);
+  plan_of (&p, qd3, 0, t3, 1);
+  DM_CHECK_INT (dm_sweep_report_init (&r, &p, &settings, 64, NULL, 0, why, sizeof why), ==, -EINVAL);
+}
+
+static void
+test_estimate (void)
+{
+  static const unsigned qd[] = { 1, 2, 4 }, t[] = { 1, 2 };
+  dm_sweep_plan p;
+  dm_report r;
+  char why[200];
+  small_settings ();
+  settings.warmup_s = 1;
+  settings.count = 2;
+  settings.measure_s = 3;
+  settings.interval_s = 0.5;
+  plan_of (&p, qd, 3, t, 2);
+  DM_CHECK_INT (dm_sweep_report_init (&r, &p, &settings, 4, NULL, 0, why, sizeof why), ==, 0);
+  DM_CHECK (fabs (dm_sweep_estimate_seconds (&r) - (6 * 7 + 5 * 0.5)) < 1e-9);
+  dm_report_clear (&r);
+  dm_report empty;
+  memset (&empty, 0, sizeof empty);
+  DM_CHECK (dm_sweep_estimate_seconds (&empty) == 0);
+}
+
+/* A report over QD lists x T 1 with figures filled in by a model. */
+static void
+model_report (dm_report *r, const unsigned *qd, unsigned n, const unsigned *t, unsigned n_t)
+{
+  dm_sweep_plan p;
+  char why[200];
+  small_settings ();
+  plan_of (&p, qd, n, t, n_t);
+  DM_CHECK_INT (dm_sweep_report_init (r, &p, &settings, 64, NULL, 0, why, sizeof why), ==, 0);
+}
+
+static void
+set_point (dm_result *res, double iops, double p99_us)
+{
+  res->status = DM_STATUS_COMPLETE;
+  res->iops = iops;
+  res->mb_per_s = iops * res->spec.block_size / 1e6;
+  res->latency.p99 = p99_us;
+  res->latency.mean = p99_us / 2;
+}
+
+/* A device with a 2 ms latency floor behind a 2000 IOPS cap: IOPS grow as
+ * QD / 2 ms until QD 4 reaches the cap, then only latency grows. */
+static void
+test_knee_cap (void)
+{
+  static const unsigned qd[] = { 1, 2, 4, 8, 16, 32 }, t[] = { 1 };
+  dm_report r;
+  int k = -1;
+  model_report (&r, qd, 6, t, 1);
+  for (unsigned i = 0; i < r.n_results; i++)
+    {
+      double q = r.results[i].spec.queue_depth;
+      double iops = fmin (q / 0.002, 2000);
+      set_point (&r.results[i], iops, fmax (2000, q / iops * 1e6) * 1.1);
+    }
+  DM_CHECK_INT (dm_sweep_knee (&r, &k), ==, 0);
+  DM_CHECK_INT (k, ==, dm_sweep_find (&r, 4, 1));
+  /* Past the cap a little more throughput still comes through (2 %). */
+  set_point (&r.results[3], 2030, 4400);
+
+  /* The cap just missed at QD 4 (3 % short) is still within 5 %. */
+  r.results[2].iops = 1940;
+  r.results[2].mb_per_s = 1940 * 4096 / 1e6;
+  DM_CHECK_INT (dm_sweep_knee (&r, &k), ==, 0);
+  DM_CHECK_INT (r.results[k].spec.queue_depth, ==, 4);
+
+  /* Latency bound: the fastest load whose p99 fits, the lighter one when
+   * they are equally fast (QD 1, 2, 4 have p99 2200 us, QD 8 4400 us). */
+  DM_CHECK_INT (dm_sweep_best_under (&r, 5000, &k), ==, 0);
+  DM_CHECK_INT (r.results[k].spec.queue_depth, ==, 8);
+  DM_CHECK_INT (dm_sweep_best_under (&r, 4399, &k), ==, 0);
+  DM_CHECK_INT (r.results[k].spec.queue_depth, ==, 4);
+  DM_CHECK_INT (dm_sweep_best_under (&r, 2199, &k), ==, -ENOENT);
+  r.results[3].iops = 2000;
+  r.results[3].mb_per_s = r.results[2].mb_per_s;
+  DM_CHECK_INT (dm_sweep_best_under (&r, 5000, &k), ==, 0);
+  DM_CHECK_INT (r.results[k].spec.queue_depth, ==, 4);
+  DM_CHECK_INT (dm_sweep_best_under (&r, 0, &k), ==, -ENOENT);
+  dm_report_clear (&r);
+}
+
+static void
+test_knee_edges (void)
+{
+  static const unsigned qd[] = { 1, 2, 4, 8 }, t[] = { 1 };
+  dm_report r;
+  int k = -1;
+
+  /* Flat throughput, rising latency: the first load is the knee. */
+  model_report (&r, qd, 4, t, 1);
+  for (unsigned i = 0; i < r.n_results; i++)
+    set_point (&r.results[i], 1000, 100.0 * r.results[i].spec.queue_depth);
+  DM_CHECK_INT (dm_sweep_knee (&r, &k), ==, 0);
+  DM_CHECK_INT (k, ==, 0);
+
+  /* Flat throughput and flat latency: more load costs nothing, no knee. */
+  for (unsigned i = 0; i < r.n_results; i++)
+    r.results[i].latency.p99 = 100;
+  DM_CHECK_INT (dm_sweep_knee (&r, &k), ==, -ENOENT);
+
+  /* Gains of 5 % or more all the way: not saturated within the sweep. */
+  for (unsigned i = 0; i < r.n_results; i++)
+    set_point (&r.results[i], 1000.0 * (1 + 0.5 * i), 100 + 10.0 * i);
+  DM_CHECK_INT (dm_sweep_knee (&r, &k), ==, -ENOENT);
+
+  /* A noisy dip is not the knee when the curve rises again after it. */
+  set_point (&r.results[0], 1000, 100);
+  set_point (&r.results[1], 2000, 110);
+  set_point (&r.results[2], 1950, 130);
+  set_point (&r.results[3], 4000, 150);
+  DM_CHECK_INT (dm_sweep_knee (&r, &k), ==, -ENOENT);
+  set_point (&r.results[3], 2030, 400);
+  DM_CHECK_INT (dm_sweep_knee (&r, &k), ==, 0);
+  DM_CHECK_INT (k, ==, 1);
+
+  /* All failed, or all pending: nothing to judge. */
+  for (unsigned i = 0; i < r.n_results; i++)
+    r.results[i].status = DM_STATUS_FAILED;
+  DM_CHECK_INT (dm_sweep_knee (&r, &k), ==, -ENOENT);
+  DM_CHECK_INT (dm_sweep_best_under (&r, 1e9, &k), ==, -ENOENT);
+  for (unsigned i = 0; i < r.n_results; i++)
+    r.results[i].status = DM_STATUS_PENDING;
+  DM_CHECK_INT (dm_sweep_knee (&r, &k), ==, -ENOENT);
+
+  /* A cancelled sweep judges what it finished. */
+  set_point (&r.results[0], 1000, 100);
+  set_point (&r.results[1], 1010, 200);
+  set_point (&r.results[2], 1020, 400);
+  r.results[3].status = DM_STATUS_CANCELLED;
+  DM_CHECK_INT (dm_sweep_knee (&r, &k), ==, 0);
+  DM_CHECK_INT (k, ==, 0);
+  dm_report_clear (&r);
+
+  /* One point: there is no "past it". */
+  static const unsigned one[] = { 1 };
+  model_report (&r, one, 1, t, 1);
+  set_point (&r.results[0], 1000, 100);
+  DM_CHECK_INT (dm_sweep_knee (&r, &k), ==, -ENOENT);
+  DM_CHECK_INT (dm_sweep_best_under (&r, 100, &k), ==, 0);
+  DM_CHECK_INT (k, ==, 0);
+  dm_report_clear (&r);
+}
+
+/* Over QD x T, equal loads are represented by their best combination. */
+static void
+test_knee_grid (void)
+{
+  static const unsigned qd[] = { 1, 2, 4 }, t[] = { 1, 2 };
+  dm_report r;
+  int k = -1;
+  model_report (&r, qd, 3, t, 2);
+  /* Q1T1 1000; Q2T1 1500 but Q1T2 1900; load 4 and 8 flat near 2000. */
+  set_point (&r.results[dm_sweep_find (&r, 1, 1)], 1000, 100);
+  set_point (&r.results[dm_sweep_find (&r, 2, 1)], 1500, 150);
+  set_point (&r.results[dm_sweep_find (&r, 1, 2)], 1950, 120);
+  set_point (&r.results[dm_sweep_find (&r, 4, 1)], 1800, 300);
+  set_point (&r.results[dm_sweep_find (&r, 2, 2)], 2000, 250);
+  set_point (&r.results[dm_sweep_find (&r, 4, 2)], 2010, 500);
+  DM_CHECK_INT (dm_sweep_knee (&r, &k), ==, 0);
+  DM_CHECK_INT (k, ==, dm_sweep_find (&r, 1, 2));
+  DM_CHECK_INT (dm_sweep_best_under (&r, 260, &k), ==, 0);
+  DM_CHECK_INT (k, ==, dm_sweep_find (&r, 2, 2));
+  dm_report_clear (&r);
+}
+
+static void
+test_writers (void)
+{
+  static const unsigned qd[] = { 1, 2, 4, 8, 16 }, t[] = { 1 };
+  dm_sweep_plan p;
+  dm_report r, back;
+  dm_buf b;
+  char why[300];
+  model_report (&r, qd, 5, t, 1);
+  plan_of (&p, qd, 5, t, 1);
+  p.latency_bound_us = 5000;
+  for (unsigned i = 0; i < 4; i++)
+    {
+      double q = r.results[i].spec.queue_depth;
+      double iops = fmin (q / 0.002, 2000);
+      set_point (&r.results[i], iops, fmax (2000, q / iops * 1e6) * 1.1);
+    }
+  r.results[4].status = DM_STATUS_CANCELLED;
+  r.status = DM_STATUS_CANCELLED;
+
+  dm_buf_init (&b);
+  dm_sweep_write_json (&r, &p, &b);
+  DM_CHECK (b.error == 0 && b.data != NULL);
+  dm_json_doc doc;
+  if (getenv ("DM_TEST_DUMP"))
+    fputs (b.data, stderr);
+  DM_CHECK_INT (dm_json_parse (b.data, b.len, &doc, why, sizeof why), ==, 0);
+  const dm_json *sw = dm_json_get (doc.root, "sweep");
+  DM_CHECK (sw != NULL);
+  const dm_json *knee = sw ? dm_json_get (sw, "knee") : NULL;
+  DM_CHECK (knee && knee->type == DM_JSON_OBJECT);
+  DM_CHECK (knee && dm_json_get_number (knee, "queue_depth", 0) == 4);
+  DM_CHECK (knee && dm_json_get_number (knee, "threads", 0) == 1);
+  const dm_json *best = sw ? dm_json_get (sw, "best_under_bound") : NULL;
+  DM_CHECK (best && dm_json_get_number (best, "queue_depth", 0) == 4);
+  DM_CHECK (sw && dm_json_get_number (sw, "latency_bound_us", 0) == 5000);
+  const dm_json *qds = sw ? dm_json_get (sw, "queue_depths") : NULL;
+  DM_CHECK (qds && qds->n == 5);
+  DM_CHECK_STR (dm_json_get_string (doc.root, "profile", ""), "sweep");
+  dm_json_free (&doc);
+  /* Readers of plain reports read it back. */
+  DM_CHECK_INT (dm_report_load_json (&back, b.data, b.len, why, sizeof why), ==, 0);
+  if (back.n_results)
+    {
+      DM_CHECK_INT (back.n_results, ==, 5);
+      int k = -1;
+      DM_CHECK_INT (dm_sweep_knee (&back, &k), ==, 0);
+      DM_CHECK_INT (k, ==, 2);
+      dm_report_clear (&back);
+    }
+
+  /* Without a bound, best_under_bound is null. */
+  dm_buf_clear (&b);
+  p.latency_bound_us = 0;
+  dm_sweep_write_json (&r, &p, &b);
+  DM_CHECK (b.data && strstr (b.data, "\"best_under_bound\": null") != NULL);
+  DM_CHECK (b.data && strstr (b.data, "\"latency_bound_us\": null") != NULL);
+
+  dm_buf_clear (&b);
+  dm_sweep_write_csv (&r, &b);
+  static const char header[] = "qd,threads,mb_per_s,iops,mean_latency_us,p99_latency_us,"
+                               "cpu_percent,status\n";
+  DM_CHECK (b.data && strncmp (b.data, header, strlen (header)) == 0);
+  DM_CHECK (b.data && strstr (b.data, "\n4,1,8.192,2000.000,1100.000,2200.000,0.000,complete\n"));
+  DM_CHECK (b.data && strstr (b.data, "\n16,1,,,,,,cancelled\n"));
+
+  dm_buf_clear (&b);
+  p.latency_bound_us = 3000;
+  set_point (&r.results[3], 1990, 4400);
+  dm_sweep_write_text (&r, &p, &b);
+  DM_CHECK (b.data && strstr (b.data, "Knee: Q4T1 (RND4K_Q4T1)") != NULL);
+  DM_CHECK (b.data && strstr (b.data, "Best with p99 <= 3000 us: Q4T1") != NULL);
+  DM_CHECK (b.data && strstr (b.data, "2000*") != NULL);
+  if (dm_test_case_failed && b.data)
+    fputs (b.data, stderr);
+  dm_buf_free (&b);
+  dm_report_clear (&r);
+}
+
+/* ---- through the runner ------------------------------------------------- */
+
+typedef struct {
+  dm_runner *runner;
+  int        done;
+} cancel_after;
+
+static void
+on_progress (void *user, const dm_progress *p)
+{
+  cancel_after *c = user;
+  if (p->phase == DM_PHASE_DONE && ++c->done == 2)
+    dm_runner_cancel (c->runner);
+}
+
+static void
+test_run_cancel (void)
+{
+  static const unsigned qd[] = { 1, 2, 4 }, t[] = { 1, 2 };
+  dm_sweep_plan p;
+  dm_report r;
+  char why[200];
+  dm_test_backend_config cfg = { 0 };
+  cfg.latency_ns = 200000;
+  small_settings ();
+  plan_of (&p, qd, 3, t, 2);
+  DM_CHECK_INT (dm_sweep_report_init (&r, &p, &settings, 4, NULL, 0, why, sizeof why), ==, 0);
+  dm_test_backend_reset (&cfg, 0);
+  dm_runner *runner = dm_runner_new (&r, ".");
+  cancel_after c = { runner, 0 };
+  dm_runner_set_backend (runner, &dm_test_backend);
+  dm_runner_set_progress (runner, on_progress, &c);
+  DM_CHECK_INT (dm_runner_run (runner), ==, -ECANCELED);
+  dm_runner_free (runner);
+  DM_CHECK_STR (dm_status_name (r.status), "cancelled");
+  /* The two lightest loads were measured and stay; the rest did not run. */
+  DM_CHECK_STR (dm_status_name (r.results[0].status), "complete");
+  DM_CHECK_STR (dm_status_name (r.results[1].status), "complete");
+  DM_CHECK (r.results[0].iops > 0 && r.results[0].latency.p99 > 0);
+  for (unsigned i = 2; i < r.n_results; i++)
+    DM_CHECK (r.results[i].status == DM_STATUS_PENDING || r.results[i].status == DM_STATUS_CANCELLED);
+  dm_report_clear (&r);
+}
+
+int
+main (void)
+{
+  DM_RUN ("/engine/sweep/defaults", test_defaults);
+  DM_RUN ("/engine/sweep/list-parse", test_list_parse);
+  DM_RUN ("/engine/sweep/order", test_order);
+  DM_RUN ("/engine/sweep/bounds", test_bounds);
+  DM_RUN ("/engine/sweep/estimate", test_estimate);
+  DM_RUN ("/engine/sweep/knee-cap", test_knee_cap);
+  DM_RUN ("/engine/sweep/knee-edges", test_knee_edges);
+  DM_RUN ("/engine/sweep/knee-grid", test_knee_grid);
+  DM_RUN ("/engine/sweep/writers", test_writers);
+  DM_RUN ("/engine/sweep/run-cancel", test_run_cancel);
+  return dm_test_done ();
+}
