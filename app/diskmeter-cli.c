@@ -14,6 +14,7 @@
 
 #include "dm-cli-commands.h"
 #include "dm-cli-options.h"
+#include "dm-latency.h"
 #include "dm-compare.h"
 #include "dm-interleave.h"
 #include "dm-profile.h"
@@ -118,7 +119,14 @@ write_report (cli *c)
   dm_buf_init (&out);
   switch (c->opt.format)
     {
-    case DM_FORMAT_TEXT: dm_report_write_text (&c->report, &out); break;
+    case DM_FORMAT_TEXT:
+      dm_report_write_text (&c->report, &out);
+      if (c->opt.latency)
+        {
+          dm_buf_add (&out, "\n");
+          dm_report_write_latency (&c->report, &out);
+        }
+      break;
     case DM_FORMAT_JSON: dm_report_write_json (&c->report, &out); break;
     case DM_FORMAT_CSV:  dm_report_write_csv (&c->report, &out); break;
     }
@@ -213,6 +221,8 @@ main (int argc, char **argv)
 
   if (argc > 1 && !strcmp (argv[1], "compare"))
     return dm_cli_compare_main (argc - 1, argv + 1);
+  if (argc > 1 && !strcmp (argv[1], "sweep"))
+    return dm_cli_sweep_main (argc - 1, argv + 1);
 
   if (dm_cli_parse (argc, argv, &c.opt, why, sizeof why) < 0)
     {

@@ -42,6 +42,8 @@ const char dm_cli_usage[] =
   "  --output FILE        write the report to FILE (atomically) instead of stdout\n"
   "  --comment TEXT       a comment stored with the results\n"
   "  --quiet              no progress line\n"
+  "  --latency            after the text report, each test's latency percentiles\n"
+  "                       and the percent of I/Os per millisecond (0..23, 24+)\n"
   "  --compare-with TARGET_B\n"
   "                       measure TARGET_B too, test by test in turns with TARGET,\n"
   "                       and print the comparison (--format applies to it)\n"
@@ -92,6 +94,7 @@ typedef enum {
   OPT_DURATION, OPT_INTERVAL, OPT_WARMUP, OPT_DATA, OPT_BACKEND, OPT_BUFFERED,
   OPT_WRITE_THROUGH, OPT_DESTROY, OPT_FORMAT, OPT_OUTPUT, OPT_COMMENT, OPT_QUIET,
   OPT_LIST_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH,
+  OPT_LATENCY,
 } opt_id;
 
 static const struct {
@@ -113,6 +116,7 @@ static const struct {
   { "list-targets", OPT_LIST_TARGETS, false },
   { "compare-with", OPT_COMPARE_WITH, true },
   { "help", OPT_HELP, false },            { "version", OPT_VERSION, false },
+  { "latency", OPT_LATENCY, false },
 };
 
 static int
@@ -201,6 +205,7 @@ apply (dm_cli_options *o, opt_id id, const char *name, const char *v, char *why,
     case OPT_LIST_TARGETS: o->list_targets = true; break;
     case OPT_HELP: o->help = true; break;
     case OPT_VERSION: o->version = true; break;
+    case OPT_LATENCY: o->latency = true; break;
     }
   if (err < 0)
     return fail (why, ws, "--%s: %s", name, inner);

@@ -29,6 +29,7 @@ typedef struct dm_cli_options {
   const char *target;
   const char *compare_with;   /* second target, measured interleaved */
   bool        quiet;
+  bool        latency;        /* --latency: percentile table and histogram after the text */
   bool        help;
   bool        version;
   bool        list_targets;

@@ -413,9 +413,13 @@ target_label (const dm_target_info *t)
   return g_string_free (s, FALSE);
 }
 
+/* Selects target in the dropdown, adding it if it is not a listed mount.
+ * Its label needs a probe, which waits for the background scan at start
+ * (probe = FALSE) so the first frame does not wait on the disk. */
 static void
 select_target_item (DmWindow   *self,
-                    const char *target)
+                    const char *target,
+                    gboolean    probe)
 {
   guint i;
 
@@ -428,9 +432,10 @@ select_target_item (DmWindow   *self,
       dm_target_info info;
       g_autofree char *label = NULL;
 
-      /* A folder the user chose or typed: probe it for its label. */
       memset (&info, 0, sizeof info);
-      if (dm_target_probe (target, &info) == 0)
+      if (self->have_target_info && g_strcmp0 (self->target_info.path, target) == 0)
+        label = target_label (&self->target_info);
+      else if (probe && dm_target_probe (target, &info) == 0)
         {
           g_strlcpy (info.path, target, sizeof info.path);
           label = target_label (&info);
@@ -466,6 +471,9 @@ typedef struct
   unsigned        n;
   dm_system_info  system;
   gboolean        have_system;
+  char           *target;       /* the current target when the scan began */
+  dm_target_info  target_info;
+  gboolean        have_target_info;
 } TargetScan;
 
 static void
@@ -475,6 +483,7 @@ target_scan_free (gpointer data)
 
   if (scan->list)
     dm_target_list_free (scan->list);
+  g_free (scan->target);
   g_free (scan);
 }
 
@@ -488,6 +497,10 @@ scan_targets_thread (GTask        *task,
 
   /* Mount tables, sysfs and statvfs can be slow on a busy or networked
    * machine; the first frame does not wait for them. */
+  scan->target = g_strdup (task_data);
+  scan->have_target_info = dm_target_probe (scan->target, &scan->target_info) == 0;
+  if (scan->have_target_info)
+    g_strlcpy (scan->target_info.path, scan->target, sizeof scan->target_info.path);
   if (dm_target_list (&scan->list, &scan->n) != 0)
     {
       scan->list = NULL;
@@ -535,7 +548,14 @@ on_targets_scanned (GObject      *source,
   self->syncing = FALSE;
 
   target = current_target (self);
-  select_target_item (self, target);
+  if (g_strcmp0 (target, scan->target) == 0)
+    {
+      self->target_info = scan->target_info;
+      self->have_target_info = scan->have_target_info;
+      if (!self->job && self->have_target_info)
+        self->report.target = self->target_info;
+    }
+  select_target_item (self, target, TRUE);
   dm_window_update_footer (self);
   target_scan_free (scan);
 }
@@ -556,7 +576,7 @@ on_folder_chosen (GtkNativeDialog *dialog,
   else
     {
       g_autofree char *target = current_target (self);
-      select_target_item (self, target);
+      select_target_item (self, target, TRUE);
     }
   g_clear_object (&self->chooser);
 }
@@ -1356,13 +1376,14 @@ sync_from_settings (DmWindow   *self,
     {
       g_autofree char *target = current_target (self);
 
-      select_target_item (self, target);
-      update_target_info (self);
-      if (!self->job)
-        {
-          if (self->have_target_info)
-            self->report.target = self->target_info;
-        }
+      /* At start-up (all) the background scan probes the target. */
+      if (!all)
+        update_target_info (self);
+      select_target_item (self, target, !all);
+      if (!self->job && self->have_target_info)
+        self->report.target = self->target_info;
+      if (all)
+        dm_window_update_footer (self);
     }
 
   if (all)
@@ -1590,6 +1611,7 @@ dm_window_new (GtkApplication *application,
                             G_CALLBACK (on_target_selected), self);
 
   task = g_task_new (self, self->cancellable, on_targets_scanned, NULL);
+  g_task_set_task_data (task, g_strdup (target), g_free);
   g_task_set_return_on_cancel (task, TRUE);
   g_task_run_in_thread (task, scan_targets_thread);
 
