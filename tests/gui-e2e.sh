@@ -178,4 +178,41 @@ dm_check "the window says why in words" grep -qi "read-only\|read only" "$out/ro
 mount -o remount,rw "$DM_MNT"
 dm_check "no test file is left after the failure" no_test_file
 
+# --- 4. Scripting over D-Bus ------------------------------------------------
+# Every menu entry is an application action: `gapplication action` reaches
+# them on a session bus of the test's own, and a second `diskmeter` with
+# options is handed to the running window instead of opening another.
+if command -v dbus-run-session >/dev/null && command -v gapplication >/dev/null; then
+  mkdir -p "$out/xdg/applications"
+  cp "$DM_SOURCE_ROOT/resources/io.github.diskmeter.Diskmeter.desktop" "$out/xdg/applications/"
+  XDG_DATA_DIRS="$out/xdg:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
+  timeout 60 dbus-run-session -- bash -c '
+    id=io.github.diskmeter.Diskmeter
+    "$DM_GUI" --target "$1" & gui=$!
+    gdbus wait --session --timeout 15 "$id" || { kill $gui; exit 3; }
+    gapplication action "$id" profile "'"'"'peak'"'"'" &&
+    "$DM_GUI" --count 2 --comment "over D-Bus" &&
+    sleep 0.5 &&
+    gapplication action "$id" save-json-to "'"'"'$2'"'"'" &&
+    gapplication action "$id" quit
+    rc=$?
+    wait $gui
+    exit $(( rc || $? ))' _ "$DM_MNT" "$out/dbus.json" >"$out/dbus.log" 2>&1
+  rc=$?
+  grep -v "^dbus-daemon\|^$" "$out/dbus.log" | sed 's/^/#   /'
+  dm_check "gapplication drove the running window and quit it (status $rc)" test "$rc" = 0
+  dm_check "the actions and the forwarded options reached the window" python3 - "$out/dbus.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+tests = sorted(set(x["test"] for x in r["results"]))
+print("#   profile", r["profile"], "count", r["settings"].get("count"), "tests", tests, "comment", r["comment"])
+assert r["profile"] == "peak", r["profile"]
+assert tests == ["RND4K_Q32T1", "SEQ1M_Q8T1"], tests
+assert r["comment"] == "over D-Bus", r["comment"]
+assert r["settings"]["count"] == 2, r["settings"]
+PY
+else
+  dm_log "no dbus-run-session or gapplication: the D-Bus part is left out"
+fi
+
 dm_finish
