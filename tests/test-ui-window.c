@@ -159,7 +159,7 @@ test_actions (void)
   /* Every menu entry, and the grid's buttons, reach the application's
    * action group: that is what `gapplication action` talks to. */
   const char *names[] = {
-    "run-all", "run-row", "stop", "copy-text", "save-text", "save-json", "save-csv",
+    "run-all", "run-row", "stop", "copy", "copy-text", "save-text", "save-json", "save-csv",
     "save-screenshot", "save-text-to", "save-json-to", "save-csv-to", "save-screenshot-to",
     "profile", "nvme", "mix", "mix-ratio", "units", "count", "size", "target", "choose-folder",
     "preferences", "about", "quit",
@@ -197,6 +197,41 @@ test_export_pending (void)
   g_unlink (json);
   g_unlink (text);
   g_rmdir (dir);
+}
+
+static void
+on_clipboard_text (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      data)
+{
+  char **out = data;
+
+  *out = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, NULL);
+  if (!*out)
+    *out = g_strdup ("");
+}
+
+static void
+test_copy_text (void)
+{
+  g_autofree char *text = NULL;
+  dm_buf want;
+
+  /* Copy as text puts exactly the CLI's text layout on the clipboard,
+   * comment included. */
+  dm_window_set_comment (window, "copied from the window");
+  g_action_group_activate_action (G_ACTION_GROUP (app), "copy-text", NULL);
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (window)), NULL,
+                                 on_clipboard_text, &text);
+  while (!text)
+    g_main_context_iteration (NULL, TRUE);
+
+  dm_buf_init (&want);
+  dm_report_write_text (_dm_window_get_report (window), &want);
+  g_assert_cmpstr (text, ==, want.data);
+  g_assert_nonnull (strstr (text, "copied from the window"));
+  dm_buf_free (&want);
+  dm_window_set_comment (window, "");
 }
 
 static gint64 last_beat;
@@ -325,6 +360,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/tile-units", test_tile_units);
   g_test_add_func ("/ui/window/actions", test_actions);
   g_test_add_func ("/ui/window/export-pending", test_export_pending);
+  g_test_add_func ("/ui/window/copy-text", test_copy_text);
   g_test_add_func ("/ui/window/stop-mid-run", test_stop_mid_run);
   return g_test_run ();
 }

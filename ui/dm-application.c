@@ -209,7 +209,7 @@ dm_application_startup (GApplication *app)
   DmApplication *self = DM_APPLICATION (app);
   g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
   static const struct { const char *action; const char *accels[3]; } accels[] = {
-    { "app.copy-text", { "<Control>c", NULL } },
+    { "app.copy", { "<Control>c", NULL } },
     { "app.save-text", { "<Control>s", NULL } },
     { "app.save-screenshot", { "<Control><Shift>s", NULL } },
     { "app.run-all", { "<Control>r", "F5", NULL } },

@@ -758,7 +758,9 @@ on_job_progress (DmJob    *job,
       char name[64];
 
       dm_spec_label (&current->spec, name, sizeof name);
-      if (p->phase == DM_PHASE_MEASURE)
+      if (p->phase == DM_PHASE_DONE)
+        status = g_strdup_printf ("%s %s: done", name, dm_mode_title (current->mode));
+      else if (p->phase == DM_PHASE_MEASURE)
         status = g_strdup_printf ("%s %s: run %u of %u", name, dm_mode_title (current->mode),
                                   p->run, p->count);
       else
@@ -1250,6 +1252,25 @@ action_copy_text (GSimpleAction *action,
   dm_buf_free (&buf);
 }
 
+/* Ctrl+C. Application shortcuts come before the focused widget's in GTK 4,
+ * so with text selected in the comment this copies that text, as Ctrl+C
+ * does anywhere; otherwise the results. */
+static void
+action_copy (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  DmWindow *self = DM_WINDOW (user_data);
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  int start, end;
+
+  if (focus && GTK_IS_EDITABLE (focus)
+      && gtk_editable_get_selection_bounds (GTK_EDITABLE (focus), &start, &end))
+    gtk_widget_activate_action (focus, "clipboard.copy", NULL);
+  else
+    action_copy_text (action, param, user_data);
+}
+
 static void
 action_choose_folder (GSimpleAction *action,
                       GVariant      *param,
@@ -1277,6 +1298,7 @@ static const GActionEntry window_actions[] = {
   { "run-all", action_run_all },
   { "run-row", action_run_row, "i" },
   { "stop", action_stop },
+  { "copy", action_copy },
   { "copy-text", action_copy_text },
   { "choose-folder", action_choose_folder },
   { "save-text", action_save_text },
