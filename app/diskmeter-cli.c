@@ -16,6 +16,7 @@
 #include "dm-cli-options.h"
 #include "dm-latency.h"
 #include "dm-compare.h"
+#include "dm-history.h"
 #include "dm-interleave.h"
 #include "dm-profile.h"
 #include "dm-runner.h"
@@ -111,6 +112,7 @@ list_targets (void)
 }
 
 static int write_output (cli *c, dm_buf *out);
+static bool any_result_ran (const dm_report *r);
 
 static int
 write_report (cli *c)
@@ -192,6 +194,24 @@ setup_run (cli *c, dm_report *report, dm_runner **runner, const char *target,
   return 0;
 }
 
+/* Completed and cancelled runs go into the history; a failure to save is
+ * worth a warning, never a failed run. */
+static void
+save_history (const cli *c, const dm_report *r)
+{
+  char path[1200];
+  if (r->status != DM_STATUS_COMPLETE && r->status != DM_STATUS_CANCELLED)
+    return;
+  if (!any_result_ran (r))
+    return;
+  int err = dm_history_save (r, path, sizeof path);
+  if (err < 0)
+    fprintf (stderr, "diskmeter-cli: warning: the run was not saved in the history: %s\n",
+             dm_strerror (err));
+  else if (!c->opt.quiet && c->tty)
+    fprintf (stderr, "diskmeter-cli: saved as %s\n", path);
+}
+
 /* Warnings and the reason of a failure, once per target. */
 static void
 tell_outcome (const dm_report *r, const char *which)
@@ -221,6 +241,8 @@ main (int argc, char **argv)
 
   if (argc > 1 && !strcmp (argv[1], "compare"))
     return dm_cli_compare_main (argc - 1, argv + 1);
+  if (argc > 1 && !strcmp (argv[1], "history"))
+    return dm_cli_history_main (argc - 1, argv + 1);
   if (argc > 1 && !strcmp (argv[1], "sweep"))
     return dm_cli_sweep_main (argc - 1, argv + 1);
 
@@ -263,6 +285,12 @@ main (int argc, char **argv)
     tell_outcome (&c.report_b, c.opt.compare_with);
   if (status == EXIT_CANCELLED)
     fprintf (stderr, "diskmeter-cli: cancelled; the test file was removed\n");
+  if (!c.opt.no_history)
+    {
+      save_history (&c, &c.report);
+      if (c.runner_b)
+        save_history (&c, &c.report_b);
+    }
 
   /* A run refused before any test started has nothing to print on the
    * terminal but its reason; a file asked for is still written, so that

@@ -7,5 +7,7 @@
 
 /* diskmeter-cli compare A.json B.json [C.json...] */
 int dm_cli_compare_main (int argc, char **argv);
+/* diskmeter-cli history [list|show|comment|export|delete] */
+int dm_cli_history_main (int argc, char **argv);
 /* diskmeter-cli sweep [OPTIONS] TARGET */
 int dm_cli_sweep_main (int argc, char **argv);

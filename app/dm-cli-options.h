@@ -29,6 +29,7 @@ typedef struct dm_cli_options {
   const char *target;
   const char *compare_with;   /* second target, measured interleaved */
   bool        quiet;
+  bool        no_history;     /* do not save the run in the history */
   bool        latency;        /* --latency: percentile table and histogram after the text */
   bool        help;
   bool        version;

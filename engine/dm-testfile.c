@@ -144,7 +144,7 @@ dm_testfile_fill (dm_testfile *tf, dm_report *r, atomic_int *cancel,
   int err = 0;
 
   if (!buf)
-    return fail (r, -ENOMEM, "out of memory for a %zu byte buffer", chunk);
+    return fail (r, -ENOMEM, "out of memory for a %llu byte buffer", (unsigned long long) chunk);
   for (uint64_t off = 0; off < tf->size; off += chunk)
     {
       if (atomic_load_explicit (cancel, memory_order_relaxed))

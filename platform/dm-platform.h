@@ -105,6 +105,25 @@ int dm_file_replace_contents (const char *path, const void *data, size_t len);
  * NUL terminated; -EFBIG past max. The path is UTF-8. */
 int dm_file_read_all (const char *path, size_t max, char **data, size_t *len);
 
+/* The folder for the user's own Diskmeter data (saved runs), created if
+ * missing: $XDG_DATA_HOME/diskmeter (~/.local/share/diskmeter) on Linux,
+ * %LOCALAPPDATA%\Diskmeter on Windows. */
+int dm_data_dir (char *buf, size_t size);
+
+/* Creates a folder and its parents where missing. */
+int dm_ensure_dir (const char *path);
+
+/* Creates path with these contents, failing with -EEXIST if anything by
+ * that name exists already: saved runs are never overwritten. */
+int dm_file_write_new (const char *path, const void *data, size_t len);
+
+/* Removes a plain file (never a folder or a device). */
+int dm_file_remove (const char *path);
+
+/* Calls fn(name, user) for every plain file in dir, in no particular
+ * order; names only, without the folder. */
+int dm_list_files (const char *dir, void (*fn) (const char *name, void *user), void *user);
+
 /* Calls fn(path, size, user) for every diskmeter-*.tmp in dir, the remains
  * of a crashed run of an older version or of another machine. */
 int dm_stale_files (const char *dir,

@@ -288,6 +288,107 @@ dm_file_read_all (const char *path, size_t max, char **data, size_t *len)
   return 0;
 }
 
+static int
+mkdir_p (char *path)
+{
+  /* Each parent in turn; existing ones are fine, a file in the way is not. */
+  for (char *p = path + 1; *p; p++)
+    if (*p == '/')
+      {
+        *p = '\0';
+        int r = mkdir (path, 0755);
+        *p = '/';
+        if (r < 0 && errno != EEXIST)
+          return -errno;
+      }
+  if (mkdir (path, 0755) < 0 && errno != EEXIST)
+    return -errno;
+  struct stat st;
+  if (stat (path, &st) < 0)
+    return -errno;
+  return S_ISDIR (st.st_mode) ? 0 : -ENOTDIR;
+}
+
+int
+dm_ensure_dir (const char *path)
+{
+  char buf[4200];
+  if (snprintf (buf, sizeof buf, "%s", path) >= (int) sizeof buf)
+    return -ENAMETOOLONG;
+  return mkdir_p (buf);
+}
+
+int
+dm_data_dir (char *buf, size_t size)
+{
+  const char *xdg = getenv ("XDG_DATA_HOME"), *home = getenv ("HOME");
+  int n;
+  if (xdg && xdg[0] == '/')
+    n = snprintf (buf, size, "%s/diskmeter", xdg);
+  else if (home && home[0] == '/')
+    n = snprintf (buf, size, "%s/.local/share/diskmeter", home);
+  else
+    return -ENOENT;
+  if (n < 0 || (size_t) n >= size)
+    return -ENAMETOOLONG;
+  return mkdir_p (buf);
+}
+
+int
+dm_file_write_new (const char *path, const void *data, size_t len)
+{
+  int fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644), err = 0;
+  const char *p = data;
+  if (fd < 0)
+    return -errno;
+  while (len && !err)
+    {
+      ssize_t n = write (fd, p, len);
+      if (n < 0 && errno != EINTR)
+        err = -errno;
+      else if (n > 0)
+        p += n, len -= (size_t) n;
+    }
+  if (!err && fsync (fd) < 0)
+    err = -errno;
+  if (close (fd) < 0 && !err)
+    err = -errno;
+  if (err)
+    unlink (path);
+  return err;
+}
+
+int
+dm_file_remove (const char *path)
+{
+  struct stat st;
+  if (lstat (path, &st) < 0)
+    return -errno;
+  if (!S_ISREG (st.st_mode))
+    return -EPERM;
+  return unlink (path) == 0 ? 0 : -errno;
+}
+
+int
+dm_list_files (const char *dir, void (*fn) (const char *name, void *user), void *user)
+{
+  DIR *d = opendir (dir);
+  struct dirent *e;
+  if (!d)
+    return -errno;
+  while ((e = readdir (d)))
+    if (e->d_type == DT_REG || e->d_type == DT_UNKNOWN)
+      {
+        char path[4200];
+        struct stat st;
+        snprintf (path, sizeof path, "%s/%s", dir, e->d_name);
+        if (lstat (path, &st) == 0 && S_ISREG (st.st_mode))
+          fn (e->d_name, user);
+      }
+  closedir (d);
+  return 0;
+}
+
 static bool
 is_test_file_name (const char *name)
 {

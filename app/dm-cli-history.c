@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * diskmeter-cli history: the saved runs, newest first, numbered so the
+ * other verbs can name one: show, comment, export, delete. A saved file
+ * that no longer loads is listed with its reason and never changed.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dm-cli-commands.h"
+#include "dm-history.h"
+#include "dm-units.h"
+
+static const char usage[] =
+  "Usage: diskmeter-cli history [list]\n"
+  "       diskmeter-cli history show N [--format text|json|csv]\n"
+  "       diskmeter-cli history comment N TEXT\n"
+  "       diskmeter-cli history export N FILE [--format text|json|csv]\n"
+  "       diskmeter-cli history delete N\n"
+  "N is the number in the list (1 = newest). Runs are saved automatically\n"
+  "unless --no-history is given.\n";
+
+static int
+usage_error (const char *why)
+{
+  fprintf (stderr, "diskmeter-cli history: %s\n%s", why, usage);
+  return 2;
+}
+
+static void
+list (const dm_history_entry *e, unsigned n)
+{
+  char dir[1100];
+  if (dm_history_dir (dir, sizeof dir) == 0)
+    printf ("Saved runs in %s\n", dir);
+  printf ("%3s  %-19s  %-9s  %-20s  %-24s  %-9s %10s %10s %10s %10s  %s\n", "N", "DATE",
+          "STATUS", "TARGET", "DEVICE", "PROFILE", "SEQ R MB/s", "SEQ W MB/s", "RND R IOPS",
+          "RND W IOPS", "COMMENT");
+  for (unsigned i = 0; i < n; i++)
+    {
+      char date[32], device[160];
+      if (!e[i].ok)
+        {
+          printf ("%3u  %s: cannot be loaded: %s\n", i + 1, e[i].name, e[i].error);
+          continue;
+        }
+      dm_format_local_time (e[i].started, date, sizeof date);
+      snprintf (device, sizeof device, "%s%s%s", e[i].model, e[i].model[0] ? " " : "",
+                e[i].device);
+      printf ("%3u  %-19s  %-9s  %-20.20s  %-24.24s  %-9s %10.1f %10.1f %10.0f %10.0f  %s\n",
+              i + 1, date, dm_status_name (e[i].status), e[i].target, device, e[i].profile,
+              e[i].seq_read_mb_s, e[i].seq_write_mb_s, e[i].rnd_read_iops, e[i].rnd_write_iops,
+              e[i].comment);
+    }
+  if (!n)
+    printf ("(none yet)\n");
+}
+
+static const dm_history_entry *
+pick (const dm_history_entry *e, unsigned n, const char *arg)
+{
+  unsigned k;
+  if (!arg || dm_uint_parse (arg, 1, n ? n : 1, &k, NULL, 0) < 0 || k > n)
+    return NULL;
+  return &e[k - 1];
+}
+
+static int
+write_report (const dm_report *r, const char *format, const char *file)
+{
+  dm_buf out;
+  int err;
+  dm_buf_init (&out);
+  if (!strcmp (format, "json"))
+    dm_report_write_json (r, &out);
+  else if (!strcmp (format, "csv"))
+    dm_report_write_csv (r, &out);
+  else
+    dm_report_write_text (r, &out);
+  if (file)
+    err = dm_write_file_atomic (file, &out);
+  else
+    err = fwrite (out.data, 1, out.len, stdout) == out.len ? 0 : -EIO;
+  dm_buf_free (&out);
+  return err;
+}
+
+int
+dm_cli_history_main (int argc, char **argv)
+{
+  const char *verb = argc > 1 ? argv[1] : "list";
+  const char *args[3] = { NULL, NULL, NULL }, *format = "text";
+  unsigned n_args = 0;
+  dm_history_entry *entries = NULL;
+  unsigned n = 0;
+  char why[320];
+  int status = 0, err;
+
+  for (int i = 2; i < argc; i++)
+    {
+      if (!strcmp (argv[i], "--format"))
+        {
+          if (i + 1 >= argc)
+            return usage_error ("--format needs a value");
+          format = argv[++i];
+          if (strcmp (format, "text") && strcmp (format, "json") && strcmp (format, "csv"))
+            return usage_error ("--format must be text, json or csv");
+          continue;
+        }
+      if (n_args == 3)
+        return usage_error ("too many arguments");
+      args[n_args++] = argv[i];
+    }
+  if (!strcmp (verb, "--help") || !strcmp (verb, "-h"))
+    {
+      fputs (usage, stdout);
+      return 0;
+    }
+  bool known = !strcmp (verb, "list") || !strcmp (verb, "show") || !strcmp (verb, "comment")
+               || !strcmp (verb, "export") || !strcmp (verb, "delete");
+  if (!known)
+    return usage_error ("unknown verb (list, show, comment, export, delete)");
+  unsigned want = !strcmp (verb, "list") ? 0 : !strcmp (verb, "comment") || !strcmp (verb, "export") ? 2 : 1;
+  if (n_args != want)
+    return usage_error ("wrong number of arguments");
+
+  err = dm_history_list (&entries, &n);
+  if (err < 0)
+    {
+      fprintf (stderr, "diskmeter-cli history: cannot read the history: %s\n", dm_strerror (err));
+      return 1;
+    }
+  if (!strcmp (verb, "list"))
+    {
+      list (entries, n);
+      dm_history_free (entries);
+      return 0;
+    }
+
+  const dm_history_entry *e = pick (entries, n, args[0]);
+  if (!e)
+    {
+      dm_history_free (entries);
+      snprintf (why, sizeof why, "'%s' is not a run number (1 to %u)", args[0], n);
+      return usage_error (why);
+    }
+
+  if (!strcmp (verb, "delete"))
+    {
+      err = dm_history_delete (e->path);
+      if (err < 0)
+        fprintf (stderr, "diskmeter-cli history: cannot delete %s: %s\n", e->name,
+                 dm_strerror (err));
+      else
+        printf ("deleted %s\n", e->name);
+      status = err < 0;
+    }
+  else if (!strcmp (verb, "comment"))
+    {
+      err = dm_history_set_comment (e->path, args[1], why, sizeof why);
+      if (err < 0)
+        fprintf (stderr, "diskmeter-cli history: %s: %s\n", e->name, why);
+      status = err < 0;
+    }
+  else
+    {
+      dm_report r;
+      err = dm_history_load (e->path, &r, why, sizeof why);
+      if (err < 0)
+        {
+          fprintf (stderr, "diskmeter-cli history: %s: %s\n", e->name, why);
+          status = 1;
+        }
+      else
+        {
+          err = write_report (&r, format, !strcmp (verb, "export") ? args[1] : NULL);
+          if (err < 0)
+            fprintf (stderr, "diskmeter-cli history: cannot write %s: %s\n",
+                     args[1] ? args[1] : "the report", dm_strerror (err));
+          status = err < 0;
+          dm_report_clear (&r);
+        }
+    }
+  dm_history_free (entries);
+  return status;
+}
