@@ -42,6 +42,7 @@ const char dm_cli_usage[] =
   "  --output FILE        write the report to FILE (atomically) instead of stdout\n"
   "  --comment TEXT       a comment stored with the results\n"
   "  --quiet              no progress line\n"
+  "  --no-history         do not keep this run in the history (diskmeter-cli history)\n"
   "  --latency            after the text report, each test's latency percentiles\n"
   "                       and the percent of I/Os per millisecond (0..23, 24+)\n"
   "  --compare-with TARGET_B\n"
@@ -93,7 +94,7 @@ typedef enum {
   OPT_PROFILE, OPT_NVME, OPT_MIX, OPT_MIX_READ, OPT_MODES, OPT_TESTS, OPT_COUNT, OPT_SIZE,
   OPT_DURATION, OPT_INTERVAL, OPT_WARMUP, OPT_DATA, OPT_BACKEND, OPT_BUFFERED,
   OPT_WRITE_THROUGH, OPT_DESTROY, OPT_FORMAT, OPT_OUTPUT, OPT_COMMENT, OPT_QUIET,
-  OPT_LIST_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH,
+  OPT_LIST_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH, OPT_NO_HISTORY,
   OPT_LATENCY,
 } opt_id;
 
@@ -115,6 +116,7 @@ static const struct {
   { "comment", OPT_COMMENT, true },       { "quiet", OPT_QUIET, false },
   { "list-targets", OPT_LIST_TARGETS, false },
   { "compare-with", OPT_COMPARE_WITH, true },
+  { "no-history", OPT_NO_HISTORY, false },
   { "help", OPT_HELP, false },            { "version", OPT_VERSION, false },
   { "latency", OPT_LATENCY, false },
 };
@@ -202,6 +204,7 @@ apply (dm_cli_options *o, opt_id id, const char *name, const char *v, char *why,
       o->compare_with = v;
       break;
     case OPT_QUIET: o->quiet = true; break;
+    case OPT_NO_HISTORY: o->no_history = true; break;
     case OPT_LIST_TARGETS: o->list_targets = true; break;
     case OPT_HELP: o->help = true; break;
     case OPT_VERSION: o->version = true; break;
@@ -212,8 +215,22 @@ apply (dm_cli_options *o, opt_id id, const char *name, const char *v, char *why,
   return 0;
 }
 
+static int parse (int argc, char **argv, dm_cli_options *o, char *why, size_t why_size);
+
 int
 dm_cli_parse (int argc, char **argv, dm_cli_options *o, char *why, size_t why_size)
+{
+  int err = parse (argc, argv, o, why, why_size);
+  /* Reasons quote what the user typed; a value with a newline or other
+   * control character in it must not break the one-line message. */
+  for (char *p = why; err < 0 && *p; p++)
+    if ((unsigned char) *p < 0x20 || *p == 0x7f)
+      *p = '?';
+  return err;
+}
+
+static int
+parse (int argc, char **argv, dm_cli_options *o, char *why, size_t why_size)
 {
   bool only_args = false;
 

@@ -86,28 +86,55 @@ read_decimal (const char *p, double *out)
 int
 dm_size_parse (const char *text, uint64_t *out, char *why, size_t why_size)
 {
-  double v;
-  const char *p = text ? read_decimal (text, &v) : NULL;
+  static const char form[] = "try 1GiB, 512MiB, 64KiB";
+  /* Integer arithmetic throughout: a size is exact or refused, never
+   * rounded through a double. */
+  unsigned __int128 whole = 0, frac = 0, scale = 1;
+  const char *p = text;
+  int digits = 0;
   if (!p)
-    return fail (why, why_size, "'%s' is not a size (try 1GiB, 512MiB, 64KiB)", text ? text : "");
-  uint64_t mult = 1;
+    return fail (why, why_size, "no size given (%s)", form);
+  for (; *p >= '0' && *p <= '9'; p++, digits++)
+    {
+      whole = whole * 10 + (unsigned) (*p - '0');
+      if (whole > ((unsigned __int128) 1 << 64))
+        return fail (why, why_size, "'%s' is too large", text);
+    }
+  if (*p == '.')
+    {
+      p++;
+      for (int k = 0; *p >= '0' && *p <= '9'; p++, k++, digits++)
+        {
+          if (k >= 12)
+            return fail (why, why_size, "'%s' has too many decimals", text);
+          frac = frac * 10 + (unsigned) (*p - '0');
+          scale *= 10;
+        }
+    }
+  if (!digits)
+    return fail (why, why_size, "'%s' is not a size (%s)", text, form);
+  unsigned shift = 0;
   switch (lower ((unsigned char) *p))
     {
-    case 'k': mult = 1ull << 10; p++; break;
-    case 'm': mult = 1ull << 20; p++; break;
-    case 'g': mult = 1ull << 30; p++; break;
-    case 't': mult = 1ull << 40; p++; break;
+    case 'k': shift = 10; p++; break;
+    case 'm': shift = 20; p++; break;
+    case 'g': shift = 30; p++; break;
+    case 't': shift = 40; p++; break;
     default: break;
     }
-  if (mult > 1 && lower ((unsigned char) *p) == 'i')
+  if (shift && lower ((unsigned char) *p) == 'i')
     p++;
   if (lower ((unsigned char) *p) == 'b')
     p++;
   if (*p)
-    return fail (why, why_size, "'%s' is not a size (try 1GiB, 512MiB, 64KiB)", text);
-  double bytes = v * (double) mult;
-  if (bytes > 9.0e18 || bytes != floor (bytes))
+    return fail (why, why_size, "'%s' is not a size (%s)", text, form);
+  unsigned __int128 bytes = whole << shift;
+  unsigned __int128 part = frac << shift;
+  if (part % scale)
     return fail (why, why_size, "'%s' is not a whole number of bytes", text);
+  bytes += part / scale;
+  if (bytes > UINT64_MAX)
+    return fail (why, why_size, "'%s' is too large", text);
   *out = (uint64_t) bytes;
   return 0;
 }
