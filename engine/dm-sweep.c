@@ -242,7 +242,18 @@ typedef struct point {
   unsigned load;
   double   tput;
   double   p99;
+  double   mean;
 } point;
+
+/* Latency rises from a to b by its tail or by its mean. Past saturation
+ * Little's law makes the mean grow with every I/O added in flight, while
+ * p99 can sit on a device's periodic stalls (a throttle's 100 ms slices)
+ * and stay flat; either one growing is the cost of the extra load. */
+static bool
+latency_rises (const point *a, const point *b)
+{
+  return b->p99 > a->p99 || b->mean > a->mean;
+}
 
 static int
 cmp_point (const void *a, const void *b)
@@ -276,7 +287,8 @@ dm_sweep_knee (const dm_report *r, int *index)
                || (res->mb_per_s == pts[k].tput
                    && res->spec.threads >= r->results[pts[k].index].spec.threads))
         continue;
-      pts[k] = (point) { (int) i, load_of (res), res->mb_per_s, res->latency.p99 };
+      pts[k] = (point) { (int) i, load_of (res), res->mb_per_s, res->latency.p99,
+                         res->latency.mean };
     }
   qsort (pts, m, sizeof *pts, cmp_point);
 
@@ -289,7 +301,7 @@ dm_sweep_knee (const dm_report *r, int *index)
         best_after = fmax (best_after, pts[j].tput);
       if (best_after >= pts[i].tput * (1 + DM_SWEEP_KNEE_GAIN))
         continue;
-      if (pts[i + 1].p99 > pts[i].p99 && pts[m - 1].p99 > pts[i].p99)
+      if (latency_rises (&pts[i], &pts[i + 1]) && latency_rises (&pts[i], &pts[m - 1]))
         {
           *index = pts[i].index;
           err = 0;

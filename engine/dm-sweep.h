@@ -65,10 +65,11 @@ int dm_sweep_find (const dm_report *r, unsigned queue_depth, unsigned threads);
 
 /* The knee: over complete results ordered by load (the best throughput at
  * each load stands for it), the lightest load past which no heavier load
- * gains DM_SWEEP_KNEE_GAIN or more throughput while p99 latency rises (the
- * next and the heaviest load both have a higher p99). 0 and the result's
- * index, or -ENOENT: fewer than two loads, throughput still growing at the
- * end, or latency not rising. */
+ * gains DM_SWEEP_KNEE_GAIN or more throughput while latency rises (the next
+ * and the heaviest load both have a higher p99 or a higher mean: the mean
+ * is what Little's law says must grow, where p99 sits on periodic stalls).
+ * 0 and the result's index, or -ENOENT: fewer than two loads, throughput
+ * still growing at the end, or latency not rising. */
 int dm_sweep_knee (const dm_report *r, int *index);
 
 /* The complete result with the highest throughput whose p99 latency is at

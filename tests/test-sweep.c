@@ -259,8 +259,14 @@ test_knee_edges (void)
 
   /* Flat throughput and flat latency: more load costs nothing, no knee. */
   for (unsigned i = 0; i < r.n_results; i++)
-    r.results[i].latency.p99 = 100;
+    r.results[i].latency.p99 = r.results[i].latency.mean = 100;
   DM_CHECK_INT (dm_sweep_knee (&r, &k), ==, -ENOENT);
+
+  /* p99 held flat by periodic stalls, mean rising as Little's law says. */
+  for (unsigned i = 0; i < r.n_results; i++)
+    r.results[i].latency.mean = 2000.0 * r.results[i].spec.queue_depth;
+  DM_CHECK_INT (dm_sweep_knee (&r, &k), ==, 0);
+  DM_CHECK_INT (k, ==, 0);
 
   /* Gains of 5 % or more all the way: not saturated within the sweep. */
   for (unsigned i = 0; i < r.n_results; i++)
