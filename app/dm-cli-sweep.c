@@ -29,7 +29,7 @@ enum { EXIT_DONE = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_CANCELLED = 130 };
 static const char sweep_usage[] =
   "Usage: diskmeter-cli sweep [OPTIONS] TARGET\n"
   "Measures one pattern at every queue depth x thread count and finds the knee:\n"
-  "the lightest load past which throughput gains under 5% while p99 latency rises.\n"
+  "the lightest load past which throughput gains under 5% while latency rises.\n"
   "\n"
   "Sweep:\n"
   "  --pattern SEQ|RND    sequential or random (default RND)\n"
