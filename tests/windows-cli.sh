@@ -98,6 +98,12 @@ wait_gone() {
   return 1
 }
 
+# The drives the window offers: GetLogicalDriveStringsW and friends.
+echo "/windows/cli/list-targets"
+out=$(run_win "$DM_CLI" --list-targets 2>/dev/null | tr -d '\r')
+echo "$out" | sed 's/^/  /'
+echo "$out" | grep -q '^C:\\ .*NTFS' || fail "drive C: (NTFS) is not listed"
+
 echo "/windows/cli/json-iocp-qd"
 dir="$scratch/plain"
 mkdir -p "$dir"
