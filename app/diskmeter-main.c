@@ -24,7 +24,10 @@ main (int   argc,
    * choosing a GL renderer or GDK_DEBUG flags, leaves the choice to GTK. */
   if (!g_getenv ("DISKMETER_GL") && !g_getenv ("GDK_DEBUG")
       && (!renderer || strcmp (renderer, "cairo") == 0))
-    g_setenv ("GDK_DEBUG", "gl-disable", TRUE);
+    {
+      g_setenv ("GDK_DEBUG", "gl-disable", TRUE);
+      g_setenv ("GSK_RENDERER", "cairo", TRUE);
+    }
 
   setlocale (LC_ALL, "");
   app = dm_application_new ();

@@ -1718,11 +1718,9 @@ script_continue (DmWindow *self)
 }
 
 static gboolean
-script_start (GtkWidget     *widget,
-              GdkFrameClock *clock,
-              gpointer       data)
+script_begin (gpointer data)
 {
-  DmWindow *self = DM_WINDOW (widget);
+  DmWindow *self = DM_WINDOW (data);
 
   if (!self->script)
     return G_SOURCE_REMOVE;
@@ -1740,6 +1738,25 @@ script_start (GtkWidget     *widget,
     }
   else
     script_continue (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+script_after_first_paint (GdkFrameClock *clock,
+                          DmWindow      *self)
+{
+  g_signal_handlers_disconnect_by_func (clock, script_after_first_paint, self);
+  /* Let the window settle (first layouts, fonts, the target scan) so a
+   * scripted run starts on a window in the state a user would click in. */
+  g_timeout_add_full (G_PRIORITY_DEFAULT, 150, script_begin, g_object_ref (self), g_object_unref);
+}
+
+static gboolean
+script_start (GtkWidget     *widget,
+              GdkFrameClock *clock,
+              gpointer       data)
+{
+  g_signal_connect (clock, "after-paint", G_CALLBACK (script_after_first_paint), widget);
   return G_SOURCE_REMOVE;
 }
 
