@@ -254,6 +254,23 @@ parse_string (parser *ps)
   return out;
 }
 
+/* mant * 10^exp10, correctly rounded for the numbers reports hold. Powers
+ * of ten up to 1e22 are exact doubles; pow (10, -3) is not exact in every C
+ * runtime (MinGW's is one ulp off), so small exponents use the table. */
+static double
+scale10 (double mant, int exp10)
+{
+  static const double p10[] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+  };
+  if (exp10 >= 0 && exp10 <= 22)
+    return mant * p10[exp10];
+  if (exp10 < 0 && exp10 >= -22)
+    return mant / p10[-exp10];
+  return mant * pow (10.0, exp10);
+}
+
 static bool
 parse_number (parser *ps, double *out)
 {
@@ -296,7 +313,7 @@ parse_number (parser *ps, double *out)
           e = e * 10 + (*s - '0');
       exp10 += sign * e;
     }
-  double v = mant * pow (10.0, exp10);
+  double v = scale10 (mant, exp10);
   if (!isfinite (v))
     return fail (ps, "number out of range");
   *out = neg ? -v : v;
