@@ -239,6 +239,9 @@ main (int argc, char **argv)
   unsigned n_specs, modes;
   int status;
 
+  /* On Windows main() gets the ANSI code page; target folders may have
+   * names in any script. */
+  dm_args_utf8 (&argc, &argv);
   if (argc > 1 && !strcmp (argv[1], "compare"))
     return dm_cli_compare_main (argc - 1, argv + 1);
   if (argc > 1 && !strcmp (argv[1], "history"))
