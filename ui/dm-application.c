@@ -9,6 +9,7 @@
 #include "dm-application.h"
 
 #include <glib-unix.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dm-measure.h"
@@ -203,6 +204,37 @@ on_terminate_signal (gpointer data)
 
 /* --- life cycle ------------------------------------------------------------ */
 
+/* The installed schema, or, for `build-aux/dev run` and a run straight from
+ * the build tree, the one compiled into the build folder. Without either
+ * GLib would abort with a message about schemas that users cannot act on. */
+static GSettings *
+dm_application_open_settings (void)
+{
+  GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+  g_autoptr (GSettingsSchema) schema = NULL;
+  g_autoptr (GSettingsSchemaSource) build = NULL;
+
+  if (source)
+    schema = g_settings_schema_source_lookup (source, DM_APPLICATION_ID, TRUE);
+#ifdef DM_BUILD_SCHEMA_DIR
+  if (!schema)
+    {
+      build = g_settings_schema_source_new_from_directory (DM_BUILD_SCHEMA_DIR, source, FALSE,
+                                                           NULL);
+      if (build)
+        schema = g_settings_schema_source_lookup (build, DM_APPLICATION_ID, FALSE);
+    }
+#endif
+  if (!schema)
+    {
+      g_printerr ("diskmeter: the settings schema %s is not installed; run `meson install`, "
+                  "or set GSETTINGS_SCHEMA_DIR to the folder with gschemas.compiled\n",
+                  DM_APPLICATION_ID);
+      exit (1);
+    }
+  return g_settings_new_full (schema, NULL, NULL);
+}
+
 static void
 dm_application_startup (GApplication *app)
 {
@@ -221,7 +253,7 @@ dm_application_startup (GApplication *app)
   G_APPLICATION_CLASS (dm_application_parent_class)->startup (app);
   dm_ui_init ();
 
-  self->settings = g_settings_new (DM_APPLICATION_ID);
+  self->settings = dm_application_open_settings ();
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions),
                                    app);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
