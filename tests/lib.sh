@@ -179,10 +179,12 @@ dm_need_loop ()
 }
 
 # Finds a block cgroup with throttling: cgroup v1 blkio, or cgroup v2 with
-# the io controller. Sets DM_CGROUP_MODE (v1|v2) and DM_CGROUP_ROOT.
-dm_need_cgroup ()
+# the io controller. Sets DM_CGROUP_MODE (v1|v2) and DM_CGROUP_ROOT, or
+# returns 1.
+dm_have_cgroup ()
 {
   local v2
+  [ "$(id -u)" = 0 ] || return 1
   if [ -f /sys/fs/cgroup/blkio/blkio.throttle.read_bps_device ] \
      && [ -w /sys/fs/cgroup/blkio/cgroup.procs ]; then
     DM_CGROUP_MODE=v1
@@ -198,7 +200,13 @@ dm_need_cgroup ()
       return 0
     fi
   done
-  dm_skip "no block cgroup: neither cgroup v1 blkio nor cgroup v2 io is available"
+  return 1
+}
+
+dm_need_cgroup ()
+{
+  dm_have_cgroup \
+    || dm_skip "no block cgroup: neither cgroup v1 blkio nor cgroup v2 io is available"
 }
 
 # --- Devices ----------------------------------------------------------------
