@@ -153,8 +153,9 @@ dm_tile_class_init (DmTileClass *klass)
   widget_class->css_changed = dm_tile_css_changed;
 
   gtk_widget_class_set_css_name (widget_class, "tile");
-  /* A tile is read like a value in a table, not pressed. */
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_CELL);
+  /* A tile is a gauge: a value within a range, which is what the meter bar
+   * shows; its label says which test, column and unit it belongs to. */
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_METER);
 }
 
 static void
@@ -162,6 +163,11 @@ dm_tile_init (DmTile *self)
 {
   self->digits = g_strdup ("0.00");
   gtk_widget_add_css_class (GTK_WIDGET (self), "idle");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_MIN, 0.0,
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_MAX, 100.0,
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_NOW, 0.0,
+                                  -1);
   gtk_widget_set_focusable (GTK_WIDGET (self), TRUE);
 }
 
@@ -195,6 +201,10 @@ dm_tile_set_figure (DmTile     *self,
         gtk_widget_queue_resize (GTK_WIDGET (self));
     }
   self->fraction = fraction;
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_NOW, fraction * 100,
+                                  GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, self->digits,
+                                  -1);
   gtk_widget_queue_draw (GTK_WIDGET (self));
 }
 
