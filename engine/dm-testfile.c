@@ -97,9 +97,11 @@ dm_testfile_open (dm_testfile *tf, dm_report *r, const char *target, bool need_w
   if (r->target.read_only)
     return fail (r, -EROFS, "%s is on a read-only filesystem (%s)", target, r->target.filesystem);
 
-  /* Leave a little room beyond the file for the filesystem's own metadata. */
+  /* Leave a little room beyond the file for the filesystem's own metadata.
+   * Some filesystems (ramfs) report no size at all; there, running out is
+   * caught when the space is reserved or written. */
   uint64_t margin = s->test_size / 64 + (16ull << 20);
-  if (r->target.free_bytes < s->test_size + margin)
+  if (r->target.size_bytes && r->target.free_bytes < s->test_size + margin)
     {
       dm_size_format (s->test_size, need, sizeof need);
       snprintf (have, sizeof have, "%.1fGiB", (double) r->target.free_bytes / (1ull << 30));

@@ -67,7 +67,12 @@ fault_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
       switch (config.what)
         {
         case DM_TAMPER_ERROR: done[i]->res = config.code; break;
-        case DM_TAMPER_SHORT: done[i]->res = (int32_t) (done[i]->len / 2); break;
+        case DM_TAMPER_SHORT:
+          /* Half, but the rest really is read: the tampered request is
+           * only told it ended early, like a split transfer. */
+          done[i]->res = (int32_t) (done[i]->len / 2);
+          break;
+        case DM_TAMPER_ZERO: done[i]->res = 0; break;
         case DM_TAMPER_RETRY: done[i]->res = -EAGAIN; break;
         case DM_TAMPER_LATE: dm_sleep_ns (config.delay_ns); break;
         case DM_TAMPER_NONE: break;

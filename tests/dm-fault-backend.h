@@ -14,6 +14,7 @@ typedef enum {
   DM_TAMPER_NONE,
   DM_TAMPER_ERROR,  /* completion n carries code */
   DM_TAMPER_SHORT,  /* completion n moved half its bytes */
+  DM_TAMPER_ZERO,   /* completion n moved no bytes */
   DM_TAMPER_RETRY,  /* completions n..n+count-1 ask for a retry (-EAGAIN) */
   DM_TAMPER_LATE,   /* completion n arrives delay_ns late */
 } dm_tamper;

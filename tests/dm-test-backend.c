@@ -117,7 +117,7 @@ test_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
       uint64_t k = atomic_fetch_add (&n_ios, 1) + 1;
       io->res = (int32_t) io->len;
       if (config.fail_after && k == config.fail_after)
-        io->res = config.short_io ? (int32_t) (io->len / 2) : config.fail_code;
+        io->res = config.short_io ? (int32_t) (io->len / 2) : config.zero_io ? 0 : config.fail_code;
       done[i] = io;
     }
   memmove (q->staged, q->staged + n, (q->n_staged - n) * sizeof *q->staged);

@@ -24,7 +24,8 @@ typedef struct dm_test_record {
 typedef struct dm_test_backend_config {
   uint64_t fail_after;   /* the n-th I/O (1-based) completes with fail_code; 0 = never */
   int32_t  fail_code;    /* e.g. -EIO */
-  bool     short_io;     /* the failing I/O moves half its bytes instead */
+  bool     short_io;     /* the n-th I/O moves half its bytes instead of failing */
+  bool     zero_io;      /* the n-th I/O moves no bytes (end of file) */
   bool     hang;         /* I/O never completes */
   uint64_t latency_ns;   /* each reap sleeps this long before completing */
   int      open_error;   /* open() fails with this code */

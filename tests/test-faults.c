@@ -2,7 +2,7 @@
  *
  * Faults at the platform boundary with real I/O: the test file cannot be
  * created, reserved, filled, flushed or unlinked; a completion fails, moves
- * half its bytes, asks for a retry or arrives late. For each, the run stops
+ * no bytes or half of them, asks for a retry or arrives late. For each, the run stops
  * (or retries) as a user would want, the report says which test failed and
  * why, no failed test keeps a figure, and no test file is left behind.
  */
@@ -140,7 +140,22 @@ test_completion_errors (void)
 {
   expect_failed_test (DM_TAMPER_ERROR, -EIO, "a read failed: Input/output error");
   expect_failed_test (DM_TAMPER_ERROR, -ENOSPC, "No space left");
-  expect_failed_test (DM_TAMPER_SHORT, 0, "fewer bytes");
+  expect_failed_test (DM_TAMPER_ZERO, 0, "moved no bytes");
+}
+
+static void
+test_short_completion (void)
+{
+  /* A completion that moved half its bytes: the rest is sent on and the
+   * run stays valid. */
+  dm_report r;
+  dm_fault_config c = { DM_TAMPER_SHORT, 25, 0, 0, 0 };
+  DM_CHECK_INT (run (&r, &c), ==, 0);
+  DM_CHECK_INT (dm_fault_backend_hits (), ==, 1);
+  DM_CHECK_STR (dm_status_name (r.status), "complete");
+  DM_CHECK (r.results[0].mb_per_s > 0);
+  DM_CHECK_INT (files_left (), ==, 0);
+  dm_report_clear (&r);
 }
 
 static void
@@ -181,6 +196,7 @@ main (int argc, char **argv)
   DM_RUN ("/platform/faults/fill", test_fill);
   DM_RUN ("/platform/faults/fill-retries", test_fill_retries);
   DM_RUN ("/platform/faults/completion-errors", test_completion_errors);
+  DM_RUN ("/platform/faults/short-completion", test_short_completion);
   DM_RUN ("/platform/faults/completion-retry", test_completion_retry);
   DM_RUN ("/platform/faults/late-completion", test_late_completion);
   return dm_test_done ();

@@ -222,8 +222,26 @@ test_io_error (void)
 static void
 test_short_transfer (void)
 {
+  /* Half an I/O done: the rest is sent on and the I/O counts once. */
+  static const char *const tests[] = { "SEQ1M_Q8T1" };
   dm_test_backend_config shrt = { .fail_after = 50, .short_io = true };
-  check_failure (&shrt, DM_E_SHORT, "fewer bytes");
+  dm_settings s;
+  dm_report r;
+  small_settings (&s);
+  prepare (&r, tests, 1, DM_MODE_BIT (DM_MODE_READ), &s);
+  DM_CHECK_INT (run (&r, &shrt), ==, 0);
+  DM_CHECK_STR (dm_status_name (r.status), "complete");
+  for (unsigned k = 0; k < r.results[0].n_runs; k++)
+    DM_CHECK_INT (r.results[0].runs[k].bytes, ==, r.results[0].runs[k].ios << 20);
+  DM_CHECK_INT (test_files_left (), ==, 0);
+  dm_report_clear (&r);
+}
+
+static void
+test_zero_transfer (void)
+{
+  dm_test_backend_config zero = { .fail_after = 50, .zero_io = true };
+  check_failure (&zero, DM_E_SHORT, "moved no bytes");
 }
 
 static void
@@ -299,6 +317,7 @@ main (int argc, char **argv)
   DM_RUN ("/engine/runner/cancel-stuck-device", test_cancel_stuck_device);
   DM_RUN ("/engine/runner/io-error", test_io_error);
   DM_RUN ("/engine/runner/short-transfer", test_short_transfer);
+  DM_RUN ("/engine/runner/zero-transfer", test_zero_transfer);
   DM_RUN ("/engine/runner/queue-setup-error", test_queue_setup_error);
   DM_RUN ("/engine/runner/missing-target", test_missing_target);
   DM_RUN ("/engine/runner/too-small-for-spec", test_too_small_for_spec);

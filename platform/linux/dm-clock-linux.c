@@ -142,7 +142,7 @@ dm_strerror (int code)
   switch (code)
     {
     case DM_E_NODIRECT:  return "unbuffered I/O (O_DIRECT) is not supported here";
-    case DM_E_SHORT:     return "the device moved fewer bytes than asked";
+    case DM_E_SHORT:     return "the device moved no bytes (end of file or device)";
     case DM_E_NOBACKEND: return "no I/O backend works here";
     case -ECANCELED:     return "cancelled";
     default:

@@ -109,7 +109,7 @@ dm_strerror (int code)
     {
     case 0: return "no error";
     case DM_E_NODIRECT: return "unbuffered I/O (FILE_FLAG_NO_BUFFERING) is not supported here";
-    case DM_E_SHORT: return "the device moved fewer bytes than asked";
+    case DM_E_SHORT: return "the device moved no bytes (end of file or device)";
     case DM_E_NOBACKEND: return "no I/O backend works here";
     case -ECANCELED: return "cancelled";
     case -ENOENT: return "No such file or directory";
