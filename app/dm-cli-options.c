@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dm-backend.h"
 #include "dm-profile.h"
 #include "dm-units.h"
 
@@ -171,10 +172,24 @@ apply (dm_cli_options *o, opt_id id, const char *name, const char *v, char *why,
         return fail (why, ws, "--data: '%s' is not random or zeros", v);
       break;
     case OPT_BACKEND:
-      if (strlen (v) >= sizeof s->backend || !*v)
-        return fail (why, ws, "--backend: '%s' is not a backend (io_uring, psync, iocp)", v);
-      snprintf (s->backend, sizeof s->backend, "%s", v);
-      break;
+      {
+        /* Only the backends built for this OS; whether one can run on this
+         * machine is the engine's to find out. */
+        unsigned n;
+        const dm_backend *const *list = dm_backends (&n);
+        char names[64] = "";
+        bool known = false;
+        for (unsigned i = 0; i < n; i++)
+          {
+            known |= !strcmp (v, list[i]->name);
+            snprintf (names + strlen (names), sizeof names - strlen (names), "%s%s",
+                      i ? ", " : "", list[i]->name);
+          }
+        if (!known)
+          return fail (why, ws, "--backend: '%s' is not a backend here (%s)", v, names);
+        snprintf (s->backend, sizeof s->backend, "%s", v);
+        break;
+      }
     case OPT_BUFFERED: s->buffered = true; break;
     case OPT_WRITE_THROUGH: s->write_through = true; break;
     case OPT_DESTROY:

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dm-backend.h"
 #include "dm-cli-options.h"
 #include "dm-profile.h"
 #include "dm-test.h"
@@ -149,8 +150,16 @@ test_values (void)
       DM_CHECK_INT (o.settings.data, ==, DM_DATA_ZEROS);
       OPT ("data", "random");
       DM_CHECK_INT (o.settings.data, ==, DM_DATA_RANDOM);
-      OPT ("backend", "psync");
-      DM_CHECK_STR (o.settings.backend, "psync");
+      /* A backend this OS has (psync on Linux, iocp on Windows). */
+      unsigned n_backends;
+      const char *last = dm_backends (&n_backends)[n_backends - 1]->name;
+      char joined[64];
+      snprintf (joined, sizeof joined, "--backend=%s", last);
+      if (form == 0)
+        CHECK_OK ("--backend", last, "/mnt/data");
+      else
+        CHECK_OK (joined, "/mnt/data");
+      DM_CHECK_STR (o.settings.backend, last);
       OPT ("format", "json");
       DM_CHECK_INT (o.format, ==, DM_FORMAT_JSON);
       OPT ("format", "csv");
@@ -361,6 +370,7 @@ test_bad (void)
   CHECK_BAD ("--modes", "--modes", "read,erase", "/mnt/data");
   CHECK_BAD ("--modes", "--modes", "", "/mnt/data");
   CHECK_BAD ("--backend", "--backend", "", "/mnt/data");
+  CHECK_BAD ("--backend", "--backend", "carrier-pigeon", "/mnt/data");
   CHECK_BAD ("--output", "--output", "", "/mnt/data");
 
   CHECK_BAD ("--tests", "--tests", "BAD", "/mnt/data");
