@@ -17,6 +17,7 @@ struct _DmTile
   double       fraction;     /* meter, 0..1 */
   DmTileState  state;
   PangoLayout *layout;       /* cached; rebuilt when the digits change */
+  char        *description;  /* what assistive technology hears */
 };
 
 G_DEFINE_FINAL_TYPE (DmTile, dm_tile, GTK_TYPE_WIDGET)
@@ -138,6 +139,7 @@ dm_tile_finalize (GObject *object)
 
   g_clear_object (&self->layout);
   g_free (self->digits);
+  g_free (self->description);
   G_OBJECT_CLASS (dm_tile_parent_class)->finalize (object);
 }
 
@@ -251,6 +253,12 @@ dm_tile_set_description (DmTile     *self,
 {
   g_return_if_fail (DM_IS_TILE (self));
 
+  /* Called at every progress tick; assistive technology only hears about
+   * a change. */
+  if (g_strcmp0 (description, self->description) == 0)
+    return;
+  g_free (self->description);
+  self->description = g_strdup (description);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, description,
                                   -1);
