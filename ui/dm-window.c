@@ -667,7 +667,7 @@ dm_window_update_footer (DmWindow *self)
     g_string_append_printf (s, " · %s", t->filesystem);
   if (t && t->model[0])
     g_string_append_printf (s, " · %s", t->model);
-  else if (t && t->device[0])
+  else if (t && t->device[0] && strcmp (t->device, t->filesystem) != 0)
     g_string_append_printf (s, " · %s", t->device);
   if (sys && sys->os[0])
     g_string_append_printf (s, " · %s", sys->os);
