@@ -24,8 +24,10 @@ command -v python3 >/dev/null || skip "python3 is needed to read the JSON report
 
 scratch=$(mktemp -d "$DM_BUILD_ROOT/windows-cli.XXXXXX")
 pids=()
+mounts=()
 cleanup() {
   for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
+  for m in "${mounts[@]}"; do umount "$m" 2>/dev/null; done
   rm -rf "$scratch"
 }
 trap cleanup EXIT
@@ -137,6 +139,26 @@ else
   fail "no report.json in the non-ASCII folder"
 fi
 [ "$(leftovers "$dir")" -eq 0 ] || fail "test file left in $dir"
+
+# Free space as GetDiskFreeSpaceExW reports it: a 24 MiB filesystem (a
+# tmpfs under Wine, which shows it as a folder of Z:) has no room for a
+# 64 MiB test file, and the refusal comes before anything is written.
+echo "/windows/cli/no-room"
+dir="$scratch/small"
+mkdir -p "$dir"
+if [ -n "$wine" ] && [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=24m diskmeter-test "$dir" 2>/dev/null; then
+  mounts+=("$dir")
+  out=$(run_win "$DM_CLI" --tests SEQ1M_Q8T1 --count 1 --size 64MiB --duration 0.5 \
+    --warmup 0 --interval 0 "$(winpath "$dir")" 2>&1)
+  rc=$?
+  echo "  $out" | head -1
+  [ $rc -eq 1 ] || fail "exit status $rc on a full drive, expected 1"
+  echo "$out" | grep -q "not enough free space" || fail "no word of free space: $out"
+  [ -z "$(ls -A "$dir")" ] || fail "something was written: $(ls -A "$dir")"
+  umount "$dir" && mounts=()
+else
+  echo "  (needs root and tmpfs under Wine; skipped)"
+fi
 
 # Ctrl-C reaches a Windows console program under Wine as SIGINT, which Wine
 # turns into CTRL_C_EVENT for the console handlers. (An MSYS2 shell has no

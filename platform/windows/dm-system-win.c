@@ -221,6 +221,23 @@ query_storage (const wchar_t *volume, dm_target_info *info)
   CloseHandle (h);
 }
 
+/* The same facts through a handle to the folder itself, for volumes whose
+ * root GetVolumeInformationW does not take (mount points under Wine). */
+static bool
+volume_info_by_handle (const wchar_t *dir, DWORD *flags, wchar_t *fs, DWORD fs_size)
+{
+  HANDLE h = CreateFileW (dir, FILE_READ_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE
+                          | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                          FILE_FLAG_BACKUP_SEMANTICS, NULL);
+  BOOL ok;
+
+  if (h == INVALID_HANDLE_VALUE)
+    return false;
+  ok = GetVolumeInformationByHandleW (h, NULL, 0, NULL, NULL, flags, fs, fs_size);
+  CloseHandle (h);
+  return ok;
+}
+
 static int
 probe_device (const wchar_t *wpath, dm_target_info *info)
 {
@@ -279,14 +296,19 @@ dm_target_probe (const char *path, dm_target_info *info)
       goto out;
     }
 
-  if (!GetVolumePathNameW (wpath, root, MAX_PATH + 1))
+  if (!GetVolumePathNameW (wpath, root, MAX_PATH))
     {
       ret = _dm_win_error (GetLastError ());
       goto out;
     }
+  /* The volume functions want the root with its backslash; Wine leaves it
+   * off for a Linux mount point inside a drive. */
+  if (root[0] != L'\0' && root[wcslen (root) - 1] != L'\\')
+    wcscat (root, L"\\");
   _dm_wide_to_utf8 (root, info->mount_point, sizeof info->mount_point);
 
-  if (GetVolumeInformationW (root, NULL, 0, NULL, NULL, &flags, fs, MAX_PATH + 1))
+  if (GetVolumeInformationW (root, NULL, 0, NULL, NULL, &flags, fs, MAX_PATH + 1)
+      || volume_info_by_handle (wpath, &flags, fs, MAX_PATH + 1))
     {
       _dm_wide_to_utf8 (fs, info->filesystem, sizeof info->filesystem);
       info->read_only = (flags & FILE_READ_ONLY_VOLUME) != 0;
