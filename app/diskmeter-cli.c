@@ -164,6 +164,7 @@ write_comparison (cli *c)
   int err;
   if (dm_compare_build (&cmp, reports, names, 2, DM_UNIT_MBPS) < 0)
     return -ENOMEM;
+  dm_compare_set_thresholds (&cmp, c->opt.thresholds, c->opt.n_thresholds);
   dm_buf_init (&out);
   switch (c->opt.format)
     {
@@ -187,6 +188,8 @@ setup_run (cli *c, dm_report *report, dm_runner **runner, const char *target,
             c->opt.n_tests ? "custom" : c->opt.profile);
   report->nvme = c->opt.nvme && !c->opt.n_tests;
   snprintf (report->comment, sizeof report->comment, "%s", c->opt.comment ? c->opt.comment : "");
+  memcpy (report->thresholds, c->opt.thresholds, sizeof report->thresholds);
+  report->n_thresholds = c->opt.n_thresholds;
   *runner = dm_runner_new (report, target);
   if (!*runner)
     return -ENOMEM;

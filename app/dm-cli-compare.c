@@ -21,6 +21,7 @@ static const char usage[] =
   "Compares saved results with the first one, test by test.\n"
   "  --unit MB/s|GB/s|IOPS|us   figure to compare (default MB/s)\n"
   "  --sort COLUMN              sort rows by run A, B, C... (highest first)\n"
+  "  --threshold RULE           colour cells, e.g. \"read IOPS green>90000 red<50000\"\n"
   "  --format text|csv|json     (default text)\n"
   "  --output FILE              write to FILE (atomically) instead of stdout\n";
 
@@ -42,6 +43,8 @@ dm_cli_compare_main (int argc, char **argv)
   unsigned n = 0, loaded = 0;
   dm_unit unit = DM_UNIT_MBPS;
   int sort = -1, status = 0;
+  dm_threshold rules[16];
+  unsigned n_rules = 0;
 
   for (int i = 1; i < argc; i++)
     {
@@ -51,6 +54,19 @@ dm_cli_compare_main (int argc, char **argv)
         {
           fputs (usage, stdout);
           return 0;
+        }
+      if (!strcmp (a, "--threshold"))
+        {
+          char why[200];
+          if (!v)
+            return usage_error ("%s needs a value", a);
+          i++;
+          if (n_rules == 16)
+            return usage_error ("%s", "--threshold: at most 16 rules");
+          if (dm_threshold_parse (v, &rules[n_rules], why, sizeof why) < 0)
+            return usage_error ("--threshold: %s", why);
+          n_rules++;
+          continue;
         }
       if (!strcmp (a, "--unit") || !strcmp (a, "--sort") || !strcmp (a, "--format")
           || !strcmp (a, "--output"))
@@ -123,6 +139,11 @@ dm_cli_compare_main (int argc, char **argv)
         }
       else
         {
+          /* Limits given here win; otherwise those saved with the first run. */
+          if (n_rules)
+            dm_compare_set_thresholds (&c, rules, n_rules);
+          else
+            dm_compare_set_thresholds (&c, ptrs[0]->thresholds, ptrs[0]->n_thresholds);
           dm_compare_sort (&c, sort);
           if (!strcmp (format, "csv"))
             dm_compare_write_csv (&c, &out);

@@ -44,6 +44,8 @@ const char dm_cli_usage[] =
   "  --comment TEXT       a comment stored with the results\n"
   "  --quiet              no progress line\n"
   "  --no-history         do not keep this run in the history (diskmeter-cli history)\n"
+  "  --threshold RULE     colour figures green or red, e.g. \"read RND4K_Q32T1 IOPS\n"
+  "                       green>90000 red<50000\" or \"us red>10000\" (repeatable)\n"
   "  --latency            after the text report, each test's latency percentiles\n"
   "                       and the percent of I/Os per millisecond (0..23, 24+)\n"
   "  --compare-with TARGET_B\n"
@@ -96,6 +98,7 @@ typedef enum {
   OPT_DURATION, OPT_INTERVAL, OPT_WARMUP, OPT_DATA, OPT_BACKEND, OPT_BUFFERED,
   OPT_WRITE_THROUGH, OPT_DESTROY, OPT_FORMAT, OPT_OUTPUT, OPT_COMMENT, OPT_QUIET,
   OPT_LIST_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH, OPT_NO_HISTORY,
+  OPT_THRESHOLD,
   OPT_LATENCY,
 } opt_id;
 
@@ -118,6 +121,7 @@ static const struct {
   { "list-targets", OPT_LIST_TARGETS, false },
   { "compare-with", OPT_COMPARE_WITH, true },
   { "no-history", OPT_NO_HISTORY, false },
+  { "threshold", OPT_THRESHOLD, true },
   { "help", OPT_HELP, false },            { "version", OPT_VERSION, false },
   { "latency", OPT_LATENCY, false },
 };
@@ -220,6 +224,13 @@ apply (dm_cli_options *o, opt_id id, const char *name, const char *v, char *why,
       break;
     case OPT_QUIET: o->quiet = true; break;
     case OPT_NO_HISTORY: o->no_history = true; break;
+    case OPT_THRESHOLD:
+      if (o->n_thresholds == sizeof o->thresholds / sizeof o->thresholds[0])
+        return fail (why, ws, "--threshold: at most 16 rules");
+      err = dm_threshold_parse (v, &o->thresholds[o->n_thresholds], inner, sizeof inner);
+      if (!err)
+        o->n_thresholds++;
+      break;
     case OPT_LIST_TARGETS: o->list_targets = true; break;
     case OPT_HELP: o->help = true; break;
     case OPT_VERSION: o->version = true; break;

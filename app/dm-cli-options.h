@@ -10,6 +10,7 @@
 
 #include "dm-settings.h"
 #include "dm-spec.h"
+#include "dm-threshold.h"
 
 #define DM_CLI_MAX_TESTS 32
 
@@ -30,6 +31,8 @@ typedef struct dm_cli_options {
   const char *compare_with;   /* second target, measured interleaved */
   bool        quiet;
   bool        no_history;     /* do not save the run in the history */
+  dm_threshold thresholds[16]; /* --threshold, repeatable */
+  unsigned    n_thresholds;
   bool        latency;        /* --latency: percentile table and histogram after the text */
   bool        help;
   bool        version;

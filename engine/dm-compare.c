@@ -131,6 +131,19 @@ dm_compare_build (dm_compare *c, const dm_report *const *reports, const char *co
 }
 
 void
+dm_compare_set_thresholds (dm_compare *c, const dm_threshold *rules, unsigned n)
+{
+  for (unsigned r = 0; r < c->n_rows; r++)
+    for (unsigned i = 0; i < c->n_runs; i++)
+      {
+        dm_compare_cell *cell = &c->rows[r].cells[i];
+        cell->colour = cell->present ? dm_threshold_colour (rules, n, &c->rows[r].spec,
+                                                            c->rows[r].mode, c->unit, cell->value)
+                                     : DM_COLOUR_NONE;
+      }
+}
+
+void
 dm_compare_clear (dm_compare *c)
 {
   free (c->rows);
@@ -213,6 +226,8 @@ dm_compare_write_text (const dm_compare *c, dm_buf *b)
             dm_buf_add_double (b, c->unit == DM_UNIT_GBPS ? "%12.3f" : "%12.2f", cell->value);
           else
             dm_buf_printf (b, "%12s", "-");
+          if (cell->colour != DM_COLOUR_NONE)
+            dm_buf_printf (b, " %-5s", dm_colour_name (cell->colour));
           if (i == 0)
             continue;
           if (cell->verdict == DM_VERDICT_NONE)
@@ -258,6 +273,7 @@ dm_compare_write_csv (const dm_compare *c, dm_buf *b)
     {
       dm_buf_add (b, ",");
       csv_field (b, c->names[i]);
+      dm_buf_printf (b, ",%c_colour", 'A' + (i % 26));
       if (i > 0)
         {
           dm_buf_add (b, ",");
@@ -277,6 +293,7 @@ dm_compare_write_csv (const dm_compare *c, dm_buf *b)
           dm_buf_add (b, ",");
           if (cell->present)
             dm_buf_add_double (b, "%.3f", cell->value);
+          dm_buf_printf (b, ",%s", dm_colour_name (cell->colour));
           if (i == 0)
             continue;
           dm_buf_add (b, ",");
@@ -331,6 +348,8 @@ dm_compare_write_json (const dm_compare *c, dm_buf *b)
           dm_buf_add_double (b, "%.3f", cell->value);
           dm_buf_add (b, ", \"spread\": ");
           dm_buf_add_double (b, "%.3f", cell->spread);
+          if (cell->colour != DM_COLOUR_NONE)
+            dm_buf_printf (b, ", \"colour\": \"%s\"", dm_colour_name (cell->colour));
           if (i > 0 && cell->verdict != DM_VERDICT_NONE)
             {
               dm_buf_add (b, ", \"diff_percent\": ");

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "dm-report.h"
+#include "dm-threshold.h"
 #include "dm-units.h"
 
 typedef enum {
@@ -29,6 +30,7 @@ typedef struct dm_compare_cell {
   double     spread;        /* stdev over its runs, same unit (0 with one run) */
   double     diff_percent;  /* vs the first run: (value - first) / first * 100 */
   dm_verdict verdict;       /* vs the first run, from the unit's better direction */
+  dm_colour  colour;        /* under the comparison's green/red limits */
 } dm_compare_cell;
 
 typedef struct dm_compare_row {
@@ -52,6 +54,9 @@ typedef struct dm_compare {
 int  dm_compare_build (dm_compare *c, const dm_report *const *reports, const char *const *names,
                        unsigned n, dm_unit unit);
 void dm_compare_clear (dm_compare *c);
+
+/* Colours every cell by green/red limits (in the comparison's unit). */
+void dm_compare_set_thresholds (dm_compare *c, const dm_threshold *rules, unsigned n);
 
 /* The verdict for one pair of figures with their spreads: a difference
  * counts when it exceeds twice the combined standard deviation. */

@@ -44,7 +44,10 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
                  "mb_per_s,iops,latency_us,mean_mb_per_s,stdev_mb_per_s,runs,"
                  "lat_min_us,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,lat_p99_9_us,"
                  "lat_p99_99_us,lat_max_us,cpu_percent,backend,cached,target,filesystem,"
-                 "device,model,test_size,date,comment\r\n");
+                 "device,model,test_size,date,comment");
+  if (r->n_thresholds)
+    dm_buf_add (b, ",colour_mb_per_s,colour_iops,colour_latency_us");
+  dm_buf_add (b, "\r\n");
   dm_format_local_time (r->started, date, sizeof date);
   dm_size_format (r->settings.test_size, size, sizeof size);
   for (unsigned i = 0; i < r->n_results; i++)
@@ -81,6 +84,14 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
       field (b, r->target.model);
       dm_buf_printf (b, ",%s,%s,", size, date);
       field (b, r->comment);
+      if (r->n_thresholds)
+        {
+          static const dm_unit units[] = { DM_UNIT_MBPS, DM_UNIT_IOPS, DM_UNIT_US };
+          for (int u = 0; u < 3; u++)
+            dm_buf_printf (b, ",%s", dm_colour_name (dm_threshold_colour (
+                                       r->thresholds, r->n_thresholds, &res->spec, res->mode,
+                                       units[u], dm_result_value (res, units[u]))));
+        }
       dm_buf_add (b, "\r\n");
     }
 }

@@ -217,6 +217,15 @@ dm_report_write_json (const dm_report *r, dm_buf *b)
   u64 (&j, "measured_bytes", r->measured_bytes);
   close_ (&j, "}");
 
+  open_ (&j, "thresholds", "[");
+  for (unsigned i = 0; i < r->n_thresholds; i++)
+    {
+      char rule[160];
+      dm_threshold_format (&r->thresholds[i], rule, sizeof rule);
+      str (&j, NULL, rule);
+    }
+  close_ (&j, "]");
+
   open_ (&j, "results", "[");
   for (unsigned i = 0; i < r->n_results; i++)
     {
@@ -262,6 +271,21 @@ dm_report_write_json (const dm_report *r, dm_buf *b)
       buckets (&j, "read", res->hist_read);
       buckets (&j, "write", res->hist_write);
       close_ (&j, "}");
+      if (r->n_thresholds)
+        {
+          /* The colour of each figure under the user's limits, as the
+           * grid and the spreadsheets show it. */
+          open_ (&j, "colour", "{");
+          for (int u = 0; u < DM_N_UNITS; u++)
+            {
+              dm_colour c = dm_threshold_colour (r->thresholds, r->n_thresholds, &res->spec,
+                                                 res->mode, (dm_unit) u,
+                                                 dm_result_value (res, u));
+              if (c != DM_COLOUR_NONE)
+                str (&j, dm_unit_name ((dm_unit) u), dm_colour_name (c));
+            }
+          close_ (&j, "}");
+        }
       fixed (&j, "cpu_percent", res->cpu_percent);
       fixed (&j, "cpu_us_per_io", res->cpu_us_per_io);
       close_ (&j, "}");

@@ -255,6 +255,24 @@ dm_report_load_json (dm_report *out, const char *text, size_t len, char *why, si
   if (l.failed)
     goto out;
 
+  const dm_json *rules = dm_json_get (root, "thresholds");
+  for (const dm_json *rule = rules && rules->type == DM_JSON_ARRAY ? rules->child : NULL; rule;
+       rule = rule->next)
+    {
+      char why_rule[200];
+      if (r.n_thresholds == sizeof r.thresholds / sizeof r.thresholds[0])
+        break;
+      if (rule->type != DM_JSON_STRING
+          || dm_threshold_parse (rule->str, &r.thresholds[r.n_thresholds], why_rule,
+                                 sizeof why_rule) < 0)
+        {
+          refuse (&l, "a threshold is not valid: %s",
+                  rule->type == DM_JSON_STRING ? why_rule : "not a string");
+          goto out;
+        }
+      r.n_thresholds++;
+    }
+
   const dm_json *results = dm_json_get (root, "results");
   if (!results || results->type != DM_JSON_ARRAY)
     {

@@ -22,8 +22,27 @@ add_num (dm_buf *b, const char *fmt, double v)
   dm_buf_add_double (b, fmt, v);
 }
 
+/* " [green MB/s, red us]": the limits a line's figures cross. */
 static void
-result_line (dm_buf *b, const dm_result *res, unsigned count)
+colours (dm_buf *b, const dm_report *r, const dm_result *res)
+{
+  static const dm_unit units[] = { DM_UNIT_MBPS, DM_UNIT_IOPS, DM_UNIT_US };
+  bool any = false;
+  for (int u = 0; u < 3; u++)
+    {
+      dm_colour c = dm_threshold_colour (r->thresholds, r->n_thresholds, &res->spec, res->mode,
+                                         units[u], dm_result_value (res, units[u]));
+      if (c == DM_COLOUR_NONE)
+        continue;
+      dm_buf_printf (b, "%s%s %s", any ? ", " : " [", dm_colour_name (c), dm_unit_name (units[u]));
+      any = true;
+    }
+  if (any)
+    dm_buf_add (b, "]");
+}
+
+static void
+result_line (dm_buf *b, const dm_report *r, const dm_result *res, unsigned count)
 {
   char label[64];
   dm_spec_text_label (&res->spec, label, sizeof label);
@@ -34,6 +53,8 @@ result_line (dm_buf *b, const dm_result *res, unsigned count)
   dm_buf_add (b, " IOPS] <");
   add_num (b, "%9.2f", res->latency_us);
   dm_buf_add (b, " us>");
+  if (res->status == DM_STATUS_COMPLETE && r->n_thresholds)
+    colours (b, r, res);
   if (res->status == DM_STATUS_FAILED)
     dm_buf_printf (b, " FAILED: %s", res->error);
   else if (res->status == DM_STATUS_CANCELLED)
@@ -75,7 +96,7 @@ dm_report_write_text (const dm_report *r, dm_buf *b)
                 dm_buf_add (b, "\n");
                 any = true;
               }
-            result_line (b, &r->results[i], s->count);
+            result_line (b, r, &r->results[i], s->count);
           }
     }
 

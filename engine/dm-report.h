@@ -14,6 +14,7 @@
 #include "dm-histogram.h"
 #include "dm-settings.h"
 #include "dm-spec.h"
+#include "dm-threshold.h"
 #include "dm-platform.h"
 
 #define DM_VERSION "0.1.0"
@@ -91,6 +92,8 @@ typedef struct dm_report {
   dm_result     *results;
   unsigned       n_results;
   dm_histogram  *histograms;     /* 2 per result, behind hist_read/hist_write */
+  dm_threshold   thresholds[16]; /* the user's green/red limits, kept with the run */
+  unsigned       n_thresholds;
 } dm_report;
 
 /* Sets up an empty report for these tests, in the order they will run. */
