@@ -134,10 +134,10 @@ int dm_stale_files (const char *dir,
  * console close. fn must only do async-signal-safe work (set a flag). */
 int dm_interrupt_install (void (*fn) (void *user), void *user);
 
-/* Replaces main()'s arguments by UTF-8 ones. Windows passes main() its
- * arguments in the ANSI code page, which turns a folder named "Prüfung-диск"
- * into question marks; a no-op where arguments are bytes already. Call it
- * first thing in main(). */
+/* Replaces main()'s arguments by UTF-8 ones, and has a console show UTF-8
+ * output as text. Windows passes main() its arguments in the ANSI code page,
+ * which turns a folder named "Prüfung-диск" into question marks; a no-op
+ * where arguments are bytes already. Call it first thing in main(). */
 int dm_args_utf8 (int *argc, char ***argv);
 
 /* Test-only fault injection, in the manner of SQLite's replaceable system

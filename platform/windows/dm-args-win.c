@@ -3,12 +3,21 @@
  * The program's arguments in UTF-8. Windows hands main() its arguments in
  * the ANSI code page, where a folder named "Prüfung-диск" turns into
  * question marks; the UTF-16 command line is the only lossless source.
+ * The console is switched to UTF-8 output for as long as we run.
  */
 #include "dm-win-private.h"
 
 #include <errno.h>
 #include <shellapi.h>
 #include <stdlib.h>
+
+static UINT saved_output_cp;
+
+static void
+restore_console (void)
+{
+  SetConsoleOutputCP (saved_output_cp);
+}
 
 int
 dm_args_utf8 (int *argc, char ***argv)
@@ -44,5 +53,12 @@ dm_args_utf8 (int *argc, char ***argv)
   LocalFree (wargv);
   *argc = n;
   *argv = out;
+
+  /* Reports and messages are UTF-8; a console in its OEM code page would
+   * garble every non-ASCII path. The code page belongs to the console, not
+   * to us, so the user's shell gets its own back when we exit. */
+  saved_output_cp = GetConsoleOutputCP ();
+  if (saved_output_cp != 0 && saved_output_cp != CP_UTF8 && SetConsoleOutputCP (CP_UTF8))
+    atexit (restore_console);
   return 0;
 }
