@@ -4,8 +4,9 @@
 # diskmeter-cli.exe end to end, under Wine in the MinGW-w64 cross build (or
 # directly in an MSYS2 shell on Windows). Proves correctness, not speed:
 # an iocp run at queue depths above 1 gives a complete JSON report with
-# real figures, a folder with a non-ASCII name works, and neither Ctrl-C
-# nor a killed process leaves a diskmeter-*.tmp behind.
+# real figures, a drive letter and a folder with a non-ASCII name work, a
+# drive without room is refused before anything is written, and neither
+# Ctrl-C nor a killed process leaves a diskmeter-*.tmp behind.
 set -uo pipefail
 
 : "${DM_CLI:?}" "${DM_WIN_PLATFORM_TEST:?}" "${DM_BUILD_ROOT:?}"
@@ -139,6 +140,25 @@ else
   fail "no report.json in the non-ASCII folder"
 fi
 [ "$(leftovers "$dir")" -eq 0 ] || fail "test file left in $dir"
+
+# A bare drive letter means the drive's root, as users type "E:". Under
+# Wine C: is the prefix's drive_c, inside the build folder.
+echo "/windows/cli/drive-letter"
+if [ -n "$wine" ] && [ -d "$WINEPREFIX/drive_c" ]; then
+  run_win "$DM_CLI" --tests SEQ1M_Q8T1 --count 1 --size 16MiB --duration 0.5 --warmup 0 \
+    --interval 0 --format json --output "$(winpath "$scratch/drive.json")" C: \
+    >"$scratch/drive.log" 2>&1
+  rc=$?
+  [ $rc -eq 0 ] || { fail "exit status $rc"; sed 's/^/    /' "$scratch/drive.log"; }
+  if [ -f "$scratch/drive.json" ]; then
+    check_json "$scratch/drive.json" 2 || fail "report of drive C:"
+    python3 -c 'import json,sys; r=json.load(open(sys.argv[1],encoding="utf-8")); t=r["test_file"]; print("  test file:", t); sys.exit(0 if t.upper().startswith("C:\\DISKMETER-") else 1)' \
+      "$scratch/drive.json" || fail "the test file was not in the root of C:"
+  else
+    fail "no report for drive C:"
+  fi
+  [ "$(leftovers "$WINEPREFIX/drive_c")" -eq 0 ] || fail "test file left in C:\\"
+fi
 
 # Free space as GetDiskFreeSpaceExW reports it: a 24 MiB filesystem (a
 # tmpfs under Wine, which shows it as a folder of Z:) has no room for a
