@@ -399,13 +399,11 @@ static char *
 target_label (const dm_target_info *t)
 {
   g_autofree char *size = format_gib (t->size_bytes);
-  g_autofree char *used = format_gib (t->size_bytes - MIN (t->free_bytes, t->size_bytes));
-  int percent = t->size_bytes ? (int) ((t->size_bytes - MIN (t->free_bytes, t->size_bytes))
-                                       * 100 / t->size_bytes) : 0;
+  g_autofree char *free_space = format_gib (MIN (t->free_bytes, t->size_bytes));
   GString *s = g_string_new (t->path[0] ? t->path : t->mount_point);
 
-  /* CrystalDiskMark's "C: 45% (54/120GiB)", with what Linux users also ask. */
-  g_string_append_printf (s, "  %d%% (%s/%s)", percent, used, size);
+  /* What the pick depends on: room for the test file, and which disk. */
+  g_string_append_printf (s, "  %s free of %s", free_space, size);
   if (t->filesystem[0])
     g_string_append_printf (s, "  %s", t->filesystem);
   if (t->model[0])
@@ -661,7 +659,8 @@ dm_window_update_footer (DmWindow *self)
   char date[64] = "";
   g_autofree char *target = current_target (self);
 
-  /* What a screenshot must say to be worth pasting: where, on what, when. */
+  /* What a screenshot must say to be worth pasting: where, on what, when;
+   * the OS comes last, where a narrow window cuts it off first. */
   g_string_append (s, t && t->path[0] ? t->path : target);
   if (t && t->filesystem[0])
     g_string_append_printf (s, " · %s", t->filesystem);
@@ -669,13 +668,13 @@ dm_window_update_footer (DmWindow *self)
     g_string_append_printf (s, " · %s", t->model);
   else if (t && t->device[0] && strcmp (t->device, t->filesystem) != 0)
     g_string_append_printf (s, " · %s", t->device);
-  if (sys && sys->os[0])
-    g_string_append_printf (s, " · %s", sys->os);
   if (self->report.finished)
     {
       dm_format_local_time (self->report.finished, date, sizeof date);
       g_string_append_printf (s, " · %s", date);
     }
+  if (sys && sys->os[0])
+    g_string_append_printf (s, " · %s", sys->os);
   if (self->report.cached)
     g_string_append (s, " · cached (no O_DIRECT)");
   gtk_label_set_text (GTK_LABEL (self->footer_label), s->str);
