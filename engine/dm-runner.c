@@ -388,9 +388,10 @@ worker_main (void *arg)
     }
 
 out:
-  if (q)
-    be->close (q);
-  dm_free_io (bufs, (size_t) depth * buf_size);
+  /* A device that never finished its I/O may still write into the
+   * buffers; then they stay allocated for the life of the process. */
+  if (!q || be->close (q) == 0)
+    dm_free_io (bufs, (size_t) depth * buf_size);
   free (ios);
   free (done);
   return NULL;
@@ -794,6 +795,12 @@ dm_runner_run_result (dm_runner *r, unsigned i, bool pause_first)
        * failed is not shown as if it were valid. */
       res->status = DM_STATUS_FAILED;
       res->mb_per_s = res->iops = res->latency_us = 0;
+      /* Nor its mean and spread, nor latency percentiles, which reports
+       * and CSV columns show beside the figure. The runs stay, as data. */
+      res->mean_mb_per_s = res->stdev_mb_per_s = 0;
+      memset (&res->latency, 0, sizeof res->latency);
+      memset (&res->latency_read, 0, sizeof res->latency_read);
+      memset (&res->latency_write, 0, sizeof res->latency_write);
       dm_spec_name (&res->spec, name, sizeof name);
       return set_error (rep, err, "%s %s failed: %s", name, dm_mode_name (res->mode), res->error);
     }

@@ -54,8 +54,11 @@ typedef struct dm_backend {
    * their number (0 on timeout) or a negative code if the queue broke. */
   int (*reap) (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns);
 
-  /* Waits (bounded) for in-flight I/O, then frees the queue. */
-  void (*close) (dm_queue *q);
+  /* Waits (bounded) for in-flight I/O, then frees the queue. Returns 0
+   * when the slot buffers may be freed, or 1 when I/O the device never
+   * finished may still write into them: the caller must then leave them
+   * allocated (a small leak beats memory corruption). */
+  int (*close) (dm_queue *q);
 } dm_backend;
 
 /* The backends compiled for this OS, best first. */

@@ -81,10 +81,10 @@ fault_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
   return n;
 }
 
-static void
+static int
 fault_close (dm_queue *q)
 {
-  real->close (q);
+  return real->close (q);
 }
 
 const dm_backend dm_fault_backend = {

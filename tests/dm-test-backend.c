@@ -126,12 +126,13 @@ test_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
   return (int) n;
 }
 
-static void
+static int
 test_close (dm_queue *q)
 {
   free (q->ios);
   free (q->staged);
   free (q);
+  return 0;
 }
 
 const dm_backend dm_test_backend = {

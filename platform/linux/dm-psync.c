@@ -90,7 +90,7 @@ psync_probe (void)
   return 0;
 }
 
-static void psync_close (dm_queue *q);
+static int psync_close (dm_queue *q);
 
 static int
 psync_open (const dm_queue_params *params, dm_queue **out, dm_io **ios)
@@ -201,7 +201,7 @@ psync_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
   return (int) n;
 }
 
-static void
+static int
 psync_close (dm_queue *q)
 {
   /* Helpers finish the I/O they hold (a blocking pread cannot be taken
@@ -221,6 +221,8 @@ psync_close (dm_queue *q)
   free (q->todo);
   free (q->finished);
   free (q);
+  /* The helpers have returned from their pread/pwrite: nothing is left. */
+  return 0;
 }
 
 const dm_backend dm_backend_psync = {

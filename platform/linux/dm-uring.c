@@ -183,7 +183,7 @@ uring_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
   return (int) n;
 }
 
-static void
+static int
 uring_close (dm_queue *q)
 {
   dm_io *done[64];
@@ -202,6 +202,7 @@ uring_close (dm_queue *q)
   io_uring_queue_exit (&q->ring);
   free (q->ios);
   free (q);
+  return 0;
 }
 
 const dm_backend dm_backend_uring = {

@@ -198,14 +198,14 @@ iocp_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
   return (int) n + got;
 }
 
-static void
+static int
 iocp_close (dm_queue *q)
 {
   DWORD start;
   dm_io *scratch[64];
 
   if (q == NULL)
-    return;
+    return 0;
   if (q->in_flight > 0)
     {
       /* The handle is this queue's alone, so this cancels nobody else's
@@ -219,13 +219,14 @@ iocp_close (dm_queue *q)
         }
       if (q->in_flight > 0)
         {
-          /* The kernel will still write into these OVERLAPPEDs: leaking
-           * the queue is the only safe thing left. */
+          /* The kernel will still write into these OVERLAPPEDs and the
+           * buffers: leaking both is the only safe thing left. */
           CloseHandle (q->handle);
-          return;
+          return 1;
         }
     }
   queue_free (q);
+  return 0;
 }
 
 static const dm_backend iocp_backend = {
