@@ -104,7 +104,7 @@ dm_testfile_open (dm_testfile *tf, dm_report *r, const char *target, bool need_w
   if (r->target.size_bytes && r->target.free_bytes < s->test_size + margin)
     {
       dm_size_format (s->test_size, need, sizeof need);
-      snprintf (have, sizeof have, "%.1fGiB", (double) r->target.free_bytes / (1ull << 30));
+      dm_size_human (r->target.free_bytes, have, sizeof have);
       return fail (r, -ENOSPC, "not enough free space in %s for a %s test file (%s free)",
                    target, need, have);
     }

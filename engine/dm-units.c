@@ -154,6 +154,26 @@ dm_size_format (uint64_t bytes, char *buf, size_t size)
   snprintf (buf, size, "%llu%s", (unsigned long long) bytes, units[u]);
 }
 
+void
+dm_size_human (uint64_t bytes, char *buf, size_t size)
+{
+  static const char *const units[] = { "B", "KiB", "MiB", "GiB", "TiB", "PiB" };
+  double v = (double) bytes;
+  unsigned u = 0;
+  while (v >= 1024 && u < 5)
+    {
+      v /= 1024;
+      u++;
+    }
+  if (u == 0)
+    snprintf (buf, size, "%lluB", (unsigned long long) bytes);
+  else
+    snprintf (buf, size, "%.1f%s", v, units[u]);
+  for (char *p = buf; *p; p++)
+    if (*p == ',')
+      *p = '.';
+}
+
 int
 dm_duration_parse (const char *text, double *seconds, char *why, size_t why_size)
 {

@@ -14,6 +14,9 @@ int dm_size_parse (const char *text, uint64_t *out, char *why, size_t why_size);
 /* 1073741824 -> "1GiB", 3221225472 -> "3GiB", 1610612736 -> "1536MiB". */
 void dm_size_format (uint64_t bytes, char *buf, size_t size);
 
+/* 3.2GiB, 812.5MiB, 40KiB: a size for people, rounded to one decimal. */
+void dm_size_human (uint64_t bytes, char *buf, size_t size);
+
 /* "5", "5s", "0.5", "500ms", "2m". Seconds, 0..86400. */
 int dm_duration_parse (const char *text, double *seconds, char *why, size_t why_size);
 
