@@ -8,9 +8,11 @@
  */
 #include "dm-application.h"
 
-#include <glib-unix.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef G_OS_UNIX
+#include <glib-unix.h>
+#endif
 
 #include "dm-measure.h"
 #include "dm-preferences.h"
@@ -195,12 +197,16 @@ static const GActionEntry app_actions[] = {
   { "quit", action_quit },
 };
 
+#ifdef G_OS_UNIX
+/* SIGINT and SIGTERM close the window like its close button, so the
+ * engine stops and removes its test file before the process ends. */
 static gboolean
 on_terminate_signal (gpointer data)
 {
   action_quit (NULL, NULL, data);
   return G_SOURCE_CONTINUE;
 }
+#endif
 
 /* --- life cycle ------------------------------------------------------------ */
 
@@ -267,8 +273,10 @@ dm_application_startup (GApplication *app)
   gtk_window_set_default_icon_name (DM_APPLICATION_ID);
 
   g_bus_get (G_BUS_TYPE_SESSION, NULL, on_bus, g_object_ref (self));
+#ifdef G_OS_UNIX
   g_unix_signal_add (SIGINT, on_terminate_signal, app);
   g_unix_signal_add (SIGTERM, on_terminate_signal, app);
+#endif
 }
 
 static DmWindow *
