@@ -3,8 +3,8 @@
  * The application handles its own command line (G_APPLICATION_HANDLES_
  * COMMAND_LINE), so `diskmeter --run ...` given to an already running
  * Diskmeter scripts that window instead of opening a second one. Options
- * given on the command line are not saved: a scripted run leaves the
- * user's choices as they were.
+ * given for a scripted run are not saved: it leaves the user's choices as
+ * they were.
  */
 #include "dm-application.h"
 
@@ -315,7 +315,8 @@ lookup_path (GApplicationCommandLine *cmdline,
 static gboolean
 apply_options (DmApplication           *self,
                GApplicationCommandLine *cmdline,
-               GVariantDict            *dict)
+               GVariantDict            *dict,
+               gboolean                 scripted)
 {
   const char *s;
   char why[256];
@@ -396,8 +397,10 @@ apply_options (DmApplication           *self,
   if (!any)
     return TRUE;
 
-  /* Keep the saved choices: these apply to this window only. */
-  if (!g_settings_get_has_unapplied (self->settings))
+  /* A scripted run (--run, --save-*, --quit-when-done) leaves the user's
+   * saved choices alone; options given just to open the window are kept,
+   * as if chosen in it. */
+  if (scripted && !g_settings_get_has_unapplied (self->settings))
     g_settings_delay (self->settings);
 
   if (target)
@@ -438,6 +441,7 @@ dm_application_command_line (GApplication            *app,
   GVariantDict *dict = g_application_command_line_get_options_dict (cmdline);
   g_autoptr (DmScript) script = g_new0 (DmScript, 1);
   const char *comment = NULL;
+  gboolean scripted;
   DmWindow *window;
 
   if (g_variant_dict_contains (dict, "version"))
@@ -445,23 +449,24 @@ dm_application_command_line (GApplication            *app,
       g_application_command_line_print (cmdline, "diskmeter %s\n", DM_VERSION);
       return 0;
     }
-  if (!apply_options (self, cmdline, dict))
-    return 2;
-
   script->run = g_variant_dict_contains (dict, "run");
   script->quit_when_done = g_variant_dict_contains (dict, "quit-when-done");
   script->screenshot = lookup_path (cmdline, dict, "save-screenshot");
   script->json = lookup_path (cmdline, dict, "save-json");
   script->text = lookup_path (cmdline, dict, "save-text");
   script->csv = lookup_path (cmdline, dict, "save-csv");
+  scripted = script->run || script->quit_when_done || script->screenshot || script->json
+             || script->text || script->csv;
+
+  if (!apply_options (self, cmdline, dict, scripted))
+    return 2;
 
   window = ensure_window (self);
   if (g_variant_dict_lookup (dict, "comment", "&s", &comment))
     dm_window_set_comment (window, comment);
   gtk_window_present (GTK_WINDOW (window));
 
-  if (script->run || script->quit_when_done || script->screenshot || script->json
-      || script->text || script->csv)
+  if (scripted)
     dm_window_run_script (window, g_steal_pointer (&script));
   return 0;
 }
