@@ -5,7 +5,10 @@
 # the block cgroup, RND4K_Q32T1 Read and Write must show 2000 IOPS within
 # 3% under a 2000 IOPS limit, and RND4K_Q1T1 500 IOPS under a 500 IOPS
 # limit (low enough that one I/O at a time keeps up even on a busy
-# machine), and the MB/s beside them must be IOPS x 4096 bytes.
+# machine), and the MB/s beside them must be IOPS x 4096 bytes. The mean
+# latency must be what the throttle makes it: with Q I/Os always in flight
+# and the limit letting one through every 1/limit seconds, each waits
+# Q / limit seconds (16 ms at Q32, 2 ms at Q1), within 5%.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -44,6 +47,9 @@ throttled_run ()
     dm_within "/truth/rnd/$test/$mode IOPS vs throttle" "$got" "$iops" 3
     dm_within "/truth/rnd/$test/$mode MB/s = IOPS x 4096" \
       "$(dm_json "$out" "$sel['mb_per_s']")" "$(python3 -c "print($got * 4096 / 1e6)")" 0.5
+    dm_within "/truth/rnd/$test/$mode mean latency (us) vs queue depth / limit" \
+      "$(dm_json "$out" "$sel['latency_us']['mean']")" \
+      "$(dm_json "$out" "$sel['queue_depth'] * $sel['threads'] * 1e6 / $iops")" 5
   done
   total=$(dm_json "$out" 'j["io_totals"]["prepare_bytes"] + j["io_totals"]["warmup_bytes"] + j["io_totals"]["measured_bytes"]')
   dm_log "kernel: read $((r1 - r0)) B, written $((w1 - w0)) B; report: prepare+warmup+measured $total B"
