@@ -139,15 +139,19 @@ if [ -n "${DM_GUI_KEEP:-}" ]; then cp "$out/shot.png" "$DM_GUI_KEEP"; fi
 
 # --- 2. Closing the window mid-run -------------------------------------------
 # SIGTERM goes through the quit action, i.e. the same close request as the
-# window's close button. The read test (3 s) finishes, the write test is
-# stopped half-way. (The engine detaches the test file from its name at
-# once, so the file cannot be watched for; the timing is the schedule.)
+# window's close button. It is sent a second into the write test: the
+# window logs each figure as it is final, and the read's line says when.
 "$DM_GUI" --target "$DM_MNT" --profile demo --count 1 --size 16MiB \
   --duration 3 --warmup 0 --interval 0 \
   --run --save-json "$out/stopped.json" --quit-when-done >"$out/stop.log" 2>&1 &
 gui=$!
 dm_track_pid "$gui"
-sleep 4.8
+for _ in $(seq 1 600); do
+  grep -q "Read: " "$out/stop.log" && break
+  kill -0 "$gui" 2>/dev/null || break
+  sleep 0.05
+done
+sleep 1
 t0=$(date +%s%N)
 kill -TERM "$gui"
 for _ in $(seq 1 100); do kill -0 "$gui" 2>/dev/null || break; sleep 0.05; done

@@ -291,8 +291,13 @@ test_stop_mid_run (void)
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (dm_window_is_running (window));
 
-  /* Into the write test (read takes 2 s), then Stop, as the button does. */
-  deadline = g_get_monotonic_time () + 3 * G_USEC_PER_SEC;
+  /* Half a second into the write test (the read tile shows its final
+   * figure when the read is done), then Stop, as the button does. */
+  deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < deadline && dm_window_is_running (window)
+         && dm_tile_get_state (DM_TILE (_dm_window_get_tile (window, 0, 0))) != DM_TILE_DONE)
+    g_main_context_iteration (NULL, TRUE);
+  deadline = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
   while (g_get_monotonic_time () < deadline && dm_window_is_running (window))
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (dm_window_is_running (window));

@@ -67,6 +67,7 @@ struct _DmWindow
   DmJob         *job;
   gboolean       close_after_job; /* the window was closed mid-run */
   DmScript      *script;
+  guint          reported;        /* results already logged by a script (bits) */
 };
 
 G_DEFINE_FINAL_TYPE (DmWindow, dm_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -746,6 +747,17 @@ on_job_progress (DmJob    *job,
       show_result (self, r, c, res,
                    (int) i == p->result_index && p->phase != DM_PHASE_DONE
                    && res->status != DM_STATUS_COMPLETE && res->status != DM_STATUS_FAILED);
+      /* An unattended run logs each figure as it is final, so a script or
+       * a CI log can follow it without a screen. */
+      if (self->script && i < 32 && !(self->reported & (1u << i))
+          && res->status == DM_STATUS_COMPLETE)
+        {
+          g_autofree char *line = dm_tile_describe (&res->spec, res->mode,
+                                                    dm_result_value (res, self->unit),
+                                                    self->unit, TRUE);
+          self->reported |= 1u << i;
+          g_print ("diskmeter: %s\n", line);
+        }
       if ((int) i == p->result_index)
         current = res;
     }
@@ -966,6 +978,7 @@ dm_window_start (DmWindow *self,
       result_reset (&self->report.results[i]);
   dm_window_refresh_tiles (self);
 
+  self->reported = 0;
   self->job = dm_job_new (&r, target, selection);
   g_signal_connect (self->job, "progress", G_CALLBACK (on_job_progress), self);
   g_signal_connect (self->job, "finished", G_CALLBACK (on_job_finished), self);
