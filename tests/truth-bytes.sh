@@ -73,6 +73,15 @@ mixed_w=$((dw - prepare))
 dm_within "/truth/bytes/mix kernel read share (%)" \
   "$(python3 -c "print(round($dr * 100 / ($dr + $mixed_w), 2))")" 70 3
 
+# The pread/pwrite fallback, used where io_uring is blocked, counts the same.
+run psync --backend psync --modes read,write --tests SEQ1M_Q8T1,RND4K_Q32T1 --count 1 --duration 1 --warmup 0
+dm_check "/truth/bytes/psync backend is psync" test "$(dm_json "$out" 'j["backend"]')" = psync
+dm_within "/truth/bytes/psync kernel reads+writes vs prepare+warm-up+measured" \
+  "$((dr + dw))" "$((prepare + warmup + measured))" 2
+read_measured=$(dm_json "$out" 'sum(x["bytes"] for r in j["results"] if r["mode"] == "read" for x in r["runs"])')
+dm_check "/truth/bytes/psync kernel reads ($dr B) cover the measured reads ($read_measured B)" \
+  test "$dr" -ge "$read_measured"
+
 # A raw block device the user gave up: no file, no filesystem, same count.
 dm_loop_create 128
 dev="$DM_LOOP_NAME"
