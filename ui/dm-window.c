@@ -733,6 +733,7 @@ on_job_progress (DmJob    *job,
   g_autofree char *status = NULL;
   const dm_result *current = NULL;
   guint n = self->report.n_results;
+  double fraction;
 
   for (guint i = 0; i < n; i++)
     {
@@ -779,8 +780,12 @@ on_job_progress (DmJob    *job,
                                   phase_text (p->phase));
     }
   set_status (self, status);
-  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar),
-                                 CLAMP (p->fraction, 0.0, 1.0));
+  fraction = CLAMP (p->fraction, 0.0, 1.0);
+  /* Redraw the bar only when it moves by about a pixel: a long run would
+   * otherwise repaint it ten times a second for nothing. */
+  if (fabs (fraction - gtk_progress_bar_get_fraction (GTK_PROGRESS_BAR (self->progress_bar)))
+      >= 1.0 / MAX (gtk_widget_get_width (self->progress_bar), 100))
+    gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), fraction);
   gtk_label_set_text (GTK_LABEL (self->time_label), left);
 }
 
