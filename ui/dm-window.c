@@ -1296,20 +1296,37 @@ action_choose_folder (GSimpleAction *action,
   choose_folder (DM_WINDOW (user_data));
 }
 
-#define SAVE_ACTIONS(kind, fn)                                                                    \
-  static void action_save_##fn (GSimpleAction *a, GVariant *p, gpointer d)                        \
-  {                                                                                               \
-    save_with_chooser (DM_WINDOW (d), kind);                                                      \
-  }                                                                                               \
-  static void action_save_##fn##_to (GSimpleAction *a, GVariant *p, gpointer d)                   \
-  {                                                                                               \
-    export_and_report (DM_WINDOW (d), kind, g_variant_get_string (p, NULL));                      \
-  }
+/* save-text, save-json-to, ...: the format is in the action's name. */
+static ExportKind
+export_kind_of (GSimpleAction *action)
+{
+  const char *name = g_action_get_name (G_ACTION (action));
 
-SAVE_ACTIONS (EXPORT_TEXT, text)
-SAVE_ACTIONS (EXPORT_JSON, json)
-SAVE_ACTIONS (EXPORT_CSV, csv)
-SAVE_ACTIONS (EXPORT_PNG, screenshot)
+  if (g_str_has_prefix (name, "save-json"))
+    return EXPORT_JSON;
+  if (g_str_has_prefix (name, "save-csv"))
+    return EXPORT_CSV;
+  if (g_str_has_prefix (name, "save-screenshot"))
+    return EXPORT_PNG;
+  return EXPORT_TEXT;
+}
+
+static void
+action_save (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  save_with_chooser (DM_WINDOW (user_data), export_kind_of (action));
+}
+
+static void
+action_save_to (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  export_and_report (DM_WINDOW (user_data), export_kind_of (action),
+                     g_variant_get_string (param, NULL));
+}
 
 static const GActionEntry window_actions[] = {
   { "run-all", action_run_all },
@@ -1318,15 +1335,15 @@ static const GActionEntry window_actions[] = {
   { "copy", action_copy },
   { "copy-text", action_copy_text },
   { "choose-folder", action_choose_folder },
-  { "save-text", action_save_text },
-  { "save-json", action_save_json },
-  { "save-csv", action_save_csv },
-  { "save-screenshot", action_save_screenshot },
+  { "save-text", action_save },
+  { "save-json", action_save },
+  { "save-csv", action_save },
+  { "save-screenshot", action_save },
   /* For scripts: `gapplication action ID save-json-to "'/tmp/r.json'"`. */
-  { "save-text-to", action_save_text_to, "s" },
-  { "save-json-to", action_save_json_to, "s" },
-  { "save-csv-to", action_save_csv_to, "s" },
-  { "save-screenshot-to", action_save_screenshot_to, "s" },
+  { "save-text-to", action_save_to, "s" },
+  { "save-json-to", action_save_to, "s" },
+  { "save-csv-to", action_save_to, "s" },
+  { "save-screenshot-to", action_save_to, "s" },
 };
 
 /* Settings whose keys double as stateful actions for the menus and D-Bus. */
