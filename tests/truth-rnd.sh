@@ -3,7 +3,8 @@
 #
 # Random 4K IOPS is the device's I/O rate: on a loop device throttled by
 # the block cgroup, RND4K_Q32T1 Read and Write must show 2000 IOPS within
-# 3% under a 2000 IOPS limit, and RND4K_Q1T1 500 IOPS under a 500 IOPS
+# 3% (the figure shown, best of three runs, and the median run) under a
+# 2000 IOPS limit, and RND4K_Q1T1 500 IOPS under a 500 IOPS
 # limit (low enough that one I/O at a time keeps up even on a busy
 # machine), and the MB/s beside them must be IOPS x 4096 bytes. The mean
 # latency must be what the throttle makes it: with Q I/Os always in flight
@@ -31,7 +32,7 @@ throttled_run ()
   dm_settle
   read -r r0 w0 < <(dm_stat_bytes)
   DM_RUN_PREFIX=dm_throttled dm_run "$out" "$DM_TMPDIR/$test.err" \
-    --tests "$test" --modes read,write --size 64MiB --count 1 \
+    --tests "$test" --modes read,write --size 64MiB --count 3 \
     --duration 3 --warmup 1 --interval 0 --format json --quiet "$DM_MNT"
   dm_settle
   read -r r1 w1 < <(dm_stat_bytes)
@@ -44,11 +45,14 @@ throttled_run ()
     dm_check "/truth/rnd/$test/$mode result complete" \
       test "$(dm_json "$out" "$sel['status']")" = complete
     got=$(dm_json "$out" "$sel['iops']")
-    dm_within "/truth/rnd/$test/$mode IOPS vs throttle" "$got" "$iops" 3
+    dm_log "$test $mode runs: $(dm_json "$out" "[round(x['iops'], 1) for x in $sel['runs']]") IOPS"
+    dm_within "/truth/rnd/$test/$mode best IOPS (the figure shown) vs throttle" "$got" "$iops" 3
+    dm_within "/truth/rnd/$test/$mode median run IOPS vs throttle" \
+      "$(dm_json "$out" "sorted(x['iops'] for x in $sel['runs'])[1]")" "$iops" 3
     dm_within "/truth/rnd/$test/$mode MB/s = IOPS x 4096" \
       "$(dm_json "$out" "$sel['mb_per_s']")" "$(python3 -c "print($got * 4096 / 1e6)")" 0.5
-    dm_within "/truth/rnd/$test/$mode mean latency (us) vs queue depth / limit" \
-      "$(dm_json "$out" "$sel['latency_us']['mean']")" \
+    dm_within "/truth/rnd/$test/$mode median run mean latency (us) vs queue depth / limit" \
+      "$(dm_json "$out" "sorted(x['latency_us'] for x in $sel['runs'])[1]")" \
       "$(dm_json "$out" "$sel['queue_depth'] * $sel['threads'] * 1e6 / $iops")" 5
   done
   total=$(dm_json "$out" 'j["io_totals"]["prepare_bytes"] + j["io_totals"]["warmup_bytes"] + j["io_totals"]["measured_bytes"]')

