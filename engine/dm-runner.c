@@ -45,11 +45,19 @@ struct dm_runner {
   dm_histogram     *hists;      /* 2 per thread: reads, writes */
 };
 
+/* One measured window of one worker. Written only by its worker, once per
+ * reaped batch; the runner reads it for live figures after the window has
+ * closed and exactly after the worker has been joined. */
+typedef struct window {
+  atomic_ullong bytes;
+  atomic_ullong ios;
+  atomic_ullong latency_ns;  /* sum, for the run's mean latency */
+} window;
+
 typedef struct worker {
   dm_runner       *runner;
   const dm_result *result;
   unsigned         index;
-  bool             scored;
 
   /* What this thread does. */
   uint32_t         block;
@@ -62,19 +70,21 @@ typedef struct worker {
   uint64_t         stamp_seq;
   dm_rng           rng;
 
-  /* Start line: all threads set up first, then run together. */
+  /* Start line: all threads set up first, then run together. The I/O
+   * flows without a break from the warm-up through every measured window,
+   * as with fio's ramp time, so no window pays for a start-up. */
   atomic_int      *ready;
   atomic_int      *go;
-  uint64_t         start_ns;
-  uint64_t         deadline_ns;
+  uint64_t         measure_ns;   /* start of the first window (end of warm-up) */
+  uint64_t         window_ns;
+  unsigned         n_windows;
+  uint64_t         end_ns;       /* end of the last window */
 
   /* What it measured. */
-  uint64_t         bytes;
-  uint64_t         ios;
-  uint64_t         bytes_moved;  /* including what finished after the deadline */
-  uint64_t         t_last;
+  window           win[DM_COUNT_MAX];
+  uint64_t         unscored;     /* bytes moved outside the windows */
   unsigned         retries;      /* EAGAIN/EINTR completions sent again */
-  dm_histogram    *hist[2];      /* [0] reads, [1] writes */
+  dm_histogram    *hist[2];      /* [0] reads, [1] writes: measured windows only */
   int              error;
   char             why[160];
 
@@ -271,7 +281,7 @@ worker_main (void *arg)
   if (w->error || atomic_load (w->go) < 0)
     goto out;
 
-  uint64_t deadline = w->deadline_ns;
+  uint64_t deadline = w->end_ns;
   uint64_t t = dm_clock_ns ();
   unsigned inflight = 0;
   bool stopping = false;
@@ -306,6 +316,10 @@ worker_main (void *arg)
           stopping = true;
           stop_at = t;
         }
+      /* The whole batch was reaped at t, so it belongs to one window. */
+      window *win = t >= w->measure_ns && t < deadline
+                      ? &w->win[(t - w->measure_ns) / w->window_ns] : NULL;
+      uint64_t batch_bytes = 0, batch_ios = 0, batch_latency = 0;
       for (int i = 0; i < n; i++)
         {
           dm_io *io = done[i];
@@ -357,14 +371,16 @@ worker_main (void *arg)
               stop_at = stop_at ? stop_at : t;
               continue;
             }
-          w->bytes_moved += w->block;
-          if (t <= deadline)
+          if (win)
             {
-              w->bytes += w->block;
-              w->ios++;
-              w->t_last = t;
-              dm_histogram_add (w->hist[io->write], t - io->t_submit, 1);
+              uint64_t latency = t - io->t_submit;
+              batch_bytes += w->block;
+              batch_ios++;
+              batch_latency += latency;
+              dm_histogram_add (w->hist[io->write], latency, 1);
             }
+          else
+            w->unscored += w->block;
           if (!stopping)
             {
               io->buf = (char *) bufs + (size_t) io->slot * buf_size;
@@ -380,6 +396,14 @@ worker_main (void *arg)
                 }
               inflight++;
             }
+        }
+      if (win && batch_ios)
+        {
+          /* Only this thread writes its windows: plain read-modify-write
+           * through relaxed atomics, one per batch. */
+          atomic_store_explicit (&win->bytes, atomic_load_explicit (&win->bytes, memory_order_relaxed) + batch_bytes, memory_order_relaxed);
+          atomic_store_explicit (&win->ios, atomic_load_explicit (&win->ios, memory_order_relaxed) + batch_ios, memory_order_relaxed);
+          atomic_store_explicit (&win->latency_ns, atomic_load_explicit (&win->latency_ns, memory_order_relaxed) + batch_latency, memory_order_relaxed);
         }
       /* After a cancel, I/O still queued on a slow device may take seconds;
        * the run is over, so do not wait for it past the drain budget. */
@@ -397,122 +421,33 @@ out:
   return NULL;
 }
 
-/* ---- one run of one test ------------------------------------------------ */
+/* ---- one test: warm-up, then count windows ------------------------------ */
 
-typedef struct run_outcome {
-  uint64_t bytes, ios, moved;
-  double   seconds;
-  uint64_t cpu_ns;
-} run_outcome;
-
-static int
-run_once (dm_runner *r, dm_result *res, bool scored, double seconds, worker *workers,
-          dm_histogram *hists, run_outcome *out)
+/* Sums window k over the workers; exact once they are joined. */
+static void
+window_totals (const worker *workers, unsigned T, unsigned k, uint64_t *bytes, uint64_t *ios,
+               uint64_t *latency_ns)
 {
-  dm_report *rep = r->report;
-  const dm_spec *spec = &res->spec;
-  unsigned T = spec->threads;
-  uint64_t file_size = r->tf.size;
-  atomic_int ready, go;
-  int err = 0;
-
-  atomic_init (&ready, 0);
-  atomic_init (&go, 0);
-  memset (out, 0, sizeof *out);
-
-  uint64_t region = (file_size / T) / spec->block_size * spec->block_size;
+  *bytes = *ios = *latency_ns = 0;
   for (unsigned i = 0; i < T; i++)
     {
-      worker *w = &workers[i];
-      memset (w, 0, sizeof *w);
-      w->runner = r;
-      w->result = res;
-      w->index = i;
-      w->scored = scored;
-      w->block = spec->block_size;
-      if (spec->pattern == DM_SEQ)
-        {
-          w->region_start = region * i;
-          w->region_len = region;
-        }
-      else
-        w->n_blocks = file_size / spec->block_size;
-      w->read_percent = res->read_percent;
-      w->stamp = rep->settings.data == DM_DATA_RANDOM;
-      dm_rng_seed (&w->rng, dm_clock_ns () * 31 + i);
-      w->ready = &ready;
-      w->go = &go;
-      w->hist[0] = &hists[2 * i];
-      w->hist[1] = &hists[2 * i + 1];
-      dm_histogram_reset (w->hist[0]);
-      dm_histogram_reset (w->hist[1]);
+      *bytes += atomic_load_explicit (&workers[i].win[k].bytes, memory_order_relaxed);
+      *ios += atomic_load_explicit (&workers[i].win[k].ios, memory_order_relaxed);
+      *latency_ns += atomic_load_explicit (&workers[i].win[k].latency_ns, memory_order_relaxed);
     }
+}
 
-  unsigned started = 0;
-  for (; started < T; started++)
-    {
-      err = dm_thread_start (&workers[started].thread, worker_main, &workers[started]);
-      if (err < 0)
-        break;
-    }
-  while ((unsigned) atomic_load (&ready) < started)
-    dm_sleep_ns (200000);
-
-  uint64_t cpu0 = dm_process_cpu_ns ();
-  uint64_t t0 = dm_clock_ns ();
-  for (unsigned i = 0; i < started; i++)
-    {
-      workers[i].start_ns = t0;
-      workers[i].deadline_ns = t0 + (uint64_t) (seconds * NS_PER_S);
-    }
-  atomic_store (&go, err < 0 ? -1 : 1);
-
-  /* The runner thread only reports progress while the workers run. */
-  while (!err)
-    {
-      uint64_t now = dm_clock_ns ();
-      if (now >= workers[0].deadline_ns || cancelled (r))
-        break;
-      dm_sleep_ns (REAP_TIMEOUT < workers[0].deadline_ns - now ? REAP_TIMEOUT
-                                                              : workers[0].deadline_ns - now);
-      report_progress (r, scored ? DM_PHASE_MEASURE : DM_PHASE_WARMUP, res->n_runs + 1,
-                       fmin (1.0, (double) (dm_clock_ns () - t0) / (seconds * NS_PER_S)),
-                       seconds);
-    }
-  for (unsigned i = 0; i < started; i++)
-    dm_thread_join (workers[i].thread);
-  out->cpu_ns = dm_process_cpu_ns () - cpu0;
-
-  if (err < 0)
-    {
-      snprintf (res->error, sizeof res->error, "cannot start a worker thread: %s",
-                dm_strerror (err));
-      return err;
-    }
-
-  uint64_t t_end = t0;
-  for (unsigned i = 0; i < T; i++)
-    {
-      worker *w = &workers[i];
-      if (w->error && !err)
-        {
-          err = w->error;
-          snprintf (res->error, sizeof res->error, "%s", w->why);
-        }
-      out->bytes += w->bytes;
-      out->ios += w->ios;
-      out->moved += w->bytes_moved;
-      if (w->t_last > t_end)
-        t_end = w->t_last;
-    }
-  out->seconds = (double) (t_end - t0) / NS_PER_S;
-  if (!err && !cancelled (r) && out->ios == 0)
-    {
-      snprintf (res->error, sizeof res->error,
-                "no I/O completed in %.1f s; the device does not answer", seconds);
-      err = -ETIMEDOUT;
-    }
-  return err;
+static void
+fill_run (dm_run *run, const worker *workers, unsigned T, unsigned k, double window_s)
+{
+  uint64_t bytes, ios, latency_ns;
+  window_totals (workers, T, k, &bytes, &ios, &latency_ns);
+  run->bytes = bytes;
+  run->ios = ios;
+  run->seconds = window_s;
+  run->mb_per_s = (double) bytes / window_s / 1e6;
+  run->iops = (double) ios / window_s;
+  run->latency_us = ios ? (double) latency_ns / (double) ios / 1000 : 0;
 }
 
 static void
@@ -577,63 +512,170 @@ summarize (dm_result *res, const dm_histogram *rd, const dm_histogram *wr,
 static int
 run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists)
 {
-  dm_histogram *total[2] = { res->hist_read, res->hist_write };
   dm_report *rep = r->report;
   dm_settings *s = &rep->settings;
-  run_outcome o;
-  uint64_t cpu_ns = 0;
-  double wall = 0;
-  int err;
+  const dm_spec *spec = &res->spec;
+  unsigned T = spec->threads, count = s->count, started = 0, windows_done = 0;
+  uint64_t file_size = r->tf.size;
+  uint64_t region = (file_size / T) / spec->block_size * spec->block_size;
+  uint64_t window_ns = (uint64_t) (s->measure_s * NS_PER_S);
+  uint64_t warmup_ns = (uint64_t) (s->warmup_s * NS_PER_S);
+  atomic_int ready, go;
+  int err = 0;
 
-  dm_histogram_reset (total[0]);
-  dm_histogram_reset (total[1]);
   res->n_runs = 0;
   res->status = DM_STATUS_RUNNING;
   res->error[0] = '\0';
+  dm_histogram_reset (res->hist_read);
+  dm_histogram_reset (res->hist_write);
+  atomic_init (&ready, 0);
+  atomic_init (&go, 0);
 
-  if (s->warmup_s > 0)
+  for (unsigned i = 0; i < T; i++)
     {
-      err = run_once (r, res, false, s->warmup_s, workers, hists, &o);
-      rep->warmup_bytes += o.moved;
-      r->job_done += s->warmup_s;
-      if (err < 0 || cancelled (r))
-        return err < 0 ? err : -ECANCELED;
-    }
-
-  for (unsigned k = 0; k < s->count; k++)
-    {
-      err = run_once (r, res, true, s->measure_s, workers, hists, &o);
-      /* Bytes that finished after the deadline were still moved. */
-      rep->warmup_bytes += o.moved - o.bytes;
-      r->job_done += s->measure_s;
-      if (err < 0)
-        return err;
-      if (cancelled (r))
-        return -ECANCELED; /* a cut-short run is not a measurement */
-      rep->measured_bytes += o.bytes;
-      dm_run *run = &res->runs[res->n_runs++];
-      run->bytes = o.bytes;
-      run->ios = o.ios;
-      run->seconds = o.seconds;
-      run->mb_per_s = o.seconds > 0 ? (double) o.bytes / o.seconds / 1e6 : 0;
-      run->iops = o.seconds > 0 ? (double) o.ios / o.seconds : 0;
-      dm_histogram rd, wr;
-      dm_histogram_reset (&rd);
-      dm_histogram_reset (&wr);
-      for (unsigned i = 0; i < res->spec.threads; i++)
+      worker *w = &workers[i];
+      memset (w, 0, sizeof *w);
+      w->runner = r;
+      w->result = res;
+      w->index = i;
+      w->block = spec->block_size;
+      if (spec->pattern == DM_SEQ)
         {
-          dm_histogram_merge (&rd, &hists[2 * i]);
-          dm_histogram_merge (&wr, &hists[2 * i + 1]);
+          w->region_start = region * i;
+          w->region_len = region;
         }
-      uint64_t n = rd.count + wr.count;
-      run->latency_us = n ? (rd.sum + wr.sum) / (double) n / 1000 : 0;
-      dm_histogram_merge (total[0], &rd);
-      dm_histogram_merge (total[1], &wr);
-      cpu_ns += o.cpu_ns;
-      wall += o.seconds;
-      summarize (res, total[0], total[1], cpu_ns, wall, rep->system.logical_cpus);
-      report_progress (r, DM_PHASE_MEASURE, res->n_runs, 1.0, 0);
+      else
+        w->n_blocks = file_size / spec->block_size;
+      w->read_percent = res->read_percent;
+      w->stamp = s->data == DM_DATA_RANDOM;
+      dm_rng_seed (&w->rng, dm_clock_ns () * 31 + i);
+      w->ready = &ready;
+      w->go = &go;
+      w->window_ns = window_ns;
+      w->n_windows = count;
+      w->hist[0] = &hists[2 * i];
+      w->hist[1] = &hists[2 * i + 1];
+      dm_histogram_reset (w->hist[0]);
+      dm_histogram_reset (w->hist[1]);
     }
+
+  for (; started < T; started++)
+    {
+      err = dm_thread_start (&workers[started].thread, worker_main, &workers[started]);
+      if (err < 0)
+        break;
+    }
+  while ((unsigned) atomic_load (&ready) < started)
+    dm_sleep_ns (200000);
+
+  uint64_t t0 = dm_clock_ns ();
+  uint64_t measure = t0 + warmup_ns, end = measure + count * window_ns;
+  for (unsigned i = 0; i < started; i++)
+    {
+      workers[i].measure_ns = measure;
+      workers[i].end_ns = end;
+    }
+  atomic_store (&go, err < 0 ? -1 : 1);
+
+  /* While the workers run, this thread only keeps time: it samples the
+   * process's CPU time where measuring starts and ends, and hands out
+   * each window's figures once the window has closed. */
+  uint64_t cpu0 = 0, cpu1 = 0, now;
+  bool measuring = false;
+  while (!err && (now = dm_clock_ns ()) < end && !cancelled (r))
+    {
+      if (!measuring && now >= measure)
+        {
+          cpu0 = dm_process_cpu_ns ();
+          measuring = true;
+        }
+      unsigned closed = now > measure ? (unsigned) ((now - measure) / window_ns) : 0;
+      /* A batch reaped just before a window closed may be added a moment
+       * later: live figures wait 5 ms past the boundary; the final ones
+       * are taken after the workers are joined. */
+      if (closed > res->n_runs && now - (measure + closed * window_ns) > 5000000)
+        {
+          while (res->n_runs < closed && res->n_runs < count)
+            {
+              fill_run (&res->runs[res->n_runs], workers, T, res->n_runs, s->measure_s);
+              res->n_runs++;
+            }
+          summarize (res, res->hist_read, res->hist_write, 0, 0, rep->system.logical_cpus);
+        }
+      uint64_t next = now < measure ? measure : measure + (closed + 1) * window_ns + 6000000;
+      uint64_t nap = next > now ? next - now : 1000000;
+      dm_sleep_ns (nap < REAP_TIMEOUT ? nap : REAP_TIMEOUT);
+      now = dm_clock_ns ();
+      if (now < measure)
+        report_progress (r, DM_PHASE_WARMUP, 0,
+                         warmup_ns ? (double) (now - t0) / (double) warmup_ns : 1,
+                         s->warmup_s);
+      else
+        report_progress (r, DM_PHASE_MEASURE,
+                         (unsigned) fmin (count, (double) (now - measure) / window_ns + 1), 0, 0);
+    }
+  now = dm_clock_ns ();
+  cpu1 = dm_process_cpu_ns ();
+  if (!measuring)
+    cpu0 = cpu1;
+  windows_done = now >= end ? count : now > measure ? (unsigned) ((now - measure) / window_ns) : 0;
+  if (windows_done > count)
+    windows_done = count;
+  for (unsigned i = 0; i < started; i++)
+    dm_thread_join (workers[i].thread);
+
+  if (err < 0)
+    {
+      snprintf (res->error, sizeof res->error, "cannot start a worker thread: %s",
+                dm_strerror (err));
+      return err;
+    }
+
+  for (unsigned i = 0; i < T; i++)
+    {
+      worker *w = &workers[i];
+      if (w->error && !err)
+        {
+          err = w->error;
+          snprintf (res->error, sizeof res->error, "%s", w->why);
+        }
+      rep->warmup_bytes += w->unscored;
+      dm_histogram_merge (res->hist_read, w->hist[0]);
+      dm_histogram_merge (res->hist_write, w->hist[1]);
+    }
+
+  /* The exact figures, now that no worker writes any more. A window cut
+   * short by a cancel is not a measurement; its I/O counts as unscored. */
+  res->n_runs = 0;
+  for (unsigned k = 0; k < count; k++)
+    {
+      dm_run run;
+      fill_run (&run, workers, T, k, s->measure_s);
+      if (k < windows_done && !err)
+        {
+          res->runs[res->n_runs++] = run;
+          rep->measured_bytes += run.bytes;
+        }
+      else
+        rep->warmup_bytes += run.bytes;
+    }
+  double measured_s = res->n_runs * s->measure_s;
+  summarize (res, res->hist_read, res->hist_write, cpu1 - cpu0,
+             now >= end ? count * s->measure_s : fmax (measured_s, (double) (now - measure) / NS_PER_S),
+             rep->system.logical_cpus);
+  r->job_done += s->warmup_s + count * s->measure_s;
+
+  if (err < 0)
+    return err;
+  if (cancelled (r) && windows_done < count)
+    return -ECANCELED;
+  for (unsigned k = 0; k < res->n_runs; k++)
+    if (res->runs[k].ios == 0)
+      {
+        snprintf (res->error, sizeof res->error,
+                  "no I/O completed in %g s; the device does not answer", s->measure_s);
+        return -ETIMEDOUT;
+      }
   res->status = DM_STATUS_COMPLETE;
   return 0;
 }
