@@ -14,6 +14,8 @@ static gint64  run_wall_us;        /* monotonic start of the run */
 static gint64  run_cpu_ns;         /* UI thread CPU at the start of the run */
 static gint64  heartbeat_due_us;   /* when the heartbeat should have fired */
 static gint64  max_delay_us;       /* longest lateness of the heartbeat */
+static gint64  max_delay_cpu_ns;   /* UI thread CPU used during that wait */
+static gint64  last_beat_cpu_ns;
 static guint   heartbeat_id;
 
 #define HEARTBEAT_MS 20
@@ -86,9 +88,16 @@ static gboolean
 heartbeat (gpointer data)
 {
   gint64 now = g_get_monotonic_time ();
+  gint64 cpu = thread_cpu_ns ();
 
+  /* Whether a stall was the UI thread working or waiting for a CPU (a
+   * loaded machine) shows in the CPU it used meanwhile. */
   if (now - heartbeat_due_us > max_delay_us)
-    max_delay_us = now - heartbeat_due_us;
+    {
+      max_delay_us = now - heartbeat_due_us;
+      max_delay_cpu_ns = cpu - last_beat_cpu_ns;
+    }
+  last_beat_cpu_ns = cpu;
   heartbeat_due_us = now + HEARTBEAT_MS * 1000;
   return G_SOURCE_CONTINUE;
 }
@@ -101,6 +110,8 @@ dm_measure_run_started (void)
   run_wall_us = g_get_monotonic_time ();
   run_cpu_ns = thread_cpu_ns ();
   max_delay_us = 0;
+  max_delay_cpu_ns = 0;
+  last_beat_cpu_ns = run_cpu_ns;
   heartbeat_due_us = run_wall_us + HEARTBEAT_MS * 1000;
   heartbeat_id = g_timeout_add (HEARTBEAT_MS, heartbeat, NULL);
 }
@@ -119,6 +130,7 @@ dm_measure_run_finished (void)
   g_print ("measure: run-seconds %.2f\n", wall_us / 1e6);
   g_print ("measure: ui-thread-cpu-percent %.2f\n", wall_us > 0 ? cpu_ns / 10.0 / wall_us : 0);
   g_print ("measure: main-loop-max-delay-ms %.1f\n", max_delay_us / 1000.0);
+  g_print ("measure: main-loop-max-delay-cpu-ms %.1f\n", max_delay_cpu_ns / 1e6);
   run_wall_us = 0;
 }
 
