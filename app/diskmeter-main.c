@@ -15,6 +15,7 @@ main (int   argc,
 {
   g_autoptr (DmApplication) app = NULL;
   const char *renderer = g_getenv ("GSK_RENDERER");
+  const char *gl = g_getenv ("DISKMETER_GL");
   int status;
 
   /* The window draws a few dozen rectangles and labels, which the cairo
@@ -22,7 +23,7 @@ main (int   argc,
    * about 60 MB and a few hundred milliseconds at start, more in the VMs
    * with software GL where many users run Diskmeter. DISKMETER_GL=1, or
    * choosing a GL renderer or GDK_DEBUG flags, leaves the choice to GTK. */
-  if (!g_getenv ("DISKMETER_GL") && !g_getenv ("GDK_DEBUG")
+  if ((!gl || !*gl || strcmp (gl, "0") == 0) && !g_getenv ("GDK_DEBUG")
       && (!renderer || strcmp (renderer, "cairo") == 0))
     {
       g_setenv ("GDK_DEBUG", "gl-disable", TRUE);
