@@ -48,6 +48,7 @@ static const GOptionEntry options[] = {
   { "warmup", 'w', 0, G_OPTION_ARG_STRING, NULL, "Unscored warm-up before each test", "SEC" },
   { "units", 'u', 0, G_OPTION_ARG_STRING, NULL, "MB/s, GB/s, IOPS or us", "UNIT" },
   { "comment", 'c', 0, G_OPTION_ARG_STRING, NULL, "Comment that goes into every export", "TEXT" },
+  { "compare-with", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Compare the target with this folder, measured in turns", "DIR" },
   { "run", 'r', 0, G_OPTION_ARG_NONE, NULL, "Start all tests once the window is up", NULL },
   { "save-screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save a PNG of the window when done", "FILE" },
   { "save-json", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save the results as JSON when done", "FILE" },
@@ -441,6 +442,7 @@ dm_application_command_line (GApplication            *app,
   GVariantDict *dict = g_application_command_line_get_options_dict (cmdline);
   g_autoptr (DmScript) script = g_new0 (DmScript, 1);
   const char *comment = NULL;
+  g_autofree char *compare_with = NULL;
   gboolean scripted;
   DmWindow *window;
 
@@ -455,6 +457,7 @@ dm_application_command_line (GApplication            *app,
   script->json = lookup_path (cmdline, dict, "save-json");
   script->text = lookup_path (cmdline, dict, "save-text");
   script->csv = lookup_path (cmdline, dict, "save-csv");
+  compare_with = lookup_path (cmdline, dict, "compare-with");
   scripted = script->run || script->quit_when_done || script->screenshot || script->json
              || script->text || script->csv;
 
@@ -464,6 +467,8 @@ dm_application_command_line (GApplication            *app,
   window = ensure_window (self);
   if (g_variant_dict_lookup (dict, "comment", "&s", &comment))
     dm_window_set_comment (window, comment);
+  if (compare_with)
+    dm_window_set_compare_target (window, compare_with);
   gtk_window_present (GTK_WINDOW (window));
 
   if (scripted)

@@ -7,6 +7,8 @@
  */
 #include "dm-job.h"
 
+#include "dm-interleave.h"
+
 #include <errno.h>
 #include <string.h>
 
@@ -20,6 +22,16 @@ struct _DmJob
   GThread       *thread;
   guint          tick_id;
   int            code;          /* dm_runner_run's return */
+
+  /* A comparison's second target, run interleaved with the first. */
+  dm_report      report_b;
+  dm_runner     *runner_b;
+  dm_result     *shared_results_b;
+  dm_result     *results_b;
+  double         fraction_a;    /* each runner's own progress, averaged */
+  double         fraction_b;
+  double         left_a;
+  double         left_b;
 
   GMutex         lock;          /* guards everything below */
   gboolean       dirty;
@@ -52,10 +64,34 @@ on_engine_progress (void              *user,
   self->shared.result_index = p->result_index;
   self->shared.run = p->run;
   self->shared.count = p->count;
-  self->shared.fraction = p->fraction;
-  self->shared.seconds_left = p->seconds_left;
+  self->fraction_a = p->fraction;
+  self->left_a = p->seconds_left;
+  /* Two interleaved targets share one bar: each counts for half. */
+  self->shared.fraction = self->runner_b ? (self->fraction_a + self->fraction_b) / 2 : p->fraction;
+  self->shared.seconds_left = self->left_a + self->left_b;
   if (p->result && p->result_index >= 0 && (guint) p->result_index < self->report.n_results)
     self->shared_results[p->result_index] = *p->result;
+  self->dirty = TRUE;
+  g_mutex_unlock (&self->lock);
+}
+
+static void
+on_engine_progress_b (void              *user,
+                      const dm_progress *p)
+{
+  DmJob *self = user;
+
+  g_mutex_lock (&self->lock);
+  self->shared.phase = p->phase;
+  self->shared.result_index = p->result_index;
+  self->shared.run = p->run;
+  self->shared.count = p->count;
+  self->fraction_b = p->fraction;
+  self->left_b = p->seconds_left;
+  self->shared.fraction = (self->fraction_a + self->fraction_b) / 2;
+  self->shared.seconds_left = self->left_a + self->left_b;
+  if (p->result && p->result_index >= 0 && (guint) p->result_index < self->report_b.n_results)
+    self->shared_results_b[p->result_index] = *p->result;
   self->dirty = TRUE;
   g_mutex_unlock (&self->lock);
 }
@@ -64,7 +100,8 @@ static gpointer
 worker (gpointer data)
 {
   DmJob *self = data;
-  int code = dm_runner_run (self->runner);
+  int code = self->runner_b ? dm_interleave_run (self->runner, self->runner_b)
+                            : dm_runner_run (self->runner);
 
   g_mutex_lock (&self->lock);
   self->code = code;
@@ -87,6 +124,9 @@ on_tick (gpointer data)
       self->progress = self->shared;
       memcpy (self->results, self->shared_results,
               self->report.n_results * sizeof (dm_result));
+      if (self->runner_b)
+        memcpy (self->results_b, self->shared_results_b,
+                self->report_b.n_results * sizeof (dm_result));
       self->dirty = FALSE;
     }
   g_mutex_unlock (&self->lock);
@@ -98,6 +138,9 @@ on_tick (gpointer data)
       self->tick_id = 0;
       /* The worker is gone: the report's figures are final. */
       memcpy (self->results, self->report.results, self->report.n_results * sizeof (dm_result));
+      if (self->runner_b)
+        memcpy (self->results_b, self->report_b.results,
+                self->report_b.n_results * sizeof (dm_result));
       g_object_ref (self);
       g_signal_emit (self, signals[PROGRESS], 0);
       g_signal_emit (self, signals[FINISHED], 0, self->code);
@@ -119,6 +162,8 @@ dm_job_dispose (GObject *object)
   if (self->thread)
     {
       dm_runner_cancel (self->runner);
+      if (self->runner_b)
+        dm_runner_cancel (self->runner_b);
       g_thread_join (self->thread);
       self->thread = NULL;
     }
@@ -134,6 +179,11 @@ dm_job_finalize (GObject *object)
   if (self->runner)
     dm_runner_free (self->runner);
   dm_report_clear (&self->report);
+  if (self->runner_b)
+    dm_runner_free (self->runner_b);
+  dm_report_clear (&self->report_b);
+  g_free (self->shared_results_b);
+  g_free (self->results_b);
   g_free (self->selection);
   g_free (self->shared_results);
   g_free (self->results);
@@ -190,6 +240,30 @@ dm_job_new (dm_report  *report,
 }
 
 gboolean
+dm_job_add_second (DmJob      *self,
+                   dm_report  *report,
+                   const char *target)
+{
+  g_return_val_if_fail (DM_IS_JOB (self), FALSE);
+  g_return_val_if_fail (self->thread == NULL && self->runner_b == NULL, FALSE);
+
+  self->report_b = *report;
+  memset (report, 0, sizeof *report);
+  self->shared_results_b = g_new0 (dm_result, MAX (self->report_b.n_results, 1));
+  self->results_b = g_new0 (dm_result, MAX (self->report_b.n_results, 1));
+  memcpy (self->shared_results_b, self->report_b.results,
+          self->report_b.n_results * sizeof (dm_result));
+  memcpy (self->results_b, self->report_b.results, self->report_b.n_results * sizeof (dm_result));
+  self->runner_b = dm_runner_new (&self->report_b, target);
+  if (!self->runner_b)
+    return FALSE;
+  if (self->selection)
+    dm_runner_select (self->runner_b, self->selection);
+  dm_runner_set_progress (self->runner_b, on_engine_progress_b, self);
+  return TRUE;
+}
+
+gboolean
 dm_job_start (DmJob   *self,
               GError **error)
 {
@@ -215,6 +289,8 @@ dm_job_cancel (DmJob *self)
   g_return_if_fail (DM_IS_JOB (self));
   if (self->runner && self->thread)
     dm_runner_cancel (self->runner);
+  if (self->runner_b && self->thread)
+    dm_runner_cancel (self->runner_b);
 }
 
 gboolean
@@ -240,6 +316,14 @@ dm_job_peek_result (DmJob *self,
   return &self->results[index];
 }
 
+const dm_result *
+dm_job_peek_results_b (DmJob *self,
+                       guint *n_results)
+{
+  *n_results = self->runner_b ? self->report_b.n_results : 0;
+  return self->runner_b ? self->results_b : NULL;
+}
+
 const DmJobProgress *
 dm_job_get_progress (DmJob *self)
 {
@@ -251,6 +335,21 @@ dm_job_get_report (DmJob *self)
 {
   g_return_val_if_fail (self->thread == NULL, NULL);
   return &self->report;
+}
+
+gboolean
+dm_job_steal_report_b (DmJob     *self,
+                       dm_report *out)
+{
+  g_return_val_if_fail (self->thread == NULL, FALSE);
+  if (!self->runner_b)
+    return FALSE;
+  /* The runner points into the report: it goes first. */
+  dm_runner_free (self->runner_b);
+  self->runner_b = NULL;
+  *out = self->report_b;
+  memset (&self->report_b, 0, sizeof self->report_b);
+  return TRUE;
 }
 
 int

@@ -32,6 +32,11 @@ G_DECLARE_FINAL_TYPE (DmJob, dm_job, DM, JOB, GObject)
 DmJob           *dm_job_new            (dm_report   *report,
                                         const char  *target,
                                         const bool  *selection);
+/* Before start: a second target (comparison), run interleaved with the
+ * first on the same worker. Takes ownership of report's contents. */
+gboolean         dm_job_add_second     (DmJob       *self,
+                                        dm_report   *report,
+                                        const char  *target);
 gboolean         dm_job_start          (DmJob       *self,
                                         GError     **error);
 void             dm_job_cancel         (DmJob       *self);
@@ -41,9 +46,15 @@ gboolean         dm_job_is_selected    (DmJob       *self,
 /* Main thread: the latest live copy of result i (valid until the next tick). */
 const dm_result *dm_job_peek_result    (DmJob       *self,
                                         guint        index);
+/* Main thread: the second target's live copies (NULL without one). */
+const dm_result *dm_job_peek_results_b (DmJob       *self,
+                                        guint       *n_results);
 const DmJobProgress *dm_job_get_progress (DmJob     *self);
 /* After "finished": the engine's report and return code. */
 const dm_report *dm_job_get_report     (DmJob       *self);
+/* After "finished": moves the second target's report out of the job. */
+gboolean         dm_job_steal_report_b (DmJob       *self,
+                                        dm_report   *out);
 int              dm_job_get_code       (DmJob       *self);
 
 G_END_DECLS

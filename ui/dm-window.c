@@ -13,7 +13,9 @@
 #include <string.h>
 
 #include "dm-application.h"
+#include "dm-compare-view.h"
 #include "dm-format.h"
+#include "dm-history.h"
 #include "dm-job.h"
 #include "dm-measure.h"
 #include "dm-platform.h"
@@ -68,6 +70,15 @@ struct _DmWindow
   gboolean       close_after_job; /* the window was closed mid-run */
   DmScript      *script;
   guint          reported;        /* results already logged by a script (bits) */
+
+  /* comparison: a second target run interleaved with the first */
+  GtkWidget     *compare_view;
+  char          *compare_target;  /* NULL: plain runs */
+  dm_report      compare_b;       /* the second target's finished figures */
+  dm_report      live_a, live_b;  /* shallow views of a running job's figures */
+  dm_compare     compare;
+  gboolean       comparing;       /* the view (and exports) show the comparison */
+  guint          live_complete;   /* completed results when the view was built */
 };
 
 G_DEFINE_FINAL_TYPE (DmWindow, dm_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -80,6 +91,11 @@ static void dm_window_start (DmWindow *self, int only_row);
 static void dm_window_update_footer (DmWindow *self);
 static void script_continue (DmWindow *self);
 static void script_save (DmWindow *self, gboolean with_screenshot);
+static void compare_prepare (DmWindow *self, DmJob *job, int only_row);
+static void compare_live (DmWindow *self, DmJob *job);
+static void compare_finished (DmWindow *self, DmJob *job);
+static gboolean compare_export (DmWindow *self, int kind, dm_buf *buf);
+static void history_save (DmWindow *self, const dm_report *r);
 
 void
 dm_script_free (DmScript *script)
@@ -782,6 +798,7 @@ on_job_progress (DmJob    *job,
                                   phase_text (p->phase));
     }
   set_status (self, status);
+  compare_live (self, job);
   fraction = CLAMP (p->fraction, 0.0, 1.0);
   /* Redraw the bar only when it moves by about a pixel: a long run would
    * otherwise repaint it ten times a second for nothing. */
@@ -868,6 +885,8 @@ on_job_finished (DmJob    *job,
 
   dm_measure_run_finished ();
   merge_report (self, job, done);
+  history_save (self, done);
+  compare_finished (self, job);
   g_clear_object (&self->job);
   set_running (self, FALSE);
 
@@ -987,6 +1006,7 @@ dm_window_start (DmWindow *self,
 
   self->reported = 0;
   self->job = dm_job_new (&r, target, selection);
+  compare_prepare (self, self->job, only_row);
   g_signal_connect (self->job, "progress", G_CALLBACK (on_job_progress), self);
   g_signal_connect (self->job, "finished", G_CALLBACK (on_job_finished), self);
   if (!dm_job_start (self->job, &error))
@@ -1034,7 +1054,9 @@ export_to (DmWindow    *self,
 
   sync_comment (self);
   dm_buf_init (&buf);
-  if (kind == EXPORT_TEXT)
+  if (compare_export (self, kind, &buf))
+    ;
+  else if (kind == EXPORT_TEXT)
     dm_report_write_text (&self->report, &buf);
   else if (kind == EXPORT_JSON)
     dm_report_write_json (&self->report, &buf);
@@ -1580,6 +1602,9 @@ dm_window_finalize (GObject *object)
   DmWindow *self = DM_WINDOW (object);
 
   dm_report_clear (&self->report);
+  dm_compare_clear (&self->compare);
+  dm_report_clear (&self->compare_b);
+  g_free (self->compare_target);
   g_ptr_array_unref (self->target_paths);
   G_OBJECT_CLASS (dm_window_parent_class)->finalize (object);
 }
@@ -1633,6 +1658,9 @@ dm_window_init (DmWindow *self)
   }
   self->cancellable = g_cancellable_new ();
   gtk_size_group_add_widget (self->row_size_group, self->all_button);
+  self->compare_view = dm_compare_view_new ();
+  gtk_widget_set_visible (self->compare_view, FALSE);
+  gtk_widget_insert_after (self->compare_view, gtk_widget_get_parent (self->grid), self->grid);
 }
 
 DmWindow *
@@ -1810,6 +1838,174 @@ dm_window_run_script (DmWindow *self,
   self->script = script;
   /* Start from the first frame on screen, so a screenshot has a window. */
   gtk_widget_add_tick_callback (GTK_WIDGET (self), script_start, NULL, NULL);
+}
+
+/* --- comparison and history ------------------------------------------------ */
+
+/* Completed and cancelled runs go into the history, so this week can be
+ * compared with last week; not saving is worth a line, never a failure. */
+static void
+history_save (DmWindow        *self,
+              const dm_report *r)
+{
+  char path[1200];
+  gboolean any = FALSE;
+  int err;
+
+  if (r->status != DM_STATUS_COMPLETE && r->status != DM_STATUS_CANCELLED)
+    return;
+  for (unsigned i = 0; i < r->n_results && !any; i++)
+    any = r->results[i].status == DM_STATUS_COMPLETE;
+  if (!any)
+    return;
+  err = dm_history_save (r, path, sizeof path);
+  if (err < 0)
+    g_warning ("The run was not saved in the history: %s", dm_strerror (err));
+  else if (self->script)
+    g_print ("diskmeter: kept in the history as %s\n", path);
+}
+
+void
+dm_window_set_compare_target (DmWindow   *self,
+                              const char *path)
+{
+  g_return_if_fail (DM_IS_WINDOW (self));
+  g_free (self->compare_target);
+  self->compare_target = path && path[0] ? g_strdup (path) : NULL;
+}
+
+/* Shows the comparison (or the grid again with FALSE). */
+static void
+compare_show (DmWindow *self,
+              gboolean  show)
+{
+  self->comparing = show;
+  gtk_widget_set_visible (self->grid, !show);
+  gtk_widget_set_visible (self->compare_view, show);
+  dm_compare_view_set_comparison (DM_COMPARE_VIEW (self->compare_view),
+                                  show ? &self->compare : NULL);
+}
+
+static void
+compare_rebuild (DmWindow        *self,
+                 const dm_report *a,
+                 const dm_report *b)
+{
+  const dm_report *runs[2] = { a, b };
+  const char *names[2] = { a->target.path[0] ? a->target.path : "A",
+                           b->target.path[0] ? b->target.path : "B" };
+
+  dm_compare_clear (&self->compare);
+  if (dm_compare_build (&self->compare, runs, names, 2, self->unit) < 0)
+    {
+      compare_show (self, FALSE);
+      return;
+    }
+  dm_compare_set_thresholds (&self->compare, a->thresholds, a->n_thresholds);
+  compare_show (self, TRUE);
+}
+
+/* A run of every row with a second target set measures both, interleaved
+ * on the job's one worker; any other run leaves comparing. */
+static void
+compare_prepare (DmWindow *self,
+                 DmJob    *job,
+                 int       only_row)
+{
+  dm_settings s;
+  dm_report b;
+
+  if (!self->compare_target || only_row >= 0)
+    {
+      if (self->comparing)
+        compare_show (self, FALSE);
+      return;
+    }
+  engine_settings (self, &s);
+  memset (&b, 0, sizeof b);
+  if (dm_report_init (&b, &s, self->layout.rows, self->layout.n_rows,
+                      dm_grid_layout_modes (&self->layout)) != 0)
+    {
+      show_error (self, "Out of memory while setting up the comparison.");
+      return;
+    }
+  g_strlcpy (b.profile, self->report.profile, sizeof b.profile);
+  b.nvme = self->report.nvme;
+  g_strlcpy (b.comment, self->report.comment, sizeof b.comment);
+  memcpy (b.thresholds, self->report.thresholds, sizeof b.thresholds);
+  b.n_thresholds = self->report.n_thresholds;
+  if (!dm_job_add_second (job, &b, self->compare_target))
+    {
+      dm_report_clear (&b);
+      show_error (self, "Could not set up the second target of the comparison.");
+      return;
+    }
+  dm_report_clear (&self->compare_b);
+  self->live_complete = G_MAXUINT;
+  compare_live (self, job);
+}
+
+/* Both targets' figures as they come: the comparison is rebuilt whenever
+ * another test completes on either side. */
+static void
+compare_live (DmWindow *self,
+              DmJob    *job)
+{
+  const dm_result *b_results;
+  guint n_b, complete = 0;
+
+  b_results = dm_job_peek_results_b (job, &n_b);
+  if (!b_results)
+    return;
+  for (guint i = 0; i < self->report.n_results; i++)
+    complete += dm_job_peek_result (job, i)->status == DM_STATUS_COMPLETE;
+  for (guint i = 0; i < n_b; i++)
+    complete += b_results[i].status == DM_STATUS_COMPLETE;
+  if (complete == self->live_complete)
+    return;
+  self->live_complete = complete;
+
+  /* Only the results are read from these: shallow copies do. */
+  self->live_a = self->report;
+  self->live_a.results = (dm_result *) dm_job_peek_result (job, 0);
+  self->live_b = self->report;
+  self->live_b.results = (dm_result *) b_results;
+  self->live_b.n_results = n_b;
+  g_strlcpy (self->live_b.target.path, self->compare_target, sizeof self->live_b.target.path);
+  self->live_b.target.model[0] = '\0';
+  compare_rebuild (self, &self->live_a, &self->live_b);
+}
+
+static void
+compare_finished (DmWindow *self,
+                  DmJob    *job)
+{
+  dm_report b;
+
+  if (!dm_job_steal_report_b (job, &b))
+    return;
+  history_save (self, &b);
+  dm_compare_clear (&self->compare);
+  dm_report_clear (&self->compare_b);
+  self->compare_b = b;
+  compare_rebuild (self, &self->report, &self->compare_b);
+}
+
+/* While the comparison is shown, the exports are the comparison. */
+static gboolean
+compare_export (DmWindow *self,
+                int       kind,
+                dm_buf   *buf)
+{
+  if (!self->comparing || self->compare.n_runs < 2)
+    return FALSE;
+  if (kind == EXPORT_TEXT)
+    dm_compare_write_text (&self->compare, buf);
+  else if (kind == EXPORT_JSON)
+    dm_compare_write_json (&self->compare, buf);
+  else
+    dm_compare_write_csv (&self->compare, buf);
+  return TRUE;
 }
 
 /* --- for the widget tests -------------------------------------------------- */

@@ -39,5 +39,9 @@ gboolean  dm_window_save_screenshot  (DmWindow       *self,
                                       const char     *path,
                                       GError        **error);
 gboolean  dm_window_is_running       (DmWindow       *self);
+/* A second folder for "All" to measure interleaved with the target and
+ * compare side by side; NULL for plain runs. */
+void      dm_window_set_compare_target (DmWindow     *self,
+                                        const char   *path);
 
 G_END_DECLS

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What a comparison cell says, without a display: the first run's bare
+ * figure, a later run's figure with its signed difference, a dash for a
+ * test the run lacks, and the colour class that follows the verdict.
+ */
+#include <locale.h>
+#include <math.h>
+
+#include "dm-compare-format.h"
+
+static void
+test_cell_text (void)
+{
+  dm_compare_cell first = { .present = true, .value = 39.851, .verdict = DM_VERDICT_NONE };
+  dm_compare_cell slower = { .present = true, .value = 19.924, .diff_percent = -50.004,
+                             .verdict = DM_VERDICT_WORSE };
+  dm_compare_cell faster = { .present = true, .value = 80, .diff_percent = 100.0,
+                             .verdict = DM_VERDICT_BETTER };
+  dm_compare_cell tiny = { .present = true, .value = 40, .diff_percent = 0.04,
+                           .verdict = DM_VERDICT_SAME };
+  dm_compare_cell missing = { .present = false };
+  g_autofree char *a = dm_compare_cell_format (&first, DM_UNIT_MBPS, TRUE);
+  g_autofree char *b = dm_compare_cell_format (&slower, DM_UNIT_MBPS, FALSE);
+  g_autofree char *c = dm_compare_cell_format (&faster, DM_UNIT_MBPS, FALSE);
+  g_autofree char *d = dm_compare_cell_format (&tiny, DM_UNIT_MBPS, FALSE);
+  g_autofree char *e = dm_compare_cell_format (&missing, DM_UNIT_MBPS, FALSE);
+
+  g_assert_cmpstr (a, ==, "39.85");
+  g_assert_cmpstr (b, ==, "19.92  -50.0%");
+  g_assert_cmpstr (c, ==, "80.00  +100.0%");
+  /* Within the spread still shows which way it leaned. */
+  g_assert_cmpstr (d, ==, "40.00  +0.0%");
+  g_assert_cmpstr (e, ==, "–");
+}
+
+static void
+test_cell_no_verdict (void)
+{
+  /* The other side lacks the test: a figure, but nothing to compare. */
+  dm_compare_cell alone = { .present = true, .value = 12.5, .diff_percent = NAN,
+                            .verdict = DM_VERDICT_NONE };
+  g_autofree char *text = dm_compare_cell_format (&alone, DM_UNIT_MBPS, FALSE);
+
+  g_assert_cmpstr (text, ==, "12.50");
+  g_assert_null (dm_compare_cell_class (&alone, FALSE));
+}
+
+static void
+test_cell_class (void)
+{
+  dm_compare_cell cell = { .present = true, .value = 1, .verdict = DM_VERDICT_BETTER };
+
+  g_assert_cmpstr (dm_compare_cell_class (&cell, FALSE), ==, "better");
+  /* The first run is the reference: never coloured against itself. */
+  g_assert_null (dm_compare_cell_class (&cell, TRUE));
+  cell.verdict = DM_VERDICT_WORSE;
+  g_assert_cmpstr (dm_compare_cell_class (&cell, FALSE), ==, "worse");
+  cell.verdict = DM_VERDICT_SAME;
+  g_assert_cmpstr (dm_compare_cell_class (&cell, FALSE), ==, "same");
+  cell.present = false;
+  g_assert_null (dm_compare_cell_class (&cell, FALSE));
+}
+
+static void
+test_cell_locale (void)
+{
+  dm_compare_cell cell = { .present = true, .value = 1234.567, .diff_percent = -12.34,
+                           .verdict = DM_VERDICT_WORSE };
+  g_autofree char *text = NULL;
+
+  /* A decimal comma would not match the exports beside the screenshot. */
+  if (!setlocale (LC_NUMERIC, "de_DE.UTF-8") && !setlocale (LC_NUMERIC, "fr_FR.UTF-8"))
+    {
+      g_test_skip ("no locale with a decimal comma is installed");
+      return;
+    }
+  text = dm_compare_cell_format (&cell, DM_UNIT_MBPS, FALSE);
+  setlocale (LC_NUMERIC, "C");
+  g_assert_cmpstr (text, ==, "1234.57  -12.3%");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/ui/compare/cell-text", test_cell_text);
+  g_test_add_func ("/ui/compare/cell-no-verdict", test_cell_no_verdict);
+  g_test_add_func ("/ui/compare/cell-class", test_cell_class);
+  g_test_add_func ("/ui/compare/cell-locale", test_cell_locale);
+  return g_test_run ();
+}

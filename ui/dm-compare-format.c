@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The text of one comparison cell. The difference is rounded to one decimal
+ * and always signed, so "+0.0%" and "-0.0%" still tell which way it leaned.
+ */
+#include "dm-compare-format.h"
+
+#include <math.h>
+
+#include "dm-format.h"
+
+char *
+dm_compare_cell_format (const dm_compare_cell *cell,
+                        dm_unit                unit,
+                        gboolean               first)
+{
+  g_autofree char *value = NULL;
+  char diff[32];
+
+  if (!cell->present)
+    return g_strdup ("–");
+  value = dm_format_value (cell->value, unit);
+  if (first || cell->verdict == DM_VERDICT_NONE || !isfinite (cell->diff_percent))
+    return g_steal_pointer (&value);
+  /* g_ascii_formatd: a German desktop still writes 12.5%, like the exports. */
+  g_ascii_formatd (diff, sizeof diff, "%+.1f", cell->diff_percent);
+  return g_strdup_printf ("%s  %s%%", value, diff);
+}
+
+const char *
+dm_compare_cell_class (const dm_compare_cell *cell,
+                       gboolean               first)
+{
+  if (first || !cell->present)
+    return NULL;
+  switch (cell->verdict)
+    {
+    case DM_VERDICT_BETTER:
+      return "better";
+    case DM_VERDICT_WORSE:
+      return "worse";
+    case DM_VERDICT_SAME:
+      return "same";
+    case DM_VERDICT_NONE:
+    default:
+      return NULL;
+    }
+}

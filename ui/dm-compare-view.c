@@ -1,0 +1,206 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The table is rebuilt from the engine's dm_compare on every change: a
+ * comparison has a few dozen cells at most, and rebuilding keeps the view a
+ * plain function of the comparison, whatever order it was sorted into.
+ */
+#include "dm-compare-view.h"
+
+#include "dm-compare-format.h"
+#include "dm-format.h"
+#include "dm-platform.h"
+
+struct _DmCompareView
+{
+  GtkWidget   parent_instance;
+
+  GtkWidget  *box;
+  GtkWidget  *table;
+  GtkWidget  *legend_label;
+
+  dm_compare *compare;     /* borrowed from the window */
+  int         sort_column; /* -1: the order the runs were measured in */
+};
+
+G_DEFINE_FINAL_TYPE (DmCompareView, dm_compare_view, GTK_TYPE_WIDGET)
+
+static void
+clear_table (DmCompareView *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (self->table)))
+    gtk_grid_remove (GTK_GRID (self->table), child);
+}
+
+static void
+on_header_clicked (GtkButton     *button,
+                   DmCompareView *self)
+{
+  int column = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "dm-column"));
+
+  if (!self->compare)
+    return;
+  /* A second click on the same column goes back to the measured order. */
+  self->sort_column = column == self->sort_column ? -1 : column;
+  dm_compare_sort (self->compare, self->sort_column);
+  dm_compare_view_refresh (self);
+}
+
+static GtkWidget *
+header_button (DmCompareView *self,
+               const char    *text,
+               int            column)
+{
+  GtkWidget *button = gtk_button_new_with_label (text);
+  GtkWidget *label = gtk_button_get_child (GTK_BUTTON (button));
+
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_add_css_class (button, "column-title");
+  if (GTK_IS_LABEL (label))
+    {
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_label_set_xalign (GTK_LABEL (label), column < 0 ? 0 : 1);
+    }
+  gtk_widget_set_tooltip_text (button, column < 0 ? "Sort in the order the tests ran"
+                                                  : "Sort by this run's figures");
+  g_object_set_data (G_OBJECT (button), "dm-column", GINT_TO_POINTER (column));
+  g_signal_connect (button, "clicked", G_CALLBACK (on_header_clicked), self);
+  return button;
+}
+
+static char *
+run_letter (unsigned i)
+{
+  return i < 26 ? g_strdup_printf ("%c", 'A' + i) : g_strdup_printf ("%u", i + 1);
+}
+
+void
+dm_compare_view_refresh (DmCompareView *self)
+{
+  dm_compare *c = self->compare;
+  GString *legend;
+
+  g_return_if_fail (DM_IS_COMPARE_VIEW (self));
+  clear_table (self);
+  if (!c)
+    {
+      gtk_label_set_text (GTK_LABEL (self->legend_label), "");
+      return;
+    }
+
+  gtk_grid_attach (GTK_GRID (self->table), header_button (self, "Test", -1), 0, 0, 1, 1);
+  for (unsigned i = 0; i < c->n_runs; i++)
+    {
+      g_autofree char *letter = run_letter (i);
+      g_autofree char *title = g_strdup_printf ("%s  %s", letter, dm_unit_display_name (c->unit));
+
+      gtk_grid_attach (GTK_GRID (self->table), header_button (self, title, i), i + 1, 0, 1, 1);
+    }
+
+  for (unsigned r = 0; r < c->n_rows; r++)
+    {
+      const dm_compare_row *row = &c->rows[r];
+      char name[64];
+      g_autofree char *test = NULL;
+      GtkWidget *label;
+
+      dm_spec_label (&row->spec, name, sizeof name);
+      test = g_strdup_printf ("%s %s", name, dm_mode_title (row->mode));
+      label = gtk_label_new (test);
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_widget_add_css_class (label, "compare-test");
+      gtk_grid_attach (GTK_GRID (self->table), label, 0, r + 1, 1, 1);
+
+      for (unsigned i = 0; i < c->n_runs; i++)
+        {
+          const dm_compare_cell *cell = &row->cells[i];
+          g_autofree char *text = dm_compare_cell_format (cell, c->unit, i == 0);
+          const char *verdict = dm_compare_cell_class (cell, i == 0);
+
+          label = gtk_label_new (text);
+          gtk_label_set_xalign (GTK_LABEL (label), 1);
+          gtk_widget_set_hexpand (label, TRUE);
+          gtk_widget_add_css_class (label, "compare-cell");
+          if (verdict)
+            gtk_widget_add_css_class (label, verdict);
+          if (cell->present && cell->colour != DM_COLOUR_NONE)
+            gtk_widget_add_css_class (label, dm_colour_name (cell->colour));
+          gtk_grid_attach (GTK_GRID (self->table), label, i + 1, r + 1, 1, 1);
+        }
+    }
+
+  /* Which run is which, in the words a screenshot needs: where and when. */
+  legend = g_string_new (NULL);
+  for (unsigned i = 0; i < c->n_runs; i++)
+    {
+      const dm_report *run = c->runs[i];
+      g_autofree char *letter = run_letter (i);
+      char date[64] = "";
+
+      if (run->started)
+        dm_format_local_time (run->started, date, sizeof date);
+      g_string_append_printf (legend, "%s%s: %s", i ? "\n" : "", letter,
+                              run->target.path[0] ? run->target.path
+                                                  : (c->names[i] ? c->names[i] : ""));
+      if (run->target.model[0])
+        g_string_append_printf (legend, " · %s", run->target.model);
+      if (date[0])
+        g_string_append_printf (legend, " · %s", date);
+      if (run->comment[0])
+        g_string_append_printf (legend, " · “%s”", run->comment);
+    }
+  if (c->n_runs > 1)
+    g_string_append (legend, "\nGreen: better than A, red: worse, grey: within the runs' own spread.");
+  gtk_label_set_text (GTK_LABEL (self->legend_label), legend->str);
+  g_string_free (legend, TRUE);
+}
+
+void
+dm_compare_view_set_comparison (DmCompareView *self,
+                                dm_compare    *c)
+{
+  g_return_if_fail (DM_IS_COMPARE_VIEW (self));
+  self->compare = c;
+  self->sort_column = -1;
+  dm_compare_view_refresh (self);
+}
+
+static void
+dm_compare_view_dispose (GObject *object)
+{
+  DmCompareView *self = DM_COMPARE_VIEW (object);
+
+  self->compare = NULL;
+  gtk_widget_dispose_template (GTK_WIDGET (self), DM_TYPE_COMPARE_VIEW);
+  G_OBJECT_CLASS (dm_compare_view_parent_class)->dispose (object);
+}
+
+static void
+dm_compare_view_class_init (DmCompareViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = dm_compare_view_dispose;
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/diskmeter/Diskmeter/dm-compare-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, DmCompareView, box);
+  gtk_widget_class_bind_template_child (widget_class, DmCompareView, table);
+  gtk_widget_class_bind_template_child (widget_class, DmCompareView, legend_label);
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "compareview");
+}
+
+static void
+dm_compare_view_init (DmCompareView *self)
+{
+  self->sort_column = -1;
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+GtkWidget *
+dm_compare_view_new (void)
+{
+  return g_object_new (DM_TYPE_COMPARE_VIEW, NULL);
+}
