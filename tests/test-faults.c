@@ -95,7 +95,7 @@ test_reserve (void)
 static void
 test_fill (void)
 {
-  expect_refused (DM_FAULT_WRITE, -EIO, 2, "writing the test file failed at 8MiB");
+  expect_refused (DM_FAULT_WRITE, -EIO, 2, "writing the test file failed at 1MiB");
   expect_refused (DM_FAULT_WRITE, -ENOSPC, 1, "writing the test file failed at 0B: No space");
   expect_refused (DM_FAULT_SYNC, -EIO, 1, "flushing the test file failed");
   expect_refused (DM_FAULT_UNLINK, -EIO, 1, "cannot create a test file");
