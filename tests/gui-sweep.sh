@@ -1,0 +1,170 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The Sweep window and the latency detail drawn for real: diskmeter-cli
+# sweeps a mixed RND4K load over QD 1,2,4,8 x 1,2 threads on an ext4 loop
+# device, the window shows that JSON on a private X display and saves PNGs.
+# The sweep PNG must carry the heat map's colour scale (both ends of it),
+# the latency PNG the read and the write bars, and the JSON the window saves
+# must keep the sweep's axes.
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/gui-lib.sh"
+
+DM_UI_SWEEP="${DM_UI_SWEEP:-}"
+[ -n "$DM_UI_SWEEP" ] && [ -x "$DM_UI_SWEEP" ] \
+  || dm_die "DM_UI_SWEEP is not set to test-ui-sweep (run through meson test)"
+dm_need_cli
+dm_need_loop
+
+dm_loop_create 256
+dm_mkfs_mount
+dm_tmpdir
+out="$DM_TMPDIR"
+
+# Under a block cgroup's IOPS cap the curve is known: flat from QD 1 while
+# latency grows, so the sweep has a knee for the map to mark. Without one
+# the loop device keeps gaining and only the colours are checked.
+knee=""
+if dm_have_cgroup; then
+  dm_cgroup_create
+  dm_throttle read_iops 2000
+  dm_throttle write_iops 2000
+  DM_RUN_PREFIX=dm_throttled
+  knee=1
+fi
+dm_run "$out/sweep.json" "$out/err.txt" sweep --pattern RND --block 4K --mode mix \
+  --qd 1,2,4,8 --threads 1,2 --latency-bound 100000 --size 16MiB --duration 0.8 \
+  --warmup 0.2 --format json --quiet "$DM_MNT"
+DM_RUN_PREFIX=
+dm_check "diskmeter-cli sweep exit status 0 (got $DM_RC)" test "$DM_RC" = 0
+[ -s "$out/sweep.json" ] || dm_die "no sweep JSON"
+
+dm_gui_start_display || dm_die "no X display for the window"
+dm_track_pid "$_dm_xvfb_pid"
+timeout 60 "$DM_UI_SWEEP" "$out/sweep.json" "$out/sweep.png" "$out/latency.png" 1 1 \
+  >"$out/render.log" 2>&1
+rc=$?
+sed 's/^/#   /' "$out/render.log"
+dm_check "the window rendered the sweep and the latency detail (status $rc)" test "$rc" = 0
+
+# Reads a PNG with the standard library and counts the pixels near each
+# colour given as R,G,B: prints "WIDTH HEIGHT INK COUNT...".
+png_colours ()
+{
+  python3 - "$@" <<'PY'
+import struct
+import sys
+import zlib
+from collections import Counter
+
+
+def read_png(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise SystemExit("%s: not a PNG" % path)
+    pos, idat, ihdr = 8, [], None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            ihdr = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat.append(body)
+        elif kind == b"IEND":
+            break
+        pos += 12 + length
+    width, height, depth, colour, _, _, interlace = ihdr
+    if depth != 8 or interlace != 0 or colour not in (2, 6):
+        raise SystemExit("%s: unexpected PNG format %r" % (path, ihdr))
+    bpp = 4 if colour == 6 else 3
+    raw = zlib.decompress(b"".join(idat))
+    stride = width * bpp
+    prev = bytearray(stride)
+    rows = []
+    for y in range(height):
+        start = y * (stride + 1)
+        ftype = raw[start]
+        line = bytearray(raw[start + 1:start + 1 + stride])
+        if ftype == 1:
+            for i in range(bpp, stride):
+                line[i] = (line[i] + line[i - bpp]) & 0xFF
+        elif ftype == 2:
+            for i in range(stride):
+                line[i] = (line[i] + prev[i]) & 0xFF
+        elif ftype == 3:
+            for i in range(stride):
+                left = line[i - bpp] if i >= bpp else 0
+                line[i] = (line[i] + ((left + prev[i]) >> 1)) & 0xFF
+        elif ftype == 4:
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b = prev[i]
+                c = prev[i - bpp] if i >= bpp else 0
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[i] = (line[i] + pred) & 0xFF
+        rows.append(bytes(line))
+        prev = line
+    return width, height, bpp, rows
+
+
+width, height, bpp, rows = read_png(sys.argv[1])
+wanted = [tuple(int(v) for v in c.split(",")) for c in sys.argv[2:]]
+counts = Counter()
+for line in rows:
+    for x in range(0, len(line), bpp):
+        counts[line[x:x + 3]] += 1
+ink = 1.0 - counts.most_common(1)[0][1] / float(width * height)
+near = []
+for w in wanted:
+    near.append(sum(n for px, n in counts.items()
+                    if all(abs(px[i] - w[i]) <= 6 for i in range(3))))
+print(width, height, "%.4f" % ink, *near)
+PY
+}
+
+# The colour scale's two ends (dark purple, yellow): the slowest and the
+# fastest cells of the throughput map, the reverse on the latency map.
+read -r w h ink purple yellow < <(png_colours "$out/sweep.png" 68,1,84 253,231,37)
+dm_log "sweep.png ${w}x${h}, ink $ink, dark-end pixels $purple, bright-end pixels $yellow"
+dm_check "the sweep PNG is of a usable size (at least 800x500)" test "${w:-0}" -ge 800 -a "${h:-0}" -ge 500
+dm_check "the sweep PNG is not blank (ink on over 20% of it)" \
+  python3 -c "import sys; sys.exit(0 if float('${ink:-0}') > 0.2 else 1)"
+dm_check "the heat maps show the dark end of the scale" test "${purple:-0}" -ge 500
+dm_check "the heat maps show the bright end of the scale" test "${yellow:-0}" -ge 500
+
+if [ -n "$knee" ]; then
+  dm_log "knee in the JSON: $(dm_json "$out/sweep.json" 'j["sweep"]["knee"]')"
+  read -r w h ink red < <(png_colours "$out/sweep.png" 224,28,36)
+  dm_check "the sweep has a knee under the IOPS cap" \
+    test "$(dm_json "$out/sweep.json" 'j["sweep"]["knee"] is not None')" = True
+  dm_check "the heat maps outline the knee in red ($red pixels)" test "${red:-0}" -ge 100
+fi
+
+# The chart's read (blue) and write (orange) bars, both for Mix.
+read -r w h ink blue orange < <(png_colours "$out/latency.png" 54,133,227 230,97,0)
+dm_log "latency.png ${w}x${h}, ink $ink, read pixels $blue, write pixels $orange"
+dm_check "the latency detail is not blank" \
+  python3 -c "import sys; sys.exit(0 if float('${ink:-0}') > 0.05 else 1)"
+dm_check "the latency chart draws the reads" test "${blue:-0}" -ge 200
+dm_check "the latency chart draws the writes" test "${orange:-0}" -ge 200
+
+# The window's own JSON writer keeps the sweep, so a saved sweep reopens.
+saved="$out/sweep.png.json"
+dm_check "the window's JSON lists the queue depths" \
+  test "$(dm_json "$saved" 'j["sweep"]["queue_depths"]')" = "[1, 2, 4, 8]"
+dm_check "the window's JSON lists the thread counts" \
+  test "$(dm_json "$saved" 'j["sweep"]["threads"]')" = "[1, 2]"
+dm_check "the window's JSON keeps the bound" \
+  test "$(dm_json "$saved" 'int(j["sweep"]["latency_bound_us"])')" = "100000"
+dm_check "the window's JSON has all eight results" \
+  test "$(dm_json "$saved" 'len(j["results"])')" = 8
+
+if [ -n "${DM_GUI_KEEP:-}" ]; then
+  cp "$out/sweep.png" "$DM_GUI_KEEP/sweep.png"
+  cp "$out/latency.png" "$DM_GUI_KEEP/latency.png"
+fi
+dm_gui_stop_display
+dm_finish

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Renders the Sweep window from a sweep JSON saved by diskmeter-cli, and
+ * the latency detail of one of its combinations, to PNGs on a real (Xvfb)
+ * display, for tests/gui-sweep.sh to judge. Usage: test-ui-sweep SWEEP.json
+ * SWEEP.png LATENCY.png [QD THREADS]; it re-saves the sweep as JSON next
+ * to the PNG, to show the window's writer keeps the "sweep" member.
+ */
+#include <stdlib.h>
+
+#include <gtk/gtk.h>
+
+#include "dm-screenshot.h"
+#include "dm-sweep-window.h"
+#include "dm-ui.h"
+
+/* Lets the main loop lay out and paint: mapped, sized and a few frames on. */
+static void
+settle (GtkWidget *window)
+{
+  gint64 until = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  while (g_get_monotonic_time () < until
+         && !(gtk_widget_get_mapped (window) && gtk_widget_get_width (window) > 0))
+    g_main_context_iteration (NULL, FALSE);
+  until = g_get_monotonic_time () + G_USEC_PER_SEC / 2;
+  while (g_get_monotonic_time () < until)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (10000);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr (GError) error = NULL;
+  g_autofree char *json_out = NULL;
+  GtkWidget *window, *view;
+  unsigned qd = 1, threads = 1;
+
+  if (argc != 4 && argc != 6)
+    {
+      g_printerr ("usage: %s SWEEP.json SWEEP.png LATENCY.png [QD THREADS]\n", argv[0]);
+      return 2;
+    }
+  if (argc == 6)
+    {
+      qd = atoi (argv[4]);
+      threads = atoi (argv[5]);
+    }
+  gtk_init ();
+  dm_ui_init ();
+
+  window = dm_sweep_window_new (NULL, NULL);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1060, 700);
+  if (!dm_sweep_window_load (DM_SWEEP_WINDOW (window), argv[1], &error))
+    {
+      g_printerr ("test-ui-sweep: %s\n", error->message);
+      return 1;
+    }
+  gtk_window_present (GTK_WINDOW (window));
+  settle (window);
+  if (!dm_sweep_window_save (DM_SWEEP_WINDOW (window), "png", argv[2], &error))
+    {
+      g_printerr ("test-ui-sweep: %s\n", error->message);
+      return 1;
+    }
+  json_out = g_strconcat (argv[2], ".json", NULL);
+  if (!dm_sweep_window_save (DM_SWEEP_WINDOW (window), "json", json_out, &error))
+    {
+      g_printerr ("test-ui-sweep: %s\n", error->message);
+      return 1;
+    }
+
+  view = dm_sweep_window_open_latency (DM_SWEEP_WINDOW (window), qd, threads);
+  if (!view)
+    {
+      g_printerr ("test-ui-sweep: QD %u x %u threads was not measured\n", qd, threads);
+      return 1;
+    }
+  settle (view);
+  if (!dm_screenshot_save (view, view, argv[3], &error))
+    {
+      g_printerr ("test-ui-sweep: %s\n", error->message);
+      return 1;
+    }
+  g_print ("test-ui-sweep: saved %s, %s and %s\n", argv[2], json_out, argv[3]);
+  gtk_window_destroy (GTK_WINDOW (view));
+  gtk_window_destroy (GTK_WINDOW (window));
+  return 0;
+}

@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Fills the latency detail from a result's histograms, which hold every
+ * measured I/O, so the table is as exact as the engine's own report; a
+ * result loaded without histograms falls back to its saved percentiles.
+ */
+#include "dm-latency-view.h"
+
+#include <math.h>
+
+#include "dm-latency-chart.h"
+#include "dm-latency.h"
+
+struct _DmLatencyView
+{
+  GtkWindow  parent_instance;
+
+  /* template children */
+  GtkWidget *content;
+  GtkWidget *heading;
+  GtkWidget *table;
+  GtkWidget *chart;
+};
+
+G_DEFINE_FINAL_TYPE (DmLatencyView, dm_latency_view, GTK_TYPE_WINDOW)
+
+char *
+dm_latency_view_format_us (double us)
+{
+  if (!(us > 0) || !isfinite (us))
+    return g_strdup ("–");
+  if (us >= 1e6)
+    return g_strdup_printf ("%.3g s", us / 1e6);
+  if (us >= 1e3)
+    return g_strdup_printf ("%.3g ms", us / 1e3);
+  return g_strdup_printf ("%.3g µs", us);
+}
+
+static void
+dm_latency_view_class_init (DmLatencyViewClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  g_type_ensure (DM_TYPE_LATENCY_CHART);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/diskmeter/Diskmeter/dm-latency-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, DmLatencyView, content);
+  gtk_widget_class_bind_template_child (widget_class, DmLatencyView, heading);
+  gtk_widget_class_bind_template_child (widget_class, DmLatencyView, table);
+  gtk_widget_class_bind_template_child (widget_class, DmLatencyView, chart);
+}
+
+static void
+dm_latency_view_init (DmLatencyView *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
+static void
+attach_label (GtkWidget  *grid,
+              const char *text,
+              int         column,
+              int         row,
+              gboolean    heading)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), column == 0 ? 0 : 1);
+  gtk_widget_add_css_class (label, heading ? "heading" : "numeric");
+  gtk_grid_attach (GTK_GRID (grid), label, column, row, 1, 1);
+}
+
+/* The table from the histogram when it holds samples (exact), else from
+ * the percentiles saved with the result. */
+static void
+latency_of (const dm_histogram *h,
+            const dm_latency   *saved,
+            dm_latency         *out)
+{
+  if (h && h->count > 0)
+    dm_latency_from_histogram (out, h);
+  else
+    *out = *saved;
+}
+
+GtkWidget *
+dm_latency_view_new (GtkWindow       *parent,
+                     const char      *title,
+                     const dm_result *res)
+{
+  DmLatencyView *self = g_object_new (DM_TYPE_LATENCY_VIEW, "transient-for", parent, NULL);
+  gboolean mix = res->mode == DM_MODE_MIX;
+  static const char *const names[] = { "min", "p50", "p90", "p99", "p99.9", "p99.99", "max",
+                                       "mean" };
+  dm_latency columns[2];
+  guint n_columns;
+  g_autofree char *window_title = g_strdup_printf ("Latency — %s", title);
+  g_autofree char *heading = NULL;
+  uint64_t ios = 0;
+
+  gtk_window_set_title (GTK_WINDOW (self), window_title);
+  if (mix)
+    {
+      latency_of (res->hist_read, &res->latency_read, &columns[0]);
+      latency_of (res->hist_write, &res->latency_write, &columns[1]);
+      n_columns = 2;
+      attach_label (self->table, "read", 1, 0, TRUE);
+      attach_label (self->table, "write", 2, 0, TRUE);
+    }
+  else
+    {
+      const dm_histogram *h = res->mode == DM_MODE_WRITE ? res->hist_write : res->hist_read;
+      latency_of (h, &res->latency, &columns[0]);
+      n_columns = 1;
+      attach_label (self->table, res->mode == DM_MODE_WRITE ? "write" : "read", 1, 0, TRUE);
+    }
+  attach_label (self->table, "", 0, 0, TRUE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      attach_label (self->table, names[i], 0, i + 1, TRUE);
+      for (guint c = 0; c < n_columns; c++)
+        {
+          const dm_latency *l = &columns[c];
+          double v[] = { l->min, l->p50, l->p90, l->p99, l->p99_9, l->p99_99, l->max, l->mean };
+          g_autofree char *text = dm_latency_view_format_us (v[i]);
+          attach_label (self->table, text, c + 1, i + 1, FALSE);
+        }
+    }
+
+  if (res->hist_read)
+    ios += res->hist_read->count;
+  if (res->hist_write)
+    ios += res->hist_write->count;
+  if (ios > 0)
+    heading = g_strdup_printf ("%s: %'" G_GUINT64_FORMAT " I/Os measured", title, ios);
+  else
+    heading = g_strdup_printf ("%s: no latency histogram in this result", title);
+  gtk_label_set_text (GTK_LABEL (self->heading), heading);
+
+  dm_latency_chart_set_histograms (DM_LATENCY_CHART (self->chart),
+                                   res->mode != DM_MODE_WRITE ? res->hist_read : NULL,
+                                   res->mode != DM_MODE_READ ? res->hist_write : NULL);
+  return GTK_WIDGET (self);
+}

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A PNG of a whole window as it is on screen, header bar included, on an
+ * opaque background: the main window's Save Screenshot and the sweep
+ * window's Save PNG draw the same way.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/* background_from supplies the theme's background colour (any widget
+ * inside the window). */
+gboolean dm_screenshot_save (GtkWidget   *window,
+                             GtkWidget   *background_from,
+                             const char  *path,
+                             GError     **error);
+
+G_END_DECLS

@@ -1,0 +1,805 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The sweep is an ordinary report run by an ordinary DmJob, so its thread,
+ * progress and cancellation are the main window's; this file only turns
+ * the controls into a dm_sweep_plan and the results into heat maps. Each
+ * cell of the maps remembers which result it shows, so the maps fill in
+ * while the job runs and a click opens that result's latency detail.
+ */
+#include "dm-sweep-window.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "dm-format.h"
+#include "dm-heatmap.h"
+#include "dm-job.h"
+#include "dm-json.h"
+#include "dm-latency-view.h"
+#include "dm-platform.h"
+#include "dm-screenshot.h"
+#include "dm-sweep.h"
+#include "dm-units.h"
+
+#define MAX_CELLS (DM_HEATMAP_MAX_AXIS * DM_HEATMAP_MAX_AXIS)
+
+struct _DmSweepWindow
+{
+  GtkWindow      parent_instance;
+
+  /* template children */
+  GtkWidget     *content;
+  GtkWidget     *start_button;
+  GtkWidget     *stop_button;
+  GtkDropDown   *pattern_dropdown;
+  GtkDropDown   *block_dropdown;
+  GtkDropDown   *mode_dropdown;
+  GtkWidget     *bound_entry;
+  GtkWidget     *qd_entry;
+  GtkWidget     *threads_entry;
+  GtkWidget     *target_entry;
+  GtkWidget     *status_label;
+  GtkWidget     *time_label;
+  GtkWidget     *progress_bar;
+  GtkWidget     *throughput_map;
+  GtkWidget     *latency_map;
+  GtkWidget     *summary_label;
+
+  GSettings     *settings;        /* may be NULL */
+  unsigned       logical_cpus;
+  GtkFileChooserNative *chooser;
+  char          *save_format;
+
+  /* what the maps show */
+  dm_sweep_plan  plan;
+  DmJob         *job;             /* running, or finished and shown */
+  dm_report      loaded;          /* a saved sweep, shown when there is no job */
+  gboolean       have_loaded;
+  unsigned       qds[DM_HEATMAP_MAX_AXIS];
+  unsigned       n_qds;
+  unsigned       threads[DM_HEATMAP_MAX_AXIS];
+  unsigned       n_threads;
+  int            cell_result[MAX_CELLS]; /* result index per cell, -1 */
+  char           note[512];       /* combinations the plan left out */
+};
+
+G_DEFINE_FINAL_TYPE (DmSweepWindow, dm_sweep_window, GTK_TYPE_WINDOW)
+
+static const uint32_t block_sizes[] = { 4096, 8192, 16384, 65536, 131072, 1048576 };
+
+/* --- what is shown --------------------------------------------------------- */
+
+static gboolean
+is_running (DmSweepWindow *self)
+{
+  return self->job && dm_job_is_running (self->job);
+}
+
+/* The report to analyse and save: a finished job's, or a loaded one. */
+static const dm_report *
+shown_report (DmSweepWindow *self)
+{
+  if (self->job)
+    return is_running (self) ? NULL : dm_job_get_report (self->job);
+  return self->have_loaded ? &self->loaded : NULL;
+}
+
+static const dm_result *
+result_at (DmSweepWindow *self,
+           int            index)
+{
+  const dm_report *r;
+
+  if (index < 0)
+    return NULL;
+  if (self->job)
+    return dm_job_peek_result (self->job, index);
+  r = self->have_loaded ? &self->loaded : NULL;
+  return r && (unsigned) index < r->n_results ? &r->results[index] : NULL;
+}
+
+static void
+set_axes (DmSweepWindow   *self,
+          const dm_report *r)
+{
+  dm_sweep_axes (r, self->qds, &self->n_qds, self->threads, &self->n_threads);
+  self->n_qds = MIN (self->n_qds, DM_HEATMAP_MAX_AXIS);
+  self->n_threads = MIN (self->n_threads, DM_HEATMAP_MAX_AXIS);
+  for (unsigned t = 0; t < self->n_threads; t++)
+    for (unsigned q = 0; q < self->n_qds; q++)
+      self->cell_result[t * self->n_qds + q] = dm_sweep_find (r, self->qds[q], self->threads[t]);
+}
+
+static gboolean
+cell_of (DmSweepWindow *self,
+         int            index,
+         int           *column,
+         int           *row)
+{
+  for (unsigned i = 0; i < self->n_qds * self->n_threads; i++)
+    if (self->cell_result[i] == index)
+      {
+        *column = i % self->n_qds;
+        *row = i / self->n_qds;
+        return TRUE;
+      }
+  *column = *row = -1;
+  return FALSE;
+}
+
+/* Small blocks are judged by IOPS, large ones by MB/s, as the engine's
+ * text report does. */
+static gboolean
+uses_iops (DmSweepWindow *self)
+{
+  return self->plan.block_size < 65536;
+}
+
+static void
+refresh_maps (DmSweepWindow *self)
+{
+  double tp[MAX_CELLS], p99[MAX_CELLS];
+  const dm_report *r = shown_report (self);
+  int knee = -1, best = -1, kc = -1, kr = -1, bc = -1, br = -1;
+  g_autoptr (GString) summary = g_string_new (NULL);
+  char name[64];
+  dm_spec spec = { self->plan.pattern, self->plan.block_size, 1, 1 };
+
+  for (unsigned i = 0; i < self->n_qds * self->n_threads; i++)
+    {
+      const dm_result *res = result_at (self, self->cell_result[i]);
+
+      tp[i] = p99[i] = NAN;
+      if (!res || !(res->status == DM_STATUS_COMPLETE || res->n_runs > 0))
+        continue;
+      tp[i] = uses_iops (self) ? res->iops : res->mb_per_s;
+      if (res->latency.p99 > 0)
+        p99[i] = res->latency.p99;
+    }
+  dm_block_short (self->plan.block_size, name, sizeof name);
+  {
+    g_autofree char *title = g_strdup_printf ("%s%s %s: %s", self->plan.pattern == DM_SEQ ? "SEQ" : "RND",
+                                              name, dm_mode_title (self->plan.mode),
+                                              uses_iops (self) ? "IOPS" : "MB/s");
+    dm_heatmap_set_data (DM_HEATMAP (self->throughput_map), title,
+                         uses_iops (self) ? "IOPS" : "MB/s", FALSE, self->qds, self->n_qds,
+                         self->threads, self->n_threads, tp);
+    dm_heatmap_set_data (DM_HEATMAP (self->latency_map), "p99 latency (µs)", "µs", TRUE,
+                         self->qds, self->n_qds, self->threads, self->n_threads, p99);
+  }
+  (void) spec;
+
+  if (r && dm_sweep_knee (r, &knee) == 0 && cell_of (self, knee, &kc, &kr))
+    g_string_append_printf (summary, "Knee at QD %u × %u threads: heavier loads gain under %d %% "
+                            "throughput while latency rises.",
+                            self->qds[kc], self->threads[kr], (int) (DM_SWEEP_KNEE_GAIN * 100));
+  else if (r)
+    g_string_append (summary, "No knee: throughput still grows at the heaviest load, or latency "
+                              "does not rise.");
+  if (r && self->plan.latency_bound_us > 0)
+    {
+      g_autofree char *bound = dm_latency_view_format_us (self->plan.latency_bound_us);
+
+      if (dm_sweep_best_under (r, self->plan.latency_bound_us, &best) == 0
+          && cell_of (self, best, &bc, &br))
+        g_string_append_printf (summary, "  Highest load with p99 ≤ %s: QD %u × %u threads.",
+                                bound, self->qds[bc], self->threads[br]);
+      else
+        g_string_append_printf (summary, "  No load keeps p99 under %s.", bound);
+    }
+  if (r)
+    g_string_append (summary, "  Click a cell for its latency detail.");
+  gtk_label_set_text (GTK_LABEL (self->summary_label), summary->str);
+  dm_heatmap_set_marks (DM_HEATMAP (self->throughput_map), kc, kr, bc, br);
+  dm_heatmap_set_marks (DM_HEATMAP (self->latency_map), kc, kr, bc, br);
+}
+
+static void
+update_actions (DmSweepWindow *self)
+{
+  gboolean running = is_running (self);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "sweep.start", !running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "sweep.stop", running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "sweep.save", shown_report (self) != NULL);
+  gtk_widget_set_sensitive (self->start_button, !running);
+}
+
+/* --- planning -------------------------------------------------------------- */
+
+static void
+run_settings (DmSweepWindow *self,
+              dm_settings   *s)
+{
+  dm_settings_init (s);
+  if (self->settings)
+    {
+      g_autofree char *size = g_settings_get_string (self->settings, "size");
+      g_autofree char *data = g_settings_get_string (self->settings, "test-data");
+      uint64_t bytes;
+
+      if (dm_size_parse (size, &bytes, NULL, 0) == 0)
+        s->test_size = bytes;
+      s->measure_s = g_settings_get_double (self->settings, "measure-time");
+      s->interval_s = g_settings_get_double (self->settings, "interval");
+      s->warmup_s = g_settings_get_double (self->settings, "warmup");
+      s->mix_read_percent = g_settings_get_int (self->settings, "mix-ratio");
+      if (dm_data_parse (data, &s->data) != 0)
+        s->data = DM_DATA_RANDOM;
+    }
+  /* One measured run per combination: a sweep visits dozens of loads, and
+   * its question is the curve's shape, not the best of five at one point. */
+  s->count = 1;
+}
+
+static gboolean
+read_plan (DmSweepWindow *self,
+           dm_sweep_plan *p,
+           char          *why,
+           size_t         why_size)
+{
+  const char *bound = gtk_editable_get_text (GTK_EDITABLE (self->bound_entry));
+  guint block = gtk_drop_down_get_selected (self->block_dropdown);
+
+  dm_sweep_plan_init (p);
+  p->pattern = gtk_drop_down_get_selected (self->pattern_dropdown) == 0 ? DM_SEQ : DM_RND;
+  p->block_size = block_sizes[MIN (block, G_N_ELEMENTS (block_sizes) - 1)];
+  p->mode = (dm_mode) MIN (gtk_drop_down_get_selected (self->mode_dropdown), DM_MODE_MIX);
+  if (dm_sweep_list_parse (gtk_editable_get_text (GTK_EDITABLE (self->qd_entry)), 1,
+                           DM_QUEUE_MAX, p->queue_depths, &p->n_queue_depths, why, why_size) < 0)
+    return FALSE;
+  if (dm_sweep_list_parse (gtk_editable_get_text (GTK_EDITABLE (self->threads_entry)), 1,
+                           DM_THREADS_MAX, p->threads, &p->n_threads, why, why_size) < 0)
+    return FALSE;
+  p->latency_bound_us = 0;
+  if (bound[0])
+    {
+      char *end;
+      double v = g_ascii_strtod (bound, &end);
+
+      if (*end || !(v > 0) || !isfinite (v))
+        {
+          g_snprintf (why, why_size, "the p99 bound must be a number of microseconds, not %s",
+                      bound);
+          return FALSE;
+        }
+      p->latency_bound_us = v;
+    }
+  return TRUE;
+}
+
+/* The plan as a report, bounded by what this machine can hold. */
+static gboolean
+plan_report (DmSweepWindow *self,
+             dm_sweep_plan *p,
+             dm_report     *r,
+             char          *why,
+             size_t         why_size)
+{
+  dm_settings s;
+
+  if (!read_plan (self, p, why, why_size))
+    return FALSE;
+  run_settings (self, &s);
+  self->note[0] = '\0';
+  return dm_sweep_report_init (r, p, &s, self->logical_cpus, self->note, sizeof self->note, why,
+                               why_size) == 0;
+}
+
+static void
+update_estimate (DmSweepWindow *self)
+{
+  dm_sweep_plan p;
+  dm_report r;
+  char why[256] = "";
+  g_autofree char *text = NULL;
+
+  if (is_running (self))
+    return;
+  memset (&r, 0, sizeof r);
+  if (!plan_report (self, &p, &r, why, sizeof why))
+    {
+      g_autofree char *msg = g_strdup_printf ("Cannot sweep: %s", why);
+      gtk_label_set_text (GTK_LABEL (self->status_label), msg);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "sweep.start", FALSE);
+      return;
+    }
+  {
+    g_autofree char *t = dm_format_seconds_left (dm_sweep_estimate_seconds (&r));
+    text = g_strdup_printf ("%u combinations, about %s plus preparing the test file.%s%s",
+                            r.n_results, t, self->note[0] ? " Left out: " : "", self->note);
+  }
+  gtk_label_set_text (GTK_LABEL (self->status_label), text);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "sweep.start", TRUE);
+  dm_report_clear (&r);
+}
+
+/* --- running --------------------------------------------------------------- */
+
+static void
+on_job_progress (DmJob         *job,
+                 DmSweepWindow *self)
+{
+  const DmJobProgress *p = dm_job_get_progress (job);
+  g_autofree char *left = dm_format_seconds_left (p->seconds_left);
+
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), CLAMP (p->fraction, 0, 1));
+  gtk_label_set_text (GTK_LABEL (self->time_label), left);
+  if (p->result_index >= 0)
+    {
+      int c, r;
+      if (cell_of (self, p->result_index, &c, &r))
+        {
+          g_autofree char *text = g_strdup_printf ("Measuring QD %u × %u threads…", self->qds[c],
+                                                   self->threads[r]);
+          gtk_label_set_text (GTK_LABEL (self->status_label), text);
+        }
+    }
+  else
+    gtk_label_set_text (GTK_LABEL (self->status_label), "Preparing the test file…");
+  refresh_maps (self);
+}
+
+static void
+on_job_finished (DmJob         *job,
+                 int            code,
+                 DmSweepWindow *self)
+{
+  const dm_report *r = dm_job_get_report (job);
+  unsigned done = 0;
+  g_autofree char *text = NULL;
+
+  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  if (app)
+    g_application_release (app);
+
+  for (unsigned i = 0; i < r->n_results; i++)
+    done += r->results[i].status == DM_STATUS_COMPLETE;
+  if (r->status == DM_STATUS_COMPLETE)
+    text = g_strdup_printf ("Done: %u combinations measured.", done);
+  else if (r->status == DM_STATUS_CANCELLED)
+    text = g_strdup_printf ("Stopped: %u of %u combinations measured and kept.", done,
+                            r->n_results);
+  else
+    text = g_strdup_printf ("Failed: %s", r->error[0] ? r->error : g_strerror (-code));
+  gtk_label_set_text (GTK_LABEL (self->status_label), text);
+  gtk_label_set_text (GTK_LABEL (self->time_label), "");
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar),
+                                 r->status == DM_STATUS_COMPLETE ? 1 : 0);
+  refresh_maps (self);
+  update_actions (self);
+}
+
+static void
+drop_job (DmSweepWindow *self)
+{
+  if (self->job)
+    {
+      g_signal_handlers_disconnect_by_data (self->job, self);
+      g_clear_object (&self->job);
+    }
+}
+
+static void
+action_start (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  DmSweepWindow *self = DM_SWEEP_WINDOW (widget);
+  g_autoptr (GError) error = NULL;
+  g_autofree char *target = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->target_entry)));
+  dm_sweep_plan p;
+  dm_report r;
+  char why[256] = "";
+  GApplication *app;
+
+  if (is_running (self))
+    return;
+  memset (&r, 0, sizeof r);
+  if (!plan_report (self, &p, &r, why, sizeof why))
+    {
+      g_autofree char *msg = g_strdup_printf ("Cannot sweep: %s", why);
+      gtk_label_set_text (GTK_LABEL (self->status_label), msg);
+      return;
+    }
+  if (self->settings && target[0] == '\0')
+    {
+      g_free (target);
+      target = g_strdup (g_get_home_dir ());
+    }
+
+  drop_job (self);
+  if (self->have_loaded)
+    {
+      dm_report_clear (&self->loaded);
+      self->have_loaded = FALSE;
+    }
+  self->plan = p;
+  set_axes (self, &r);
+  self->job = dm_job_new (&r, target, NULL);
+  g_signal_connect (self->job, "progress", G_CALLBACK (on_job_progress), self);
+  g_signal_connect (self->job, "finished", G_CALLBACK (on_job_finished), self);
+  if (!dm_job_start (self->job, &error))
+    {
+      g_autofree char *msg = g_strdup_printf ("Cannot sweep: %s", error->message);
+      drop_job (self);
+      gtk_label_set_text (GTK_LABEL (self->status_label), msg);
+      update_actions (self);
+      return;
+    }
+  /* Like the main window's runs: the application stays while the engine
+   * still has to remove its test file. */
+  app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  if (app)
+    g_application_hold (app);
+  gtk_label_set_text (GTK_LABEL (self->status_label), "Preparing the test file…");
+  refresh_maps (self);
+  update_actions (self);
+}
+
+static void
+action_stop (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  DmSweepWindow *self = DM_SWEEP_WINDOW (widget);
+
+  if (is_running (self))
+    {
+      dm_job_cancel (self->job);
+      gtk_label_set_text (GTK_LABEL (self->status_label), "Stopping…");
+    }
+}
+
+/* --- saving ---------------------------------------------------------------- */
+
+gboolean
+dm_sweep_window_save (DmSweepWindow  *self,
+                      const char     *format,
+                      const char     *path,
+                      GError        **error)
+{
+  const dm_report *r = shown_report (self);
+  dm_buf buf;
+  int err;
+
+  g_return_val_if_fail (DM_IS_SWEEP_WINDOW (self), FALSE);
+
+  if (g_strcmp0 (format, "png") == 0)
+    return dm_screenshot_save (GTK_WIDGET (self), self->content, path, error);
+  if (!r)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                           "There is no finished sweep to save yet");
+      return FALSE;
+    }
+  dm_buf_init (&buf);
+  if (g_strcmp0 (format, "csv") == 0)
+    dm_sweep_write_csv (r, &buf);
+  else
+    dm_sweep_write_json (r, &self->plan, &buf);
+  err = buf.error ? buf.error : dm_write_file_atomic (path, &buf);
+  dm_buf_free (&buf);
+  if (err < 0)
+    {
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (-err), "Could not write %s: %s",
+                   path, g_strerror (-err));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+on_save_response (GtkNativeDialog *dialog,
+                  int              response,
+                  DmSweepWindow   *self)
+{
+  g_autoptr (GFile) file = NULL;
+  g_autofree char *path = NULL;
+  g_autoptr (GError) error = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT)
+    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+  path = file ? g_file_get_path (file) : NULL;
+  g_clear_object (&self->chooser);
+  if (!path)
+    return;
+  if (!dm_sweep_window_save (self, self->save_format, path, &error))
+    gtk_label_set_text (GTK_LABEL (self->status_label), error->message);
+  else
+    {
+      g_autofree char *msg = g_strdup_printf ("Saved %s", path);
+      gtk_label_set_text (GTK_LABEL (self->status_label), msg);
+    }
+}
+
+static void
+action_save (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  DmSweepWindow *self = DM_SWEEP_WINDOW (widget);
+  const char *format = g_variant_get_string (parameter, NULL);
+  g_autofree char *name = g_strdup_printf ("diskmeter-sweep.%s", format);
+
+  if (self->chooser)
+    return;
+  g_free (self->save_format);
+  self->save_format = g_strdup (format);
+  /* GtkFileChooserNative: GTK 4.8 has no GtkFileDialog yet, and the native
+   * dialog goes through the portal inside a sandbox. */
+  self->chooser = gtk_file_chooser_native_new ("Save Sweep", GTK_WINDOW (self),
+                                               GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel");
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_save_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+/* --- latency detail -------------------------------------------------------- */
+
+static GtkWidget *
+open_latency_index (DmSweepWindow *self,
+                    int            index)
+{
+  const dm_result *res = result_at (self, index);
+  char name[64];
+  g_autofree char *title = NULL;
+  GtkWidget *view;
+
+  /* A running result's histograms are still the worker's; a finished one's
+   * are final. */
+  if (!res || res->status != DM_STATUS_COMPLETE)
+    return NULL;
+  dm_spec_label (&res->spec, name, sizeof name);
+  title = g_strdup_printf ("%s %s", name, dm_mode_title (res->mode));
+  view = dm_latency_view_new (GTK_WINDOW (self), title, res);
+  gtk_window_present (GTK_WINDOW (view));
+  return view;
+}
+
+GtkWidget *
+dm_sweep_window_open_latency (DmSweepWindow *self,
+                              unsigned       queue_depth,
+                              unsigned       threads)
+{
+  for (unsigned t = 0; t < self->n_threads; t++)
+    for (unsigned q = 0; q < self->n_qds; q++)
+      if (self->qds[q] == queue_depth && self->threads[t] == threads)
+        return open_latency_index (self, self->cell_result[t * self->n_qds + q]);
+  return NULL;
+}
+
+static void
+on_map_pressed (GtkGestureClick *gesture,
+                int              n_press,
+                double           x,
+                double           y,
+                DmSweepWindow   *self)
+{
+  GtkWidget *map = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  guint c, r;
+
+  if (dm_heatmap_cell_at (DM_HEATMAP (map), x, y, &c, &r))
+    open_latency_index (self, self->cell_result[r * self->n_qds + c]);
+}
+
+/* --- loading --------------------------------------------------------------- */
+
+gboolean
+dm_sweep_window_load (DmSweepWindow  *self,
+                      const char     *path,
+                      GError        **error)
+{
+  g_autofree char *text = NULL;
+  gsize len;
+  dm_report r;
+  dm_json_doc doc = { 0 };
+  char why[256] = "";
+
+  g_return_val_if_fail (DM_IS_SWEEP_WINDOW (self), FALSE);
+
+  if (!g_file_get_contents (path, &text, &len, error))
+    return FALSE;
+  memset (&r, 0, sizeof r);
+  if (dm_report_load_json (&r, text, len, why, sizeof why) < 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", path, why);
+      return FALSE;
+    }
+  if (r.n_results == 0)
+    {
+      dm_report_clear (&r);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s holds no results", path);
+      return FALSE;
+    }
+
+  drop_job (self);
+  if (self->have_loaded)
+    dm_report_clear (&self->loaded);
+  self->loaded = r;
+  self->have_loaded = TRUE;
+
+  /* The plan the file was made with: the pattern from its results, the
+   * bound from its "sweep" member (the report itself does not keep it). */
+  dm_sweep_plan_init (&self->plan);
+  self->plan.pattern = r.results[0].spec.pattern;
+  self->plan.block_size = r.results[0].spec.block_size;
+  self->plan.mode = r.results[0].mode;
+  set_axes (self, &self->loaded);
+  self->plan.n_queue_depths = MIN (self->n_qds, DM_SWEEP_MAX_LIST);
+  memcpy (self->plan.queue_depths, self->qds, self->plan.n_queue_depths * sizeof (unsigned));
+  self->plan.n_threads = MIN (self->n_threads, DM_SWEEP_MAX_LIST);
+  memcpy (self->plan.threads, self->threads, self->plan.n_threads * sizeof (unsigned));
+  if (dm_json_parse (text, len, &doc, why, sizeof why) == 0)
+    {
+      const dm_json *sweep = dm_json_get (doc.root, "sweep");
+      self->plan.latency_bound_us = dm_json_get_number (sweep, "latency_bound_us", 0);
+      dm_json_free (&doc);
+    }
+
+  gtk_drop_down_set_selected (self->pattern_dropdown, self->plan.pattern == DM_SEQ ? 0 : 1);
+  for (guint i = 0; i < G_N_ELEMENTS (block_sizes); i++)
+    if (block_sizes[i] == self->plan.block_size)
+      gtk_drop_down_set_selected (self->block_dropdown, i);
+  gtk_drop_down_set_selected (self->mode_dropdown, self->plan.mode);
+  {
+    g_autoptr (GString) qd = g_string_new (NULL);
+    g_autoptr (GString) th = g_string_new (NULL);
+    for (unsigned i = 0; i < self->n_qds; i++)
+      g_string_append_printf (qd, "%s%u", i ? "," : "", self->qds[i]);
+    for (unsigned i = 0; i < self->n_threads; i++)
+      g_string_append_printf (th, "%s%u", i ? "," : "", self->threads[i]);
+    gtk_editable_set_text (GTK_EDITABLE (self->qd_entry), qd->str);
+    gtk_editable_set_text (GTK_EDITABLE (self->threads_entry), th->str);
+  }
+  if (self->plan.latency_bound_us > 0)
+    {
+      g_autofree char *b = g_strdup_printf ("%g", self->plan.latency_bound_us);
+      gtk_editable_set_text (GTK_EDITABLE (self->bound_entry), b);
+    }
+  else
+    gtk_editable_set_text (GTK_EDITABLE (self->bound_entry), "");
+  if (self->loaded.target.path[0])
+    gtk_editable_set_text (GTK_EDITABLE (self->target_entry), self->loaded.target.path);
+
+  {
+    g_autofree char *base = g_path_get_basename (path);
+    g_autofree char *msg = g_strdup_printf ("Showing %s: %u combinations (%s).", base,
+                                            r.n_results, dm_status_name (r.status));
+    refresh_maps (self);
+    gtk_label_set_text (GTK_LABEL (self->status_label), msg);
+  }
+  update_actions (self);
+  return TRUE;
+}
+
+/* --- life ------------------------------------------------------------------ */
+
+static void
+on_control_changed (DmSweepWindow *self)
+{
+  update_estimate (self);
+}
+
+static void
+dm_sweep_window_dispose (GObject *object)
+{
+  DmSweepWindow *self = DM_SWEEP_WINDOW (object);
+
+  if (self->chooser)
+    {
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+      g_clear_object (&self->chooser);
+    }
+  /* The job's own dispose cancels and joins a run still going. */
+  if (self->job && dm_job_is_running (self->job))
+    {
+      GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+      if (app)
+        g_application_release (app);
+    }
+  drop_job (self);
+  g_clear_object (&self->settings);
+  /* No gtk_widget_dispose_template: GtkWindow unparents its own titlebar
+   * and child, and a second unparent would be a critical. */
+  G_OBJECT_CLASS (dm_sweep_window_parent_class)->dispose (object);
+}
+
+static void
+dm_sweep_window_finalize (GObject *object)
+{
+  DmSweepWindow *self = DM_SWEEP_WINDOW (object);
+
+  if (self->have_loaded)
+    dm_report_clear (&self->loaded);
+  g_free (self->save_format);
+  G_OBJECT_CLASS (dm_sweep_window_parent_class)->finalize (object);
+}
+
+static void
+dm_sweep_window_class_init (DmSweepWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = dm_sweep_window_dispose;
+  object_class->finalize = dm_sweep_window_finalize;
+
+  g_type_ensure (DM_TYPE_HEATMAP);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/diskmeter/Diskmeter/dm-sweep-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, content);
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, start_button);
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, stop_button);
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, pattern_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, block_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, mode_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, bound_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, qd_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, threads_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, target_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, time_label);
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, throughput_map);
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, latency_map);
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, summary_label);
+
+  gtk_widget_class_install_action (widget_class, "sweep.start", NULL, action_start);
+  gtk_widget_class_install_action (widget_class, "sweep.stop", NULL, action_stop);
+  gtk_widget_class_install_action (widget_class, "sweep.save", "s", action_save);
+}
+
+static void
+dm_sweep_window_init (DmSweepWindow *self)
+{
+  dm_system_info sys;
+  GtkGesture *click;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+  memset (&sys, 0, sizeof sys);
+  dm_system_info_get (&sys);
+  self->logical_cpus = sys.logical_cpus ? sys.logical_cpus : 1;
+  dm_sweep_plan_init (&self->plan);
+  for (unsigned i = 0; i < MAX_CELLS; i++)
+    self->cell_result[i] = -1;
+
+  for (GtkWidget *map = self->throughput_map; map;
+       map = map == self->throughput_map ? self->latency_map : NULL)
+    {
+      click = gtk_gesture_click_new ();
+      g_signal_connect (click, "pressed", G_CALLBACK (on_map_pressed), self);
+      gtk_widget_add_controller (map, GTK_EVENT_CONTROLLER (click));
+    }
+  g_signal_connect_swapped (self->pattern_dropdown, "notify::selected",
+                            G_CALLBACK (on_control_changed), self);
+  g_signal_connect_swapped (self->block_dropdown, "notify::selected",
+                            G_CALLBACK (on_control_changed), self);
+  g_signal_connect_swapped (self->mode_dropdown, "notify::selected",
+                            G_CALLBACK (on_control_changed), self);
+  g_signal_connect_swapped (self->qd_entry, "changed", G_CALLBACK (on_control_changed), self);
+  g_signal_connect_swapped (self->threads_entry, "changed", G_CALLBACK (on_control_changed), self);
+  g_signal_connect_swapped (self->bound_entry, "changed", G_CALLBACK (on_control_changed), self);
+}
+
+GtkWidget *
+dm_sweep_window_new (GtkApplication *app,
+                     GSettings      *settings)
+{
+  DmSweepWindow *self = g_object_new (DM_TYPE_SWEEP_WINDOW, "application", app, NULL);
+  g_autofree char *target = NULL;
+
+  self->settings = settings ? g_object_ref (settings) : NULL;
+  if (settings)
+    target = g_settings_get_string (settings, "target");
+  if (!target || !target[0])
+    {
+      g_free (target);
+      target = g_strdup (g_get_home_dir ());
+    }
+  gtk_editable_set_text (GTK_EDITABLE (self->target_entry), target);
+  update_estimate (self);
+  update_actions (self);
+  return GTK_WIDGET (self);
+}

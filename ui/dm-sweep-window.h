@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The Sweep window: one pattern measured over lists of queue depths and
+ * thread counts on the window's ordinary DmJob, shown as heat maps of
+ * throughput and p99 latency with the knee and the best load under a
+ * latency bound marked; a saved sweep JSON can be shown the same way.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "dm-report.h"
+
+G_BEGIN_DECLS
+
+#define DM_TYPE_SWEEP_WINDOW (dm_sweep_window_get_type ())
+G_DECLARE_FINAL_TYPE (DmSweepWindow, dm_sweep_window, DM, SWEEP_WINDOW, GtkWindow)
+
+/* settings (may be NULL) supplies the run settings and the folder. */
+GtkWidget *dm_sweep_window_new    (GtkApplication *app,
+                                   GSettings      *settings);
+/* Shows a sweep saved by diskmeter-cli sweep or by this window. */
+gboolean   dm_sweep_window_load   (DmSweepWindow  *self,
+                                   const char     *path,
+                                   GError        **error);
+/* format: "json", "csv" or "png". */
+gboolean   dm_sweep_window_save   (DmSweepWindow  *self,
+                                   const char     *format,
+                                   const char     *path,
+                                   GError        **error);
+/* Opens the latency detail of the combination at QD x T; NULL if it was
+ * not measured. */
+GtkWidget *dm_sweep_window_open_latency (DmSweepWindow *self,
+                                         unsigned       queue_depth,
+                                         unsigned       threads);
+
+G_END_DECLS
