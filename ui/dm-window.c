@@ -16,6 +16,7 @@
 #include "dm-compare-view.h"
 #include "dm-format.h"
 #include "dm-history.h"
+#include "dm-history-window.h"
 #include "dm-job.h"
 #include "dm-measure.h"
 #include "dm-platform.h"
@@ -79,6 +80,10 @@ struct _DmWindow
   dm_compare     compare;
   gboolean       comparing;       /* the view (and exports) show the comparison */
   guint          live_complete;   /* completed results when the view was built */
+  dm_report     *saved;           /* saved runs being compared, from the history */
+  char         **saved_names;
+  guint          n_saved;
+  GtkWidget     *history_window;  /* weak: open while the user keeps it */
 };
 
 G_DEFINE_FINAL_TYPE (DmWindow, dm_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -96,6 +101,7 @@ static void compare_live (DmWindow *self, DmJob *job);
 static void compare_finished (DmWindow *self, DmJob *job);
 static gboolean compare_export (DmWindow *self, int kind, dm_buf *buf);
 static void history_save (DmWindow *self, const dm_report *r);
+static void compare_show (DmWindow *self, gboolean show);
 
 void
 dm_script_free (DmScript *script)
@@ -1352,6 +1358,74 @@ action_save_to (GSimpleAction *action,
                      g_variant_get_string (param, NULL));
 }
 
+static void
+action_history (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  DmWindow *self = DM_WINDOW (user_data);
+
+  if (!self->history_window)
+    {
+      self->history_window = GTK_WIDGET (dm_history_window_new (self));
+      g_object_add_weak_pointer (G_OBJECT (self->history_window),
+                                 (gpointer *) &self->history_window);
+    }
+  else
+    dm_history_window_reload (DM_HISTORY_WINDOW (self->history_window));
+  gtk_window_present (GTK_WINDOW (self->history_window));
+}
+
+static void
+on_compare_folder_chosen (GtkNativeDialog *dialog,
+                          int              response,
+                          DmWindow        *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
+      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+
+      if (path)
+        {
+          g_autofree char *status = g_strdup_printf ("All compares with %s, measured in turns",
+                                                     path);
+          dm_window_set_compare_target (self, path);
+          set_status (self, status);
+        }
+    }
+  g_object_unref (dialog);
+}
+
+static void
+action_compare_folder (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       user_data)
+{
+  DmWindow *self = DM_WINDOW (user_data);
+  GtkFileChooserNative *chooser;
+
+  chooser = gtk_file_chooser_native_new ("Compare With Folder", GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, "_Select",
+                                         "_Cancel");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_compare_folder_chosen), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+action_compare_off (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  DmWindow *self = DM_WINDOW (user_data);
+
+  dm_window_set_compare_target (self, NULL);
+  if (self->comparing && !self->job)
+    compare_show (self, FALSE);
+  set_status (self, "All measures the target alone");
+}
+
 static const GActionEntry window_actions[] = {
   { "run-all", action_run_all },
   { "run-row", action_run_row, "i" },
@@ -1368,6 +1442,9 @@ static const GActionEntry window_actions[] = {
   { "save-json-to", action_save_to, "s" },
   { "save-csv-to", action_save_to, "s" },
   { "save-screenshot-to", action_save_to, "s" },
+  { "history", action_history },
+  { "compare-folder", action_compare_folder },
+  { "compare-off", action_compare_off },
 };
 
 /* Settings whose keys double as stateful actions for the menus and D-Bus. */
@@ -1589,6 +1666,13 @@ dm_window_dispose (GObject *object)
   if (self->chooser)
     gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
   g_clear_object (&self->chooser);
+  if (self->history_window)
+    {
+      g_object_remove_weak_pointer (G_OBJECT (self->history_window),
+                                    (gpointer *) &self->history_window);
+      gtk_window_destroy (GTK_WINDOW (self->history_window));
+      self->history_window = NULL;
+    }
   if (self->settings)
     g_signal_handlers_disconnect_by_data (self->settings, self);
   g_clear_object (&self->settings);
@@ -1604,6 +1688,10 @@ dm_window_finalize (GObject *object)
   dm_report_clear (&self->report);
   dm_compare_clear (&self->compare);
   dm_report_clear (&self->compare_b);
+  for (guint i = 0; i < self->n_saved; i++)
+    dm_report_clear (&self->saved[i]);
+  g_free (self->saved);
+  g_strfreev (self->saved_names);
   g_free (self->compare_target);
   g_ptr_array_unref (self->target_paths);
   G_OBJECT_CLASS (dm_window_parent_class)->finalize (object);
@@ -1863,6 +1951,8 @@ history_save (DmWindow        *self,
     g_warning ("The run was not saved in the history: %s", dm_strerror (err));
   else if (self->script)
     g_print ("diskmeter: kept in the history as %s\n", path);
+  if (self->history_window)
+    dm_history_window_reload (DM_HISTORY_WINDOW (self->history_window));
 }
 
 void
@@ -2005,6 +2095,151 @@ compare_export (DmWindow *self,
     dm_compare_write_json (&self->compare, buf);
   else
     dm_compare_write_csv (&self->compare, buf);
+  return TRUE;
+}
+
+/* Saved runs from the history: one is shown in the grid (its tests that the
+ * grid has), two or more side by side in the comparison view. */
+static gboolean
+load_saved (const char  *path,
+            dm_report   *out,
+            GError     **error)
+{
+  char why[256] = "";
+
+  memset (out, 0, sizeof *out);
+  if (dm_history_load (path, out, why, sizeof why) < 0)
+    {
+      g_autofree char *name = g_path_get_basename (path);
+
+      dm_report_clear (out);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "Could not open %s: %s", name,
+                   why[0] ? why : "unreadable");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+dm_window_open_saved (DmWindow    *self,
+                      const char  *path,
+                      GError     **error)
+{
+  dm_report r;
+  dm_result *results = self->report.results;
+  unsigned n_results = self->report.n_results;
+  dm_histogram *histograms = self->report.histograms;
+  guint shown = 0, total;
+
+  g_return_val_if_fail (DM_IS_WINDOW (self), FALSE);
+  if (self->job)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY,
+                           "A run is in progress; open the saved run when it is done.");
+      return FALSE;
+    }
+  if (!load_saved (path, &r, error))
+    return FALSE;
+
+  compare_show (self, FALSE);
+  /* The grid keeps its own arrays; a saved figure fills the tile of the
+   * same test and mode, and the next run starts the grid over. */
+  for (unsigned i = 0; i < n_results; i++)
+    result_reset (&results[i]);
+  for (unsigned i = 0; i < r.n_results; i++)
+    {
+      dm_result *mine = dm_report_find (&self->report, &r.results[i].spec, r.results[i].mode);
+
+      if (mine)
+        {
+          result_copy (mine, &r.results[i]);
+          shown++;
+        }
+    }
+  self->report = r;
+  self->report.results = results;
+  self->report.n_results = n_results;
+  self->report.histograms = histograms;
+  gtk_editable_set_text (GTK_EDITABLE (self->comment_entry), r.comment);
+  total = r.n_results;
+  dm_report_clear (&r);
+
+  dm_window_refresh_tiles (self);
+  dm_window_update_footer (self);
+  {
+    g_autofree char *name = g_path_get_basename (path);
+    g_autofree char *status = NULL;
+
+    if (shown < total)
+      status = g_strdup_printf ("Saved run %s: %u of its %u figures fit this grid", name, shown,
+                                total);
+    else
+      status = g_strdup_printf ("Saved run %s", name);
+    set_status (self, status);
+  }
+  return TRUE;
+}
+
+gboolean
+dm_window_compare_saved (DmWindow           *self,
+                         const char * const *paths,
+                         guint               n,
+                         GError            **error)
+{
+  g_autofree dm_report *reports = NULL;
+  g_autofree const dm_report **runs = NULL;
+  g_auto (GStrv) names = NULL;
+  guint loaded = 0;
+
+  g_return_val_if_fail (DM_IS_WINDOW (self), FALSE);
+  if (n < 2 || n > DM_COMPARE_MAX)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                   "Choose between 2 and %d saved runs to compare.", DM_COMPARE_MAX);
+      return FALSE;
+    }
+  if (self->job)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY,
+                           "A run is in progress; compare saved runs when it is done.");
+      return FALSE;
+    }
+  reports = g_new0 (dm_report, n);
+  runs = g_new0 (const dm_report *, n);
+  names = g_new0 (char *, n + 1);
+  for (; loaded < n; loaded++)
+    {
+      if (!load_saved (paths[loaded], &reports[loaded], error))
+        break;
+      runs[loaded] = &reports[loaded];
+      names[loaded] = g_path_get_basename (paths[loaded]);
+    }
+  if (loaded < n)
+    {
+      for (guint i = 0; i < loaded; i++)
+        dm_report_clear (&reports[i]);
+      return FALSE;
+    }
+
+  compare_show (self, FALSE);
+  dm_compare_clear (&self->compare);
+  for (guint i = 0; i < self->n_saved; i++)
+    dm_report_clear (&self->saved[i]);
+  g_free (self->saved);
+  g_strfreev (self->saved_names);
+  self->saved = g_steal_pointer (&reports);
+  self->saved_names = g_steal_pointer (&names);
+  self->n_saved = n;
+  if (dm_compare_build (&self->compare, runs, (const char *const *) self->saved_names, n,
+                        self->unit) < 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                           "Out of memory while comparing the saved runs.");
+      return FALSE;
+    }
+  dm_compare_set_thresholds (&self->compare, self->report.thresholds, self->report.n_thresholds);
+  compare_show (self, TRUE);
+  set_status (self, "Comparing saved runs; the next run shows the grid again");
   return TRUE;
 }
 

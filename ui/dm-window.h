@@ -43,5 +43,14 @@ gboolean  dm_window_is_running       (DmWindow       *self);
  * compare side by side; NULL for plain runs. */
 void      dm_window_set_compare_target (DmWindow     *self,
                                         const char   *path);
+/* A saved run's figures in the grid, until the next run. */
+gboolean  dm_window_open_saved       (DmWindow       *self,
+                                      const char     *path,
+                                      GError        **error);
+/* Two or more saved runs side by side, one column each. */
+gboolean  dm_window_compare_saved    (DmWindow       *self,
+                                      const char * const *paths,
+                                      guint           n,
+                                      GError        **error);
 
 G_END_DECLS
