@@ -19,6 +19,7 @@
 #include "dm-profile.h"
 #include "dm-report.h"
 #include "dm-settings.h"
+#include "dm-sweep-window.h"
 #include "dm-ui.h"
 #include "dm-units.h"
 #include "dm-window.h"
@@ -180,6 +181,18 @@ action_about (GSimpleAction *action,
                          NULL);
 }
 
+/* A window of its own, beside the grid: a sweep takes minutes, and its
+ * settings (size, timings, folder) are the grid's. */
+static void
+action_sweep (GSimpleAction *action,
+              GVariant      *param,
+              gpointer       data)
+{
+  DmApplication *self = data;
+
+  gtk_window_present (GTK_WINDOW (dm_sweep_window_new (GTK_APPLICATION (self), self->settings)));
+}
+
 static void
 action_quit (GSimpleAction *action,
              GVariant      *param,
@@ -195,6 +208,7 @@ action_quit (GSimpleAction *action,
 static const GActionEntry app_actions[] = {
   { "preferences", action_preferences },
   { "about", action_about },
+  { "sweep", action_sweep },
   { "quit", action_quit },
 };
 

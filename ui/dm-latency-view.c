@@ -143,3 +143,54 @@ dm_latency_view_new (GtkWindow       *parent,
                                    res->mode != DM_MODE_READ ? res->hist_write : NULL);
   return GTK_WIDGET (self);
 }
+
+static void
+on_click_released (GtkGestureClick *gesture,
+                   int              n_press,
+                   double           x,
+                   double           y,
+                   gpointer         data)
+{
+  GtkWidget *widget = gtk_event_controller_get_widget (GTK_EVENT_CONTROLLER (gesture));
+  GCallback activate = g_object_get_data (G_OBJECT (gesture), "dm-activate");
+
+  ((void (*) (GtkWidget *, gpointer)) activate) (widget, data);
+}
+
+static gboolean
+on_enter (GtkWidget *widget,
+          GVariant  *args,
+          gpointer   data)
+{
+  GCallback activate = g_object_get_data (G_OBJECT (widget), "dm-activate");
+
+  ((void (*) (GtkWidget *, gpointer)) activate) (widget, data);
+  return TRUE;
+}
+
+void
+dm_latency_view_connect_activate (GtkWidget *widget,
+                                  GCallback  activate,
+                                  gpointer   data)
+{
+  GtkGesture *click = gtk_gesture_click_new ();
+  GtkEventController *keys = gtk_shortcut_controller_new ();
+  GtkShortcutTrigger *trigger;
+
+  /* The primary button only: a secondary click may one day open a menu. */
+  gtk_gesture_single_set_button (GTK_GESTURE_SINGLE (click), GDK_BUTTON_PRIMARY);
+  g_object_set_data (G_OBJECT (click), "dm-activate", activate);
+  g_signal_connect (click, "released", G_CALLBACK (on_click_released), data);
+  gtk_widget_add_controller (widget, GTK_EVENT_CONTROLLER (click));
+
+  g_object_set_data (G_OBJECT (widget), "dm-activate", activate);
+  trigger = gtk_alternative_trigger_new (gtk_keyval_trigger_new (GDK_KEY_Return, 0),
+                                         gtk_alternative_trigger_new (
+                                           gtk_keyval_trigger_new (GDK_KEY_KP_Enter, 0),
+                                           gtk_keyval_trigger_new (GDK_KEY_space, 0)));
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (keys),
+                                        gtk_shortcut_new (trigger,
+                                                          gtk_callback_action_new (on_enter, data,
+                                                                                   NULL)));
+  gtk_widget_add_controller (widget, keys);
+}

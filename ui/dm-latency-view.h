@@ -19,6 +19,11 @@ G_DECLARE_FINAL_TYPE (DmLatencyView, dm_latency_view, DM, LATENCY_VIEW, GtkWindo
 GtkWidget *dm_latency_view_new      (GtkWindow       *parent,
                                      const char      *title,
                                      const dm_result *res);
+/* Calls activate (widget, data) when widget is clicked, or gets Enter
+ * while focused: how a tile opens its detail, for mouse and keyboard. */
+void       dm_latency_view_connect_activate (GtkWidget  *widget,
+                                             GCallback   activate,
+                                             gpointer    data);
 /* µs with a unit that keeps three significant digits: "87.3 µs", "1.25 ms". */
 char      *dm_latency_view_format_us (double          us);
 

@@ -18,6 +18,7 @@
 #include "dm-history.h"
 #include "dm-history-window.h"
 #include "dm-job.h"
+#include "dm-latency-view.h"
 #include "dm-measure.h"
 #include "dm-platform.h"
 #include "dm-profile.h"
@@ -266,6 +267,63 @@ on_row_clicked (GtkButton *button,
                                   "run-row", g_variant_new_int32 (row));
 }
 
+/* The latency detail of the grid's figure at (r, c), if it has a finished
+ * one: the grid's report owns its histograms, so they outlive the run. */
+static gboolean
+open_latency_view (DmWindow *self,
+                   guint     r,
+                   guint     c)
+{
+  const dm_result *res;
+  GtkWidget *view;
+  char label[64];
+  g_autofree char *title = NULL;
+
+  if (r >= self->layout.n_rows || c >= self->layout.n_columns)
+    return FALSE;
+  res = dm_report_find (&self->report, &self->layout.rows[r], self->layout.columns[c]);
+  if (!res || res->status != DM_STATUS_COMPLETE)
+    return FALSE;
+  dm_spec_label (&res->spec, label, sizeof label);
+  title = g_strdup_printf ("%s %s", label, dm_mode_title (res->mode));
+  view = dm_latency_view_new (GTK_WINDOW (self), title, res);
+  gtk_window_present (GTK_WINDOW (view));
+  return TRUE;
+}
+
+static void
+on_tile_activate (GtkWidget *tile,
+                  gpointer   data)
+{
+  guint cell = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (tile), "dm-cell"));
+
+  open_latency_view (data, cell / DM_N_MODES, cell % DM_N_MODES);
+}
+
+/* The menu's Latency Detail: the focused tile's, or the first finished
+ * one in the focused row (its Run button), or in the first row. */
+static void
+action_latency (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       data)
+{
+  DmWindow *self = data;
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  guint row = 0;
+
+  for (guint r = 0; r < self->layout.n_rows; r++)
+    {
+      if (focus && focus == self->row_buttons[r])
+        row = r;
+      for (guint c = 0; c < self->layout.n_columns; c++)
+        if (focus && focus == self->tiles[r][c] && open_latency_view (self, r, c))
+          return;
+    }
+  for (guint c = 0; c < self->layout.n_columns; c++)
+    if (open_latency_view (self, row, c))
+      return;
+}
+
 static void
 dm_window_rebuild_grid (DmWindow *self)
 {
@@ -317,6 +375,8 @@ dm_window_rebuild_grid (DmWindow *self)
           gtk_widget_set_hexpand (tile, TRUE);
           gtk_grid_attach (GTK_GRID (self->grid), tile, c + 1, r + 1, 1, 1);
           self->tiles[r][c] = tile;
+          g_object_set_data (G_OBJECT (tile), "dm-cell", GUINT_TO_POINTER (r * DM_N_MODES + c));
+          dm_latency_view_connect_activate (tile, G_CALLBACK (on_tile_activate), self);
         }
     }
 
@@ -1445,6 +1505,7 @@ static const GActionEntry window_actions[] = {
   { "history", action_history },
   { "compare-folder", action_compare_folder },
   { "compare-off", action_compare_off },
+  { "latency", action_latency },
 };
 
 /* Settings whose keys double as stateful actions for the menus and D-Bus. */
