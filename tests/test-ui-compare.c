@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "dm-compare-format.h"
+#include "dm-thresholds-dialog.h"
 
 static void
 test_cell_text (void)
@@ -80,6 +81,29 @@ test_cell_locale (void)
   g_assert_cmpstr (text, ==, "1234.57  -12.3%");
 }
 
+static void
+test_threshold_lines (void)
+{
+  dm_threshold rules[DM_THRESHOLDS_MAX];
+  unsigned n = 99;
+  char why[256] = "";
+
+  /* What the dialog accepts: rules, blank lines and comments. */
+  g_assert_cmpint (dm_thresholds_parse_lines ("read RND4K_Q32T1 IOPS green>90000 red<50000\n"
+                                              "\n# SSD pool\n  write MB/s green>=500  \n",
+                                              rules, &n, why, sizeof why), ==, 0);
+  g_assert_cmpuint (n, ==, 2);
+  g_assert_true (rules[0].has_spec);
+  g_assert_cmpint (rules[1].mode, ==, DM_MODE_WRITE);
+  g_assert_cmpint (dm_thresholds_parse_lines ("", rules, &n, why, sizeof why), ==, 0);
+  g_assert_cmpuint (n, ==, 0);
+
+  /* A wrong rule is refused with its line, so the user can find it. */
+  g_assert_cmpint (dm_thresholds_parse_lines ("MB/s green>100\nMB/s green>fast\n", rules, &n,
+                                              why, sizeof why), <, 0);
+  g_assert_true (g_str_has_prefix (why, "Line 2: "));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -89,5 +113,6 @@ main (int    argc,
   g_test_add_func ("/ui/compare/cell-no-verdict", test_cell_no_verdict);
   g_test_add_func ("/ui/compare/cell-class", test_cell_class);
   g_test_add_func ("/ui/compare/cell-locale", test_cell_locale);
+  g_test_add_func ("/ui/compare/threshold-lines", test_threshold_lines);
   return g_test_run ();
 }

@@ -86,6 +86,24 @@ find_history_window (void)
   return NULL;
 }
 
+static gboolean
+on_settled (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Lets the frame clock lay out and paint, so a screenshot shows the state. */
+static void
+settle (void)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add (300, on_settled, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
 static void
 count_checks (GtkWidget *widget,
               guint     *all,
@@ -169,12 +187,32 @@ test_history (void)
   g_assert_nonnull (strstr (text, "-50.00"));
   g_assert_nonnull (strstr (text, "worse"));
   if (g_getenv ("DM_GUI_KEEP"))
+    settle ();
+  if (g_getenv ("DM_GUI_KEEP"))
     dm_window_save_screenshot (window, g_getenv ("DM_GUI_KEEP"), NULL);
 
-  /* One saved run back in the grid: its figures, its comment. */
+  /* One saved run back in the grid: its figures, its comment, and the
+   * user's limits colouring its tiles. */
+  {
+    const char *rules[] = { "read MB/s green>80 red<60", NULL };
+
+    g_settings_set_strv (settings, "thresholds", rules);
+    spin ();
+  }
+  g_assert_true (dm_window_open_saved (window, before, &error));
+  g_assert_no_error (error);
+  spin ();
+  g_assert_true (gtk_widget_has_css_class (_dm_window_get_tile (window, 0, 0), "threshold-green"));
+  /* The rule names the read column only. */
+  g_assert_false (gtk_widget_has_css_class (_dm_window_get_tile (window, 0, 1), "threshold-green"));
   g_assert_true (dm_window_open_saved (window, after, &error));
   g_assert_no_error (error);
   spin ();
+  g_assert_true (gtk_widget_has_css_class (_dm_window_get_tile (window, 0, 0), "threshold-red"));
+  if (g_getenv ("DM_GUI_KEEP_OPEN"))
+    settle ();
+  if (g_getenv ("DM_GUI_KEEP_OPEN"))
+    dm_window_save_screenshot (window, g_getenv ("DM_GUI_KEEP_OPEN"), NULL);
   g_clear_pointer (&text, g_free);
   g_action_group_activate_action (G_ACTION_GROUP (app), "save-json-to", g_variant_new_string (json));
   spin ();
@@ -187,6 +225,7 @@ test_history (void)
   g_assert_nonnull (error);
   g_clear_error (&error);
 
+  g_settings_reset (settings, "thresholds");
   gtk_window_destroy (GTK_WINDOW (history));
   spin ();
 }

@@ -23,6 +23,7 @@
 #include "dm-platform.h"
 #include "dm-profile.h"
 #include "dm-report.h"
+#include "dm-thresholds-dialog.h"
 #include "dm-tile.h"
 #include "dm-ui.h"
 
@@ -85,6 +86,8 @@ struct _DmWindow
   char         **saved_names;
   guint          n_saved;
   GtkWidget     *history_window;  /* weak: open while the user keeps it */
+  dm_threshold   rules[DM_THRESHOLDS_MAX]; /* green/red limits, from settings */
+  unsigned       n_rules;
 };
 
 G_DEFINE_FINAL_TYPE (DmWindow, dm_window, GTK_TYPE_APPLICATION_WINDOW)
@@ -103,6 +106,7 @@ static void compare_finished (DmWindow *self, DmJob *job);
 static gboolean compare_export (DmWindow *self, int kind, dm_buf *buf);
 static void history_save (DmWindow *self, const dm_report *r);
 static void compare_show (DmWindow *self, gboolean show);
+static void thresholds_changed (DmWindow *self);
 
 void
 dm_script_free (DmScript *script)
@@ -422,6 +426,20 @@ show_result (DmWindow        *self,
     state = DM_TILE_IDLE;
 
   dm_tile_set_state (tile, state);
+  {
+    /* The user's green and red limits tint a finished figure. */
+    dm_colour colour = state == DM_TILE_DONE
+                         ? dm_threshold_colour (self->rules, self->n_rules, &self->layout.rows[r],
+                                                self->layout.columns[c], self->unit, value)
+                         : DM_COLOUR_NONE;
+
+    gtk_widget_remove_css_class (GTK_WIDGET (tile), "threshold-green");
+    gtk_widget_remove_css_class (GTK_WIDGET (tile), "threshold-red");
+    if (colour == DM_COLOUR_GREEN)
+      gtk_widget_add_css_class (GTK_WIDGET (tile), "threshold-green");
+    else if (colour == DM_COLOUR_RED)
+      gtk_widget_add_css_class (GTK_WIDGET (tile), "threshold-red");
+  }
   /* A failed test shows a word, not a 0.00 that could pass for a figure. */
   dm_tile_set_figure (tile, state == DM_TILE_FAILED ? "Error" : digits,
                       has_value ? dm_meter_fraction (res->mb_per_s) : 0);
@@ -1052,6 +1070,8 @@ dm_window_start (DmWindow *self,
     }
   g_strlcpy (r.profile, self->report.profile, sizeof r.profile);
   r.nvme = self->report.nvme;
+  memcpy (r.thresholds, self->rules, self->n_rules * sizeof self->rules[0]);
+  r.n_thresholds = self->n_rules;
   g_strlcpy (r.comment, gtk_editable_get_text (GTK_EDITABLE (self->comment_entry)),
              sizeof r.comment);
   g_strlcpy (self->report.comment, r.comment, sizeof self->report.comment);
@@ -1437,6 +1457,16 @@ action_history (GSimpleAction *action,
 }
 
 static void
+action_thresholds (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  DmWindow *self = DM_WINDOW (user_data);
+
+  gtk_window_present (GTK_WINDOW (dm_thresholds_dialog_new (GTK_WINDOW (self), self->settings)));
+}
+
+static void
 on_compare_folder_chosen (GtkNativeDialog *dialog,
                           int              response,
                           DmWindow        *self)
@@ -1503,6 +1533,7 @@ static const GActionEntry window_actions[] = {
   { "save-csv-to", action_save_to, "s" },
   { "save-screenshot-to", action_save_to, "s" },
   { "history", action_history },
+  { "thresholds", action_thresholds },
   { "compare-folder", action_compare_folder },
   { "compare-off", action_compare_off },
   { "latency", action_latency },
@@ -1646,6 +1677,8 @@ on_settings_changed (GSettings  *settings,
                      DmWindow   *self)
 {
   sync_from_settings (self, key);
+  if (!strcmp (key, "thresholds"))
+    thresholds_changed (self);
 }
 
 static void
@@ -1834,6 +1867,7 @@ dm_window_new (GtkApplication *application,
   gtk_string_list_append (self->target_model, choose_folder_label);
   sync_from_settings (self, NULL);
   dm_window_rebuild_grid (self);
+  thresholds_changed (self);
 
   g_signal_connect (settings, "changed", G_CALLBACK (on_settings_changed), self);
   g_signal_connect_swapped (self->count_dropdown, "notify::selected",
@@ -2052,7 +2086,7 @@ compare_rebuild (DmWindow        *self,
       compare_show (self, FALSE);
       return;
     }
-  dm_compare_set_thresholds (&self->compare, a->thresholds, a->n_thresholds);
+  dm_compare_set_thresholds (&self->compare, self->rules, self->n_rules);
   compare_show (self, TRUE);
 }
 
@@ -2157,6 +2191,25 @@ compare_export (DmWindow *self,
   else
     dm_compare_write_csv (&self->compare, buf);
   return TRUE;
+}
+
+/* Green and red limits: the tiles, the comparison and the grid's exports
+ * follow the saved rules as soon as they change. */
+static void
+thresholds_changed (DmWindow *self)
+{
+  self->n_rules = dm_thresholds_from_settings (self->settings, self->rules);
+  if (!self->job)
+    {
+      memcpy (self->report.thresholds, self->rules, self->n_rules * sizeof self->rules[0]);
+      self->report.n_thresholds = self->n_rules;
+      dm_window_refresh_tiles (self);
+    }
+  if (self->comparing)
+    {
+      dm_compare_set_thresholds (&self->compare, self->rules, self->n_rules);
+      dm_compare_view_refresh (DM_COMPARE_VIEW (self->compare_view));
+    }
 }
 
 /* Saved runs from the history: one is shown in the grid (its tests that the
@@ -2298,7 +2351,7 @@ dm_window_compare_saved (DmWindow           *self,
                            "Out of memory while comparing the saved runs.");
       return FALSE;
     }
-  dm_compare_set_thresholds (&self->compare, self->report.thresholds, self->report.n_thresholds);
+  dm_compare_set_thresholds (&self->compare, self->rules, self->n_rules);
   compare_show (self, TRUE);
   set_status (self, "Comparing saved runs; the next run shows the grid again");
   return TRUE;
