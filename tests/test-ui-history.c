@@ -186,6 +186,16 @@ test_history (void)
   text = read_file (csv);
   g_assert_nonnull (strstr (text, "-50.00"));
   g_assert_nonnull (strstr (text, "worse"));
+  /* The comparison follows the unit the grid is switched to. */
+  g_settings_set_string (settings, "units", "GB/s");
+  spin ();
+  g_clear_pointer (&text, g_free);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "save-csv-to", g_variant_new_string (csv));
+  spin ();
+  text = read_file (csv);
+  g_assert_nonnull (strstr (text, "GB/s"));
+  g_settings_reset (settings, "units");
+  spin ();
   if (g_getenv ("DM_GUI_KEEP"))
     settle ();
   if (g_getenv ("DM_GUI_KEEP"))

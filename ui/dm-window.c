@@ -107,6 +107,7 @@ static gboolean compare_export (DmWindow *self, int kind, dm_buf *buf);
 static void history_save (DmWindow *self, const dm_report *r);
 static void compare_show (DmWindow *self, gboolean show);
 static void thresholds_changed (DmWindow *self);
+static void compare_reunit (DmWindow *self);
 
 void
 dm_script_free (DmScript *script)
@@ -1679,6 +1680,8 @@ on_settings_changed (GSettings  *settings,
   sync_from_settings (self, key);
   if (!strcmp (key, "thresholds"))
     thresholds_changed (self);
+  else if (!strcmp (key, "units"))
+    compare_reunit (self);
 }
 
 static void
@@ -2191,6 +2194,28 @@ compare_export (DmWindow *self,
   else
     dm_compare_write_csv (&self->compare, buf);
   return TRUE;
+}
+
+/* The comparison in the unit the grid now shows: the same runs, rebuilt. */
+static void
+compare_reunit (DmWindow *self)
+{
+  const dm_report *runs[DM_COMPARE_MAX];
+  const char *names[DM_COMPARE_MAX];
+  unsigned n = self->compare.n_runs;
+
+  if (!self->comparing || n < 2 || self->compare.unit == self->unit)
+    return;
+  memcpy (runs, self->compare.runs, n * sizeof runs[0]);
+  memcpy (names, self->compare.names, n * sizeof names[0]);
+  dm_compare_clear (&self->compare);
+  if (dm_compare_build (&self->compare, runs, names, n, self->unit) < 0)
+    {
+      compare_show (self, FALSE);
+      return;
+    }
+  dm_compare_set_thresholds (&self->compare, self->rules, self->n_rules);
+  compare_show (self, TRUE);
 }
 
 /* Green and red limits: the tiles, the comparison and the grid's exports
