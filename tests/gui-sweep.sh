@@ -162,7 +162,35 @@ dm_check "the window's JSON keeps the bound" \
 dm_check "the window's JSON has all eight results" \
   test "$(dm_json "$saved" 'len(j["results"])')" = 8
 
+# The window's own run: Start on the ordinary job, the maps filled, and
+# the JSON saved with every combination; then Stop mid-sweep keeps the
+# combinations already measured and leaves no test file.
+timeout 60 "$DM_UI_SWEEP" --run "$DM_MNT" "$out/run.png" "$out/run.json" >"$out/run.log" 2>&1
+rc=$?
+sed 's/^/#   /' "$out/run.log"
+dm_check "the window ran a sweep to the end (status $rc)" test "$rc" = 0
+dm_check "its JSON is complete" test "$(dm_json "$out/run.json" 'j["status"]')" = complete
+dm_check "its JSON has the six combinations measured" \
+  test "$(dm_json "$out/run.json" 'len([r for r in j["results"] if r["status"] == "complete"])')" = 6
+read -r w h ink purple yellow < <(png_colours "$out/run.png" 68,1,84 253,231,37)
+dm_check "the window's maps filled in (scale ends: $purple, $yellow pixels)" \
+  test "${purple:-0}" -ge 500 -a "${yellow:-0}" -ge 500
+
+timeout 60 "$DM_UI_SWEEP" --run "$DM_MNT" "$out/stop.png" "$out/stop.json" --stop \
+  >"$out/stop.log" 2>&1
+rc=$?
+sed 's/^/#   /' "$out/stop.log"
+dm_check "Stop ended the sweep (status $rc)" test "$rc" = 0
+dm_check "a stopped sweep says cancelled" \
+  test "$(dm_json "$out/stop.json" 'j["status"]')" = cancelled
+done_n=$(dm_json "$out/stop.json" 'len([r for r in j["results"] if r["status"] == "complete"])')
+dm_check "Stop kept what was measured ($done_n of 6 complete)" test "$done_n" -ge 1 -a "$done_n" -lt 6
+dm_check "no test file is left after Stop" \
+  test -z "$(find "$DM_MNT" -name 'diskmeter-*.tmp' -print -quit)"
+
 if [ -n "${DM_GUI_KEEP:-}" ]; then
+  cp "$out/run.png" "$DM_GUI_KEEP/run.png"
+  cp "$out/stop.png" "$DM_GUI_KEEP/stop.png"
   cp "$out/sweep.png" "$DM_GUI_KEEP/sweep.png"
   cp "$out/latency.png" "$DM_GUI_KEEP/latency.png"
 fi

@@ -4,7 +4,9 @@
  * the latency detail of one of its combinations, to PNGs on a real (Xvfb)
  * display, for tests/gui-sweep.sh to judge. Usage: test-ui-sweep SWEEP.json
  * SWEEP.png LATENCY.png [QD THREADS]; it re-saves the sweep as JSON next
- * to the PNG, to show the window's writer keeps the "sweep" member.
+ * to the PNG, to show the window's writer keeps the "sweep" member. With
+ * --run FOLDER SWEEP.png SWEEP.json [--stop] the window runs a small sweep
+ * itself through Start (and Stop after a second) and saves what it has.
  */
 #include <stdlib.h>
 
@@ -29,6 +31,65 @@ settle (GtkWidget *window)
       g_usleep (10000);
 }
 
+/* A sweep run by the window: QD 1,2,4 x 1,2 threads of 0.3 s each on a
+ * 16 MiB file, so the whole thing takes a few seconds. */
+static int
+run_sweep (const char *folder,
+           const char *png,
+           const char *json,
+           gboolean    stop)
+{
+  g_autoptr (GSettings) settings = g_settings_new ("io.github.diskmeter.Diskmeter");
+  g_autoptr (GError) error = NULL;
+  GtkWidget *window;
+  gint64 started, deadline;
+
+  g_settings_set_string (settings, "size", "16MiB");
+  g_settings_set_double (settings, "measure-time", 0.3);
+  g_settings_set_double (settings, "warmup", 0);
+  g_settings_set_double (settings, "interval", 0);
+
+  window = dm_sweep_window_new (NULL, settings);
+  gtk_window_set_default_size (GTK_WINDOW (window), 1060, 700);
+  dm_sweep_window_set_plan (DM_SWEEP_WINDOW (window), "1,2,4", "1,2", folder);
+  gtk_window_present (GTK_WINDOW (window));
+  settle (window);
+
+  gtk_widget_activate_action (window, "sweep.start", NULL);
+  if (!dm_sweep_window_is_running (DM_SWEEP_WINDOW (window)))
+    {
+      g_printerr ("test-ui-sweep: Start did not start a sweep\n");
+      return 1;
+    }
+  started = g_get_monotonic_time ();
+  deadline = started + 60 * G_USEC_PER_SEC;
+  while (dm_sweep_window_is_running (DM_SWEEP_WINDOW (window)))
+    {
+      if (g_get_monotonic_time () > deadline)
+        {
+          g_printerr ("test-ui-sweep: the sweep did not finish within a minute\n");
+          return 1;
+        }
+      /* Stop once a few combinations are in: what was measured must stay. */
+      if (stop && g_get_monotonic_time () - started > 1500 * 1000)
+        {
+          gtk_widget_activate_action (window, "sweep.stop", NULL);
+          stop = FALSE;
+        }
+      g_main_context_iteration (NULL, TRUE);
+    }
+  settle (window);
+  if (!dm_sweep_window_save (DM_SWEEP_WINDOW (window), "png", png, &error)
+      || !dm_sweep_window_save (DM_SWEEP_WINDOW (window), "json", json, &error))
+    {
+      g_printerr ("test-ui-sweep: %s\n", error->message);
+      return 1;
+    }
+  g_print ("test-ui-sweep: ran a sweep in %s, saved %s and %s\n", folder, png, json);
+  gtk_window_destroy (GTK_WINDOW (window));
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -38,6 +99,12 @@ main (int   argc,
   GtkWidget *window, *view;
   unsigned qd = 1, threads = 1;
 
+  if (argc >= 5 && g_str_equal (argv[1], "--run"))
+    {
+      gtk_init ();
+      dm_ui_init ();
+      return run_sweep (argv[2], argv[3], argv[4], argc > 5 && g_str_equal (argv[5], "--stop"));
+    }
   if (argc != 4 && argc != 6)
     {
       g_printerr ("usage: %s SWEEP.json SWEEP.png LATENCY.png [QD THREADS]\n", argv[0]);

@@ -803,3 +803,24 @@ dm_sweep_window_new (GtkApplication *app,
   update_actions (self);
   return GTK_WIDGET (self);
 }
+
+void
+dm_sweep_window_set_plan (DmSweepWindow *self,
+                          const char    *queue_depths,
+                          const char    *threads,
+                          const char    *folder)
+{
+  g_return_if_fail (DM_IS_SWEEP_WINDOW (self));
+
+  gtk_editable_set_text (GTK_EDITABLE (self->qd_entry), queue_depths);
+  gtk_editable_set_text (GTK_EDITABLE (self->threads_entry), threads);
+  gtk_editable_set_text (GTK_EDITABLE (self->target_entry), folder);
+}
+
+gboolean
+dm_sweep_window_is_running (DmSweepWindow *self)
+{
+  g_return_val_if_fail (DM_IS_SWEEP_WINDOW (self), FALSE);
+
+  return is_running (self);
+}

@@ -19,6 +19,12 @@ G_DECLARE_FINAL_TYPE (DmSweepWindow, dm_sweep_window, DM, SWEEP_WINDOW, GtkWindo
 /* settings (may be NULL) supplies the run settings and the folder. */
 GtkWidget *dm_sweep_window_new    (GtkApplication *app,
                                    GSettings      *settings);
+/* Sets the lists and the folder, as a person would type them. */
+void       dm_sweep_window_set_plan (DmSweepWindow *self,
+                                     const char    *queue_depths,
+                                     const char    *threads,
+                                     const char    *folder);
+gboolean   dm_sweep_window_is_running (DmSweepWindow *self);
 /* Shows a sweep saved by diskmeter-cli sweep or by this window. */
 gboolean   dm_sweep_window_load   (DmSweepWindow  *self,
                                    const char     *path,
