@@ -23,6 +23,7 @@
 #include "dm-platform.h"
 #include "dm-profile.h"
 #include "dm-report.h"
+#include "dm-screenshot.h"
 #include "dm-thresholds-dialog.h"
 #include "dm-tile.h"
 #include "dm-ui.h"
@@ -1253,69 +1254,8 @@ dm_window_save_screenshot (DmWindow    *self,
                            const char  *path,
                            GError     **error)
 {
-  GtkWidget *widget = GTK_WIDGET (self);
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  g_autoptr (GdkPaintable) paintable = NULL;
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  GtkSnapshot *snapshot;
-  GskRenderer *renderer;
-  GdkRGBA background;
-  GtkNative *native;
-
-  native = gtk_widget_get_native (widget);
-  renderer = native ? gtk_native_get_renderer (native) : NULL;
-  if (!renderer || width <= 0 || height <= 0)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
-                           "The window is not on screen yet, so there is nothing to save");
-      return FALSE;
-    }
-
-  /* An opaque background under the window's rounded corners, so the image
-   * looks the same pasted on a white page or a dark forum. */
-G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  if (!gtk_style_context_lookup_color (gtk_widget_get_style_context (self->content),
-                                       "theme_bg_color", &background))
-    background = (GdkRGBA) { 0.96, 0.96, 0.96, 1 };
-G_GNUC_END_IGNORE_DEPRECATIONS
-  background.alpha = 1;
-
-  /* The window itself is a GtkNative whose own snapshot the paintable does
-   * not replay, so its children (header bar and content) are drawn one by
-   * one at their places. */
-  snapshot = gtk_snapshot_new ();
-  gtk_snapshot_append_color (snapshot, &background, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      graphene_rect_t bounds;
-
-      if (!gtk_widget_get_visible (child) || !gtk_widget_compute_bounds (child, widget, &bounds))
-        continue;
-      paintable = gtk_widget_paintable_new (child);
-      gtk_snapshot_save (snapshot);
-      gtk_snapshot_translate (snapshot, &bounds.origin);
-      gdk_paintable_snapshot (paintable, snapshot, bounds.size.width, bounds.size.height);
-      gtk_snapshot_restore (snapshot);
-      g_clear_object (&paintable);
-    }
-  node = gtk_snapshot_free_to_node (snapshot);
-  if (!node)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Nothing was drawn");
-      return FALSE;
-    }
-  texture = gsk_renderer_render_texture (renderer, node,
-                                         &GRAPHENE_RECT_INIT (0, 0, width, height));
-  if (!texture || !gdk_texture_save_to_png (texture, path))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Could not write the screenshot to %s",
-                   path);
-      return FALSE;
-    }
-  return TRUE;
+  /* The sweep window saves its PNG the same way. */
+  return dm_screenshot_save (GTK_WIDGET (self), self->content, path, error);
 }
 
 /* --- actions --------------------------------------------------------------- */
