@@ -4,7 +4,8 @@
  * history folder of the test's own: it lists every saved run and the one
  * that does not load with its reason, two saved runs compare side by side
  * in the main window with the exports following, and opening one run puts
- * its figures back into the grid.
+ * its figures back into the grid, tinted by the user's green and red
+ * limits, which the limits dialog only saves once every line parses.
  */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
@@ -13,6 +14,7 @@
 #include "dm-application.h"
 #include "dm-history.h"
 #include "dm-history-window.h"
+#include "dm-thresholds-dialog.h"
 #include "dm-window.h"
 #include "dm-window-private.h"
 
@@ -240,6 +242,72 @@ test_history (void)
   spin ();
 }
 
+static GtkWidget *
+find_child (GtkWidget *widget,
+            GType      type,
+            const char *label)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (G_TYPE_CHECK_INSTANCE_TYPE (c, type)
+          && (!label || (GTK_IS_BUTTON (c) && !g_strcmp0 (gtk_button_get_label (GTK_BUTTON (c)), label))))
+        return c;
+      if ((found = find_child (c, type, label)))
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_thresholds_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels (); /* not ours to free */
+  GtkWidget *dialog = NULL, *view, *save, *error_label;
+  g_auto (GStrv) saved = NULL;
+
+  g_settings_reset (settings, "thresholds");
+  g_action_group_activate_action (G_ACTION_GROUP (app), "thresholds", NULL);
+  spin ();
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels) && !dialog; i++)
+    {
+      g_autoptr (GObject) w = g_list_model_get_item (toplevels, i);
+
+      if (DM_IS_THRESHOLDS_DIALOG (w))
+        dialog = GTK_WIDGET (w);
+    }
+  g_assert_nonnull (dialog);
+  view = find_child (dialog, GTK_TYPE_TEXT_VIEW, NULL);
+  save = find_child (gtk_window_get_titlebar (GTK_WINDOW (dialog)), GTK_TYPE_BUTTON, "_Save");
+  g_assert_nonnull (view);
+  g_assert_nonnull (save);
+
+  /* A wrong line keeps the dialog open, says where, and saves nothing. */
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)),
+                            "read MB/s green>80\nwrite MB/s red<fast", -1);
+  g_signal_emit_by_name (save, "clicked");
+  spin ();
+  error_label = find_child (dialog, GTK_TYPE_LABEL, NULL);
+  for (; error_label; error_label = gtk_widget_get_next_sibling (error_label))
+    if (GTK_IS_LABEL (error_label) && gtk_widget_has_css_class (error_label, "error"))
+      break;
+  g_assert_nonnull (error_label);
+  g_assert_true (g_str_has_prefix (gtk_label_get_text (GTK_LABEL (error_label)), "Line 2: "));
+  saved = g_settings_get_strv (settings, "thresholds");
+  g_assert_cmpuint (g_strv_length (saved), ==, 0);
+  g_clear_pointer (&saved, g_strfreev);
+
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)),
+                            "read MB/s green>80\n\nwrite MB/s red<60", -1);
+  g_signal_emit_by_name (save, "clicked");
+  spin ();
+  saved = g_settings_get_strv (settings, "thresholds");
+  g_assert_cmpuint (g_strv_length (saved), ==, 2);
+  g_settings_reset (settings, "thresholds");
+  spin ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -270,6 +338,7 @@ main (int   argc,
   spin ();
 
   g_test_add_func ("/ui/history/list-compare-open", test_history);
+  g_test_add_func ("/ui/history/thresholds-dialog", test_thresholds_dialog);
   {
     int rc = g_test_run ();
     g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", data_home);
