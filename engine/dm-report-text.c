@@ -124,9 +124,13 @@ dm_report_write_text (const dm_report *r, dm_buf *b)
   dm_format_local_time (r->started, date, sizeof date);
   dm_buf_printf (b, "   Date: %s\n", date);
   dm_buf_printf (b, "     OS: %s\n", r->system.os);
+  /* The controller's driver is what tells an LSI Logic disk from a
+   * paravirtual or NVMe one in a VM, so it goes into the text too. */
   if (r->target.filesystem[0] || r->target.model[0])
-    dm_buf_printf (b, "   Disk: %s%s%s%s%s\n", r->target.model[0] ? r->target.model : "",
+    dm_buf_printf (b, "   Disk: %s%s%s%s%s%s%s%s\n", r->target.model[0] ? r->target.model : "",
                    r->target.model[0] ? " " : "", r->target.device,
+                   r->target.driver[0] ? " [" : "", r->target.driver,
+                   r->target.driver[0] ? "]" : "",
                    r->target.filesystem[0] ? ", " : "", r->target.filesystem);
   dm_buf_printf (b, "Comment: %s\n", r->comment);
 }

@@ -180,7 +180,7 @@ static const char *const text_expected[] = {
   "   Time: Measure 5 sec / Interval 5 sec",
   NULL, /* the date, in local time */
   "     OS: Debian GNU/Linux 12 (bookworm)",
-  "   Disk: Samsung SSD 980 1TB /dev/nvme0n1p1, ext4",
+  "   Disk: Samsung SSD 980 1TB /dev/nvme0n1p1 [nvme], ext4",
   "Comment: Firmware 2B2QEXM7, \"as shipped\" gr\xc3\xb6\xc3\x9f" "e",
 };
 
