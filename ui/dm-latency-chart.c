@@ -11,10 +11,10 @@
 
 #include "dm-latency.h"
 
-#define LEFT_W   52.0
+#define LEFT_W   58.0
 #define BOTTOM_H 40.0
 #define TOP_H    24.0
-#define RIGHT_W  24.0
+#define RIGHT_W  30.0
 
 struct _DmLatencyChart
 {
@@ -97,12 +97,12 @@ G_GNUC_END_IGNORE_DEPRECATIONS
       return;
     }
 
-  /* The y axis: a round top of 10, 20, 25, 50 or 100 %. */
+  /* The y axis: a top whose quarters are short round numbers. */
   for (guint s = 0; s < 2; s++)
     for (guint i = 0; i + 1 < self->n_edges; i++)
       top = MAX (top, self->percent[s][i]);
   {
-    static const double tops[] = { 5, 10, 20, 25, 50, 75, 100 };
+    static const double tops[] = { 4, 8, 10, 20, 40, 60, 80, 100 };
     for (guint i = 0; i < G_N_ELEMENTS (tops); i++)
       if (top <= tops[i])
         {

@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The real window on a display (tests/gui-run.sh starts Xvfb): a finished
+ * tile opens its latency detail from the menu entry and from Enter, a tile
+ * with nothing measured opens nothing, and Sweep… opens the Sweep window.
+ * With DM_LATENCY_PNG set, the detail of a Mix tile is saved there.
+ */
+#include <string.h>
+
+#include "dm-application.h"
+#include "dm-latency-view.h"
+#include "dm-screenshot.h"
+#include "dm-sweep-window.h"
+#include "dm-window.h"
+#include "dm-window-private.h"
+
+static DmApplication *app;
+static DmWindow *window;
+static GSettings *settings;
+
+static void
+spin (void)
+{
+  for (int i = 0; i < 50 && g_main_context_iteration (NULL, FALSE); i++)
+    ;
+}
+
+/* The latency views open now, closing them so the next case starts clean. */
+static guint
+count_views (const char *title_part,
+             gboolean    close)
+{
+  g_autoptr (GListModel) toplevels = g_object_ref (gtk_window_get_toplevels ());
+  guint n = 0;
+
+  for (guint i = g_list_model_get_n_items (toplevels); i-- > 0;)
+    {
+      g_autoptr (GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (!DM_IS_LATENCY_VIEW (w))
+        continue;
+      if (!title_part || strstr (gtk_window_get_title (w), title_part))
+        n++;
+      if (close)
+        gtk_window_destroy (w);
+    }
+  return n;
+}
+
+/* Fills a result as a run would: figures and a histogram of every I/O. */
+static dm_result *
+finish_result (const char *name,
+               dm_mode     mode)
+{
+  dm_report *report = _dm_window_get_report (window);
+  dm_result *res;
+  dm_spec spec;
+
+  g_assert_cmpint (dm_spec_parse (name, &spec, NULL, 0), ==, 0);
+  res = dm_report_find (report, &spec, mode);
+  g_assert_nonnull (res);
+  res->status = DM_STATUS_COMPLETE;
+  res->n_runs = 1;
+  res->mb_per_s = 500;
+  res->iops = 500e6 / spec.block_size;
+  for (uint64_t i = 0; i < 1000; i++)
+    {
+      /* Reads near 100 µs with a tail to 5 ms; writes twice as slow. */
+      uint64_t ns = 80000 + (i % 50) * 1000 + (i % 97 == 0 ? 5000000 : 0);
+      if (res->hist_read && mode != DM_MODE_WRITE)
+        dm_histogram_add (res->hist_read, ns, 1);
+      if (res->hist_write && mode != DM_MODE_READ)
+        dm_histogram_add (res->hist_write, 2 * ns, 1);
+    }
+  _dm_window_refresh (window);
+  spin ();
+  return res;
+}
+
+static void
+test_menu_entry (void)
+{
+  GtkWidget *tile;
+
+  g_settings_set_string (settings, "profile", "default");
+  g_settings_set_boolean (settings, "mix", FALSE);
+  spin ();
+  count_views (NULL, TRUE);
+
+  /* Nothing measured yet: no detail to show. */
+  tile = _dm_window_get_tile (window, 0, 0);
+  gtk_widget_grab_focus (tile);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "latency", NULL);
+  spin ();
+  g_assert_cmpuint (count_views (NULL, TRUE), ==, 0);
+
+  finish_result ("SEQ1M_Q8T1", DM_MODE_READ);
+  gtk_widget_grab_focus (tile);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "latency", NULL);
+  spin ();
+  g_assert_cmpuint (count_views ("Read", FALSE), ==, 1);
+  g_assert_cmpuint (count_views ("SEQ1M", TRUE), ==, 1);
+}
+
+/* Runs the widget's shortcut for a key, as pressing it while focused does. */
+static gboolean
+press (GtkWidget  *widget,
+       const char *key)
+{
+  g_autoptr (GListModel) controllers = gtk_widget_observe_controllers (widget);
+
+  for (guint i = 0; i < g_list_model_get_n_items (controllers); i++)
+    {
+      g_autoptr (GObject) c = g_list_model_get_item (controllers, i);
+
+      if (!GTK_IS_SHORTCUT_CONTROLLER (c))
+        continue;
+      for (guint k = 0; k < g_list_model_get_n_items (G_LIST_MODEL (c)); k++)
+        {
+          g_autoptr (GtkShortcut) s = g_list_model_get_item (G_LIST_MODEL (c), k);
+          g_autofree char *label = gtk_shortcut_trigger_to_string (gtk_shortcut_get_trigger (s));
+
+          if (strstr (label, key))
+            return gtk_shortcut_action_activate (gtk_shortcut_get_action (s), 0, widget, NULL);
+        }
+    }
+  return FALSE;
+}
+
+static void
+test_enter_on_tile (void)
+{
+  GtkWidget *tile;
+
+  g_settings_set_string (settings, "profile", "default");
+  g_settings_set_boolean (settings, "mix", TRUE);
+  spin ();
+  count_views (NULL, TRUE);
+  finish_result ("RND4K_Q32T1", DM_MODE_MIX);
+
+  tile = _dm_window_get_tile (window, 2, 2);
+  g_assert_nonnull (tile);
+  g_assert_true (press (tile, "Return"));
+  spin ();
+  g_assert_cmpuint (count_views ("Mix", FALSE), ==, 1);
+
+  if (g_getenv ("DM_LATENCY_PNG"))
+    {
+      g_autoptr (GListModel) toplevels = g_object_ref (gtk_window_get_toplevels ());
+      g_autoptr (GError) error = NULL;
+
+      for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+        {
+          g_autoptr (GtkWindow) w = g_list_model_get_item (toplevels, i);
+          gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC;
+
+          if (!DM_IS_LATENCY_VIEW (w))
+            continue;
+          while (g_get_monotonic_time () < until)
+            if (!g_main_context_iteration (NULL, FALSE))
+              g_usleep (10000);
+          g_assert_true (dm_screenshot_save (GTK_WIDGET (w), GTK_WIDGET (w),
+                                             g_getenv ("DM_LATENCY_PNG"), &error));
+        }
+    }
+  count_views (NULL, TRUE);
+  g_settings_reset (settings, "mix");
+}
+
+static void
+test_sweep_action (void)
+{
+  guint before = 0, after = 0;
+
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l; l = l->next)
+    before += DM_IS_SWEEP_WINDOW (l->data);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "sweep", NULL);
+  spin ();
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l; l = l->next)
+    if (DM_IS_SWEEP_WINDOW (l->data))
+      {
+        after++;
+        gtk_window_destroy (l->data);
+        break;
+      }
+  g_assert_cmpuint (after, ==, before + 1);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr (GError) error = NULL;
+
+  g_test_init (&argc, &argv, NULL);
+  if (!gtk_init_check ())
+    {
+      g_print ("SKIP: no display (run through tests/gui-run.sh)\n");
+      return 77;
+    }
+
+  app = dm_application_new ();
+  g_application_set_flags (G_APPLICATION (app),
+                           G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_NON_UNIQUE);
+  if (!g_application_register (G_APPLICATION (app), NULL, &error))
+    g_error ("register: %s", error->message);
+  settings = g_settings_new (DM_APPLICATION_ID);
+  window = dm_window_new (GTK_APPLICATION (app), settings);
+  gtk_window_present (GTK_WINDOW (window));
+  for (int i = 0; i < 200 && !gtk_widget_get_mapped (GTK_WIDGET (window)); i++)
+    g_main_context_iteration (NULL, TRUE);
+  spin ();
+
+  g_test_add_func ("/ui/latency/menu-entry", test_menu_entry);
+  g_test_add_func ("/ui/latency/enter-on-tile", test_enter_on_tile);
+  g_test_add_func ("/ui/latency/sweep-action", test_sweep_action);
+  return g_test_run ();
+}
