@@ -778,6 +778,8 @@ dm_window_update_footer (DmWindow *self)
       dm_format_local_time (self->report.finished, date, sizeof date);
       g_string_append_printf (s, " · %s", date);
     }
+  if (self->compare_target)
+    g_string_append_printf (s, " · compared with %s", self->compare_target);
   if (sys && sys->os[0])
     g_string_append_printf (s, " · %s", sys->os);
   if (self->report.cached)
@@ -1311,7 +1313,8 @@ action_copy_text (GSimpleAction *action,
 
   sync_comment (self);
   dm_buf_init (&buf);
-  dm_report_write_text (&self->report, &buf);
+  if (!compare_export (self, EXPORT_TEXT, &buf))
+    dm_report_write_text (&self->report, &buf);
   if (!buf.error && buf.data)
     {
       gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), buf.data);
@@ -2000,6 +2003,7 @@ dm_window_set_compare_target (DmWindow   *self,
   g_return_if_fail (DM_IS_WINDOW (self));
   g_free (self->compare_target);
   self->compare_target = path && path[0] ? g_strdup (path) : NULL;
+  dm_window_update_footer (self);
 }
 
 /* Shows the comparison (or the grid again with FALSE). */
