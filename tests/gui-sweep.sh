@@ -161,6 +161,8 @@ dm_check "the window's JSON keeps the bound" \
   test "$(dm_json "$saved" 'int(j["sweep"]["latency_bound_us"])')" = "100000"
 dm_check "the window's JSON has all eight results" \
   test "$(dm_json "$saved" 'len(j["results"])')" = 8
+dm_check "the window's CSV has a header and a row per combination" \
+  test "$(wc -l < "$out/sweep.png.csv")" = 9
 
 # The window's own run: Start on the ordinary job, the maps filled, and
 # the JSON saved with every combination; then Stop mid-sweep keeps the

@@ -4,7 +4,7 @@
  * the latency detail of one of its combinations, to PNGs on a real (Xvfb)
  * display, for tests/gui-sweep.sh to judge. Usage: test-ui-sweep SWEEP.json
  * SWEEP.png LATENCY.png [QD THREADS]; it re-saves the sweep as JSON next
- * to the PNG, to show the window's writer keeps the "sweep" member. With
+ * to the PNG (and CSV), to show the window's writers keep the sweep. With
  * --run FOLDER SWEEP.png SWEEP.json [--stop] the window runs a small sweep
  * itself through Start (and Stop after a second) and saves what it has.
  */
@@ -55,6 +55,14 @@ run_sweep (const char *folder,
   gtk_window_present (GTK_WINDOW (window));
   settle (window);
 
+  /* Before Start: the estimate and what the plan left out, for a person. */
+  if (g_getenv ("DM_SWEEP_BEFORE_PNG")
+      && !dm_sweep_window_save (DM_SWEEP_WINDOW (window), "png", g_getenv ("DM_SWEEP_BEFORE_PNG"),
+                                &error))
+    {
+      g_printerr ("test-ui-sweep: %s\n", error->message);
+      return 1;
+    }
   gtk_widget_activate_action (window, "sweep.start", NULL);
   if (!dm_sweep_window_is_running (DM_SWEEP_WINDOW (window)))
     {
@@ -96,6 +104,7 @@ main (int   argc,
 {
   g_autoptr (GError) error = NULL;
   g_autofree char *json_out = NULL;
+  g_autofree char *csv_out = NULL;
   GtkWidget *window, *view;
   unsigned qd = 1, threads = 1;
 
@@ -133,7 +142,9 @@ main (int   argc,
       return 1;
     }
   json_out = g_strconcat (argv[2], ".json", NULL);
-  if (!dm_sweep_window_save (DM_SWEEP_WINDOW (window), "json", json_out, &error))
+  csv_out = g_strconcat (argv[2], ".csv", NULL);
+  if (!dm_sweep_window_save (DM_SWEEP_WINDOW (window), "json", json_out, &error)
+      || !dm_sweep_window_save (DM_SWEEP_WINDOW (window), "csv", csv_out, &error))
     {
       g_printerr ("test-ui-sweep: %s\n", error->message);
       return 1;

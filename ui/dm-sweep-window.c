@@ -306,7 +306,9 @@ update_estimate (DmSweepWindow *self)
       return;
     }
   {
-    g_autofree char *t = dm_format_seconds_left (dm_sweep_estimate_seconds (&r));
+    double seconds = dm_sweep_estimate_seconds (&r);
+    g_autofree char *t = seconds < 90 ? g_strdup_printf ("%.0f s", ceil (seconds))
+                                      : g_strdup_printf ("%.0f min", ceil (seconds / 60));
     text = g_strdup_printf ("%u combinations, about %s plus preparing the test file.%s%s",
                             r.n_results, t, self->note[0] ? " Left out: " : "", self->note);
   }
@@ -799,6 +801,9 @@ dm_sweep_window_new (GtkApplication *app,
       target = g_strdup (g_get_home_dir ());
     }
   gtk_editable_set_text (GTK_EDITABLE (self->target_entry), target);
+  gtk_label_set_text (GTK_LABEL (self->summary_label),
+                      "Start measures every combination, lightest load first; the maps fill in "
+                      "as it goes, and Stop keeps what was measured.");
   update_estimate (self);
   update_actions (self);
   return GTK_WIDGET (self);
