@@ -190,7 +190,8 @@ refresh_maps (DmSweepWindow *self)
     }
   if (r)
     g_string_append (summary, "  Click a cell for its latency detail.");
-  gtk_label_set_text (GTK_LABEL (self->summary_label), summary->str);
+  if (r || self->job)
+    gtk_label_set_text (GTK_LABEL (self->summary_label), summary->str);
   dm_heatmap_set_marks (DM_HEATMAP (self->throughput_map), kc, kr, bc, br);
   dm_heatmap_set_marks (DM_HEATMAP (self->latency_map), kc, kr, bc, br);
 }
@@ -314,6 +315,14 @@ update_estimate (DmSweepWindow *self)
   }
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "sweep.start", TRUE);
+  /* Before any run the maps show the plan's empty grid, so the axes (and
+   * what the machine's bounds left out) are seen before committing to it. */
+  if (!self->job && !self->have_loaded)
+    {
+      self->plan = p;
+      set_axes (self, &r);
+      refresh_maps (self);
+    }
   dm_report_clear (&r);
 }
 
