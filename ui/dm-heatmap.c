@@ -326,8 +326,10 @@ G_GNUC_END_IGNORE_DEPRECATIONS
                      FALSE, 0.8);
           show_text (widget, cr, lo_text, g.legend.origin.x + LEGEND_W + 4,
                      g.legend.origin.y + g.legend.size.height, 0, 1, FALSE, 0.8);
-          show_text (widget, cr, self->lower_is_better ? "(best)" : "(best)",
-                     g.legend.origin.x + LEGEND_W + 4, g.legend.origin.y + 16, 0, 0, FALSE, 0.7);
+          /* The bright end is always the better one, whichever way the
+           * figure runs, so the legend says so once. */
+          show_text (widget, cr, "(best)", g.legend.origin.x + LEGEND_W + 4,
+                     g.legend.origin.y + 16, 0, 0, FALSE, 0.7);
         }
       if (g.legend.size.height > 90)
         {

@@ -144,7 +144,6 @@ refresh_maps (DmSweepWindow *self)
   int knee = -1, best = -1, kc = -1, kr = -1, bc = -1, br = -1;
   g_autoptr (GString) summary = g_string_new (NULL);
   char name[64];
-  dm_spec spec = { self->plan.pattern, self->plan.block_size, 1, 1 };
 
   for (unsigned i = 0; i < self->n_qds * self->n_threads; i++)
     {
@@ -168,7 +167,6 @@ refresh_maps (DmSweepWindow *self)
     dm_heatmap_set_data (DM_HEATMAP (self->latency_map), "p99 latency (µs)", "µs", TRUE,
                          self->qds, self->n_qds, self->threads, self->n_threads, p99);
   }
-  (void) spec;
 
   if (r && dm_sweep_knee (r, &knee) == 0 && cell_of (self, knee, &kc, &kr))
     g_string_append_printf (summary, "Knee at QD %u × %u threads: heavier loads gain under %d %% "
