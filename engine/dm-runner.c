@@ -246,6 +246,32 @@ worker_fail (worker *w, int code, const char *what)
   snprintf (w->why, sizeof w->why, "%s: %s", what, dm_strerror (code));
 }
 
+/* Sends an I/O (again); a queue that refuses it stops the worker. Returns
+ * 1 when the I/O is in flight. */
+static inline int
+send (worker *w, const dm_backend *be, dm_queue *q, dm_io *io, uint64_t t, bool *stopping,
+      uint64_t *stop_at)
+{
+  int err = be->prep (q, io);
+  if (err < 0)
+    {
+      worker_fail (w, err, "submitting I/O");
+      *stopping = true;
+      *stop_at = t;
+      return 0;
+    }
+  return 1;
+}
+
+/* Adds a batch to a window. Only this thread writes its windows: a plain
+ * read-modify-write through relaxed atomics, once per batch. */
+static inline void
+window_add (atomic_ullong *field, uint64_t n)
+{
+  atomic_store_explicit (field, atomic_load_explicit (field, memory_order_relaxed) + n,
+                         memory_order_relaxed);
+}
+
 static void *
 worker_main (void *arg)
 {
@@ -287,19 +313,11 @@ worker_main (void *arg)
   bool stopping = false;
   uint64_t stop_at = 0;
 
-  for (unsigned i = 0; i < depth; i++)
+  for (unsigned i = 0; i < depth && !stopping; i++)
     {
       next_io (w, ios[i]);
       ios[i]->t_submit = t;
-      err = be->prep (q, ios[i]);
-      if (err < 0)
-        {
-          worker_fail (w, err, "submitting I/O");
-          stopping = true;
-          stop_at = t;
-          break;
-        }
-      inflight++;
+      inflight += send (w, be, q, ios[i], t, &stopping, &stop_at);
     }
 
   while (inflight)
@@ -331,15 +349,7 @@ worker_main (void *arg)
               && ++w->retries <= MAX_RETRIES)
             {
               io->t_submit = t;
-              err = be->prep (q, io);
-              if (err < 0)
-                {
-                  worker_fail (w, err, "submitting I/O");
-                  stopping = true;
-                  stop_at = t;
-                  continue;
-                }
-              inflight++;
+              inflight += send (w, be, q, io, t, &stopping, &stop_at);
               continue;
             }
           /* A transfer may legally end short: io_uring hands back what the
@@ -352,15 +362,7 @@ worker_main (void *arg)
               io->offset += (uint32_t) io->res;
               io->buf = (char *) io->buf + io->res;
               io->len -= (uint32_t) io->res;
-              err = be->prep (q, io);
-              if (err < 0)
-                {
-                  worker_fail (w, err, "submitting I/O");
-                  stopping = true;
-                  stop_at = t;
-                  continue;
-                }
-              inflight++;
+              inflight += send (w, be, q, io, t, &stopping, &stop_at);
               continue;
             }
           if (io->res != (int32_t) io->len)
@@ -386,24 +388,14 @@ worker_main (void *arg)
               io->buf = (char *) bufs + (size_t) io->slot * buf_size;
               next_io (w, io);
               io->t_submit = t;
-              err = be->prep (q, io);
-              if (err < 0)
-                {
-                  worker_fail (w, err, "submitting I/O");
-                  stopping = true;
-                  stop_at = t;
-                  continue;
-                }
-              inflight++;
+              inflight += send (w, be, q, io, t, &stopping, &stop_at);
             }
         }
       if (win && batch_ios)
         {
-          /* Only this thread writes its windows: plain read-modify-write
-           * through relaxed atomics, one per batch. */
-          atomic_store_explicit (&win->bytes, atomic_load_explicit (&win->bytes, memory_order_relaxed) + batch_bytes, memory_order_relaxed);
-          atomic_store_explicit (&win->ios, atomic_load_explicit (&win->ios, memory_order_relaxed) + batch_ios, memory_order_relaxed);
-          atomic_store_explicit (&win->latency_ns, atomic_load_explicit (&win->latency_ns, memory_order_relaxed) + batch_latency, memory_order_relaxed);
+          window_add (&win->bytes, batch_bytes);
+          window_add (&win->ios, batch_ios);
+          window_add (&win->latency_ns, batch_latency);
         }
       /* After a cancel, I/O still queued on a slow device may take seconds;
        * the run is over, so do not wait for it past the drain budget. */
