@@ -57,16 +57,6 @@ const char dm_cli_usage[] =
   "Exit status: 0 done, 1 failed, 2 bad usage, 130 cancelled.\n";
 
 static int
-fail (char *why, size_t why_size, const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (why, why_size, fmt, ap);
-  va_end (ap);
-  return -EINVAL;
-}
-
-static int
 parse_tests (const char *list, dm_cli_options *o, char *why, size_t why_size)
 {
   const char *p = list;
@@ -77,19 +67,19 @@ parse_tests (const char *list, dm_cli_options *o, char *why, size_t why_size)
       size_t n = end ? (size_t) (end - p) : strlen (p);
       char word[64], inner[200];
       if (n == 0 || n >= sizeof word)
-        return fail (why, why_size, "--tests: '%s' is not a list of test names", list);
+        return dm_why (why, why_size, "--tests: '%s' is not a list of test names", list);
       if (o->n_tests == DM_CLI_MAX_TESTS)
-        return fail (why, why_size, "--tests: at most %d tests", DM_CLI_MAX_TESTS);
+        return dm_why (why, why_size, "--tests: at most %d tests", DM_CLI_MAX_TESTS);
       memcpy (word, p, n);
       word[n] = '\0';
       /* The spec parser's reason names the test; say which option too. */
       if (dm_spec_parse (word, &o->tests[o->n_tests], inner, sizeof inner) < 0)
-        return fail (why, why_size, "--tests: %s", inner);
+        return dm_why (why, why_size, "--tests: %s", inner);
       o->n_tests++;
       p = end ? end + 1 : NULL;
     }
   if (!o->n_tests)
-    return fail (why, why_size, "--tests needs at least one test name");
+    return dm_why (why, why_size, "--tests needs at least one test name");
   return 0;
 }
 
@@ -137,7 +127,7 @@ apply (dm_cli_options *o, opt_id id, const char *name, const char *v, char *why,
     {
     case OPT_PROFILE:
       if (!dm_profile_find (v))
-        return fail (why, ws, "--profile: '%s' is not default, peak, realworld or demo", v);
+        return dm_why (why, ws, "--profile: '%s' is not default, peak, realworld or demo", v);
       snprintf (o->profile, sizeof o->profile, "%s", dm_profile_find (v)->name);
       break;
     case OPT_NVME: o->nvme = true; break;
@@ -152,28 +142,28 @@ apply (dm_cli_options *o, opt_id id, const char *name, const char *v, char *why,
     case OPT_SIZE:
       err = dm_size_parse (v, &s->test_size, inner, sizeof inner);
       if (!err && (s->test_size < DM_TEST_SIZE_MIN || s->test_size > DM_TEST_SIZE_MAX))
-        return fail (why, ws, "--size: '%s' is out of range (16MiB to 64GiB)", v);
+        return dm_why (why, ws, "--size: '%s' is out of range (16MiB to 64GiB)", v);
       if (!err && s->test_size % DM_BLOCK_MAX_ALIGN)
-        return fail (why, ws, "--size: '%s' is not a whole number of MiB", v);
+        return dm_why (why, ws, "--size: '%s' is not a whole number of MiB", v);
       break;
     case OPT_DURATION:
       err = dm_duration_parse (v, &s->measure_s, inner, sizeof inner);
       if (!err && (s->measure_s < 0.1 || s->measure_s > 3600))
-        return fail (why, ws, "--duration: '%s' is out of range (0.1 to 3600 seconds)", v);
+        return dm_why (why, ws, "--duration: '%s' is out of range (0.1 to 3600 seconds)", v);
       break;
     case OPT_INTERVAL:
       err = dm_duration_parse (v, &s->interval_s, inner, sizeof inner);
       if (!err && s->interval_s > 3600)
-        return fail (why, ws, "--interval: '%s' is out of range (0 to 3600 seconds)", v);
+        return dm_why (why, ws, "--interval: '%s' is out of range (0 to 3600 seconds)", v);
       break;
     case OPT_WARMUP:
       err = dm_duration_parse (v, &s->warmup_s, inner, sizeof inner);
       if (!err && s->warmup_s > 3600)
-        return fail (why, ws, "--warmup: '%s' is out of range (0 to 3600 seconds)", v);
+        return dm_why (why, ws, "--warmup: '%s' is out of range (0 to 3600 seconds)", v);
       break;
     case OPT_DATA:
       if (dm_data_parse (v, &s->data) < 0)
-        return fail (why, ws, "--data: '%s' is not random or zeros", v);
+        return dm_why (why, ws, "--data: '%s' is not random or zeros", v);
       break;
     case OPT_BACKEND:
       {
@@ -190,7 +180,7 @@ apply (dm_cli_options *o, opt_id id, const char *name, const char *v, char *why,
                       i ? ", " : "", list[i]->name);
           }
         if (!known)
-          return fail (why, ws, "--backend: '%s' is not a backend here (%s)", v, names);
+          return dm_why (why, ws, "--backend: '%s' is not a backend here (%s)", v, names);
         snprintf (s->backend, sizeof s->backend, "%s", v);
         break;
       }
@@ -198,7 +188,7 @@ apply (dm_cli_options *o, opt_id id, const char *name, const char *v, char *why,
     case OPT_WRITE_THROUGH: s->write_through = true; break;
     case OPT_DESTROY:
       if (strlen (v) >= sizeof s->destroy_device || !*v)
-        return fail (why, ws, "--destroy-data-on: '%s' is not a device path", v);
+        return dm_why (why, ws, "--destroy-data-on: '%s' is not a device path", v);
       snprintf (s->destroy_device, sizeof s->destroy_device, "%s", v);
       break;
     case OPT_FORMAT:
@@ -209,24 +199,24 @@ apply (dm_cli_options *o, opt_id id, const char *name, const char *v, char *why,
       else if (!dm_ascii_casecmp (v, "csv"))
         o->format = DM_FORMAT_CSV;
       else
-        return fail (why, ws, "--format: '%s' is not text, json or csv", v);
+        return dm_why (why, ws, "--format: '%s' is not text, json or csv", v);
       break;
     case OPT_OUTPUT:
       if (!*v)
-        return fail (why, ws, "--output needs a file name");
+        return dm_why (why, ws, "--output needs a file name");
       o->output = v;
       break;
     case OPT_COMMENT: o->comment = v; break;
     case OPT_COMPARE_WITH:
       if (!*v)
-        return fail (why, ws, "--compare-with needs a second target");
+        return dm_why (why, ws, "--compare-with needs a second target");
       o->compare_with = v;
       break;
     case OPT_QUIET: o->quiet = true; break;
     case OPT_NO_HISTORY: o->no_history = true; break;
     case OPT_THRESHOLD:
       if (o->n_thresholds == sizeof o->thresholds / sizeof o->thresholds[0])
-        return fail (why, ws, "--threshold: at most 16 rules");
+        return dm_why (why, ws, "--threshold: at most 16 rules");
       err = dm_threshold_parse (v, &o->thresholds[o->n_thresholds], inner, sizeof inner);
       if (!err)
         o->n_thresholds++;
@@ -237,7 +227,7 @@ apply (dm_cli_options *o, opt_id id, const char *name, const char *v, char *why,
     case OPT_LATENCY: o->latency = true; break;
     }
   if (err < 0)
-    return fail (why, ws, "--%s: %s", name, inner);
+    return dm_why (why, ws, "--%s: %s", name, inner);
   return 0;
 }
 
@@ -271,7 +261,7 @@ parse (int argc, char **argv, dm_cli_options *o, char *why, size_t why_size)
       if (only_args || arg[0] != '-' || !strcmp (arg, "-"))
         {
           if (o->target)
-            return fail (why, why_size, "only one TARGET, got '%s' and '%s'", o->target, arg);
+            return dm_why (why, why_size, "only one TARGET, got '%s' and '%s'", o->target, arg);
           o->target = arg;
           continue;
         }
@@ -285,7 +275,7 @@ parse (int argc, char **argv, dm_cli_options *o, char *why, size_t why_size)
       if (!strcmp (arg, "-q"))
         arg = "--quiet";
       if (strncmp (arg, "--", 2) != 0)
-        return fail (why, why_size, "unknown option '%s'", arg);
+        return dm_why (why, why_size, "unknown option '%s'", arg);
 
       const char *name = arg + 2, *eq = strchr (name, '=');
       size_t len = eq ? (size_t) (eq - name) : strlen (name);
@@ -294,7 +284,7 @@ parse (int argc, char **argv, dm_cli_options *o, char *why, size_t why_size)
         if (strlen (options[k].name) == len && !strncmp (options[k].name, name, len))
           break;
       if (k == sizeof options / sizeof options[0])
-        return fail (why, why_size, "unknown option '%.*s'", (int) (len + 2), arg);
+        return dm_why (why, why_size, "unknown option '%.*s'", (int) (len + 2), arg);
       const char *value = NULL;
       if (options[k].value)
         {
@@ -303,10 +293,10 @@ parse (int argc, char **argv, dm_cli_options *o, char *why, size_t why_size)
           else if (i + 1 < argc)
             value = argv[++i];
           else
-            return fail (why, why_size, "--%s needs a value", options[k].name);
+            return dm_why (why, why_size, "--%s needs a value", options[k].name);
         }
       else if (eq)
-        return fail (why, why_size, "--%s takes no value", options[k].name);
+        return dm_why (why, why_size, "--%s takes no value", options[k].name);
       if (apply (o, options[k].id, options[k].name, value, why, why_size) < 0)
         return -EINVAL;
     }
@@ -314,16 +304,16 @@ parse (int argc, char **argv, dm_cli_options *o, char *why, size_t why_size)
   if (o->help || o->version || o->list_targets)
     return 0;
   if (!o->target)
-    return fail (why, why_size, "no TARGET folder or device given");
+    return dm_why (why, why_size, "no TARGET folder or device given");
   if (!*o->target)
-    return fail (why, why_size, "TARGET is empty");
+    return dm_why (why, why_size, "TARGET is empty");
   if (o->settings.destroy_device[0] && strcmp (o->settings.destroy_device, o->target) != 0)
-    return fail (why, why_size, "--destroy-data-on %s does not name the TARGET %s",
+    return dm_why (why, why_size, "--destroy-data-on %s does not name the TARGET %s",
                  o->settings.destroy_device, o->target);
   if (o->compare_with && !strcmp (o->compare_with, o->target))
-    return fail (why, why_size, "--compare-with names the same target as TARGET");
+    return dm_why (why, why_size, "--compare-with names the same target as TARGET");
   if (o->compare_with && o->settings.destroy_device[0])
-    return fail (why, why_size, "--compare-with and --destroy-data-on do not go together");
+    return dm_why (why, why_size, "--compare-with and --destroy-data-on do not go together");
   if (o->modes && !(o->modes & DM_MODE_BIT (DM_MODE_MIX)) && o->mix)
     o->modes |= DM_MODE_BIT (DM_MODE_MIX);
   return 0;

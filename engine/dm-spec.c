@@ -12,19 +12,6 @@
 
 #include "dm-units.h"
 
-static int
-fail (char *why, size_t why_size, const char *fmt, ...)
-{
-  if (why && why_size)
-    {
-      va_list ap;
-      va_start (ap, fmt);
-      vsnprintf (why, why_size, fmt, ap);
-      va_end (ap);
-    }
-  return -EINVAL;
-}
-
 static const char *
 read_uint (const char *p, uint64_t *out)
 {
@@ -47,40 +34,40 @@ dm_spec_parse (const char *text, dm_spec *out, char *why, size_t why_size)
   uint64_t size, q, t;
 
   if (!p)
-    return fail (why, why_size, "no test name given (%s)", form);
+    return dm_why (why, why_size, "no test name given (%s)", form);
   if (!dm_ascii_ncasecmp (p, "SEQ", 3))
     s.pattern = DM_SEQ;
   else if (!dm_ascii_ncasecmp (p, "RND", 3))
     s.pattern = DM_RND;
   else
-    return fail (why, why_size, "'%s' is not a test name (%s)", text, form);
+    return dm_why (why, why_size, "'%s' is not a test name (%s)", text, form);
   p += 3;
   if (!(p = read_uint (p, &size)))
-    return fail (why, why_size, "'%s' has no block size (%s)", text, form);
+    return dm_why (why, why_size, "'%s' has no block size (%s)", text, form);
   switch (*p)
     {
     case 'K': case 'k': size <<= 10; p++; break;
     case 'M': case 'm': size <<= 20; p++; break;
-    default: return fail (why, why_size, "'%s' needs K or M after the block size (%s)", text, form);
+    default: return dm_why (why, why_size, "'%s' needs K or M after the block size (%s)", text, form);
     }
   if (*p == 'i' || *p == 'I')
     p++;
   if (*p == 'B' || *p == 'b')
     p++;
   if (*p++ != '_' || (*p != 'Q' && *p != 'q'))
-    return fail (why, why_size, "'%s' is not a test name (%s)", text, form);
+    return dm_why (why, why_size, "'%s' is not a test name (%s)", text, form);
   p++;
   if (!(p = read_uint (p, &q)) || (*p != 'T' && *p != 't'))
-    return fail (why, why_size, "'%s' has no queue depth (%s)", text, form);
+    return dm_why (why, why_size, "'%s' has no queue depth (%s)", text, form);
   p++;
   if (!(p = read_uint (p, &t)) || *p)
-    return fail (why, why_size, "'%s' has no thread count (%s)", text, form);
+    return dm_why (why, why_size, "'%s' has no thread count (%s)", text, form);
   if (size < DM_BLOCK_MIN || size > DM_BLOCK_MAX || (size & (size - 1)))
-    return fail (why, why_size, "'%s': block size must be a power of two from 4KiB to 8MiB", text);
+    return dm_why (why, why_size, "'%s': block size must be a power of two from 4KiB to 8MiB", text);
   if (q < 1 || q > DM_QUEUE_MAX)
-    return fail (why, why_size, "'%s': queue depth must be 1 to %d", text, DM_QUEUE_MAX);
+    return dm_why (why, why_size, "'%s': queue depth must be 1 to %d", text, DM_QUEUE_MAX);
   if (t < 1 || t > DM_THREADS_MAX)
-    return fail (why, why_size, "'%s': threads must be 1 to %d", text, DM_THREADS_MAX);
+    return dm_why (why, why_size, "'%s': threads must be 1 to %d", text, DM_THREADS_MAX);
   s.block_size = (uint32_t) size;
   s.queue_depth = (uint16_t) q;
   s.threads = (uint16_t) t;
@@ -177,16 +164,16 @@ dm_modes_parse (const char *text, unsigned *mask, char *why, size_t why_size)
       char word[16];
       dm_mode mode;
       if (n == 0 || n >= sizeof word)
-        return fail (why, why_size, "'%s' is not a list of read, write, mix", text);
+        return dm_why (why, why_size, "'%s' is not a list of read, write, mix", text);
       memcpy (word, p, n);
       word[n] = '\0';
       if (dm_mode_parse (word, &mode) < 0)
-        return fail (why, why_size, "'%s' is not a mode (read, write or mix)", word);
+        return dm_why (why, why_size, "'%s' is not a mode (read, write or mix)", word);
       m |= DM_MODE_BIT (mode);
       p = end ? end + 1 : NULL;
     }
   if (!m)
-    return fail (why, why_size, "no mode given (read, write, mix)");
+    return dm_why (why, why_size, "no mode given (read, write, mix)");
   *mask = m;
   return 0;
 }

@@ -9,19 +9,6 @@
 #include <stdio.h>
 #include <string.h>
 
-static int
-fail (char *why, size_t why_size, const char *fmt, ...)
-{
-  if (why && why_size)
-    {
-      va_list ap;
-      va_start (ap, fmt);
-      vsnprintf (why, why_size, fmt, ap);
-      va_end (ap);
-    }
-  return -EINVAL;
-}
-
 /* "green>90000", "red<=50000": the colour, the direction and the limit. */
 static int
 parse_limit (const char *word, dm_threshold *t, char *why, size_t ws)
@@ -31,13 +18,13 @@ parse_limit (const char *word, dm_threshold *t, char *why, size_t ws)
   const char *p = word + (green ? 5 : 3);
   bool above;
   if (!green && !red)
-    return fail (why, ws, "'%s' is not a limit", word);
+    return dm_why (why, ws, "'%s' is not a limit", word);
   if (*p == '>')
     above = true;
   else if (*p == '<')
     above = false;
   else
-    return fail (why, ws, "'%s': write green>N, green<N, red>N or red<N", word);
+    return dm_why (why, ws, "'%s': write green>N, green<N, red>N or red<N", word);
   p++;
   bool inclusive = *p == '=';
   if (inclusive)
@@ -52,13 +39,13 @@ parse_limit (const char *word, dm_threshold *t, char *why, size_t ws)
           continue;
         }
       if (++digits > 15)
-        return fail (why, ws, "'%s': the limit has too many digits", word);
+        return dm_why (why, ws, "'%s': the limit has too many digits", word);
       v = v * 10 + (*p - '0');
       if (scale)
         scale *= 10;
     }
   if (!digits || *p)
-    return fail (why, ws, "'%s': the limit is not a number", word);
+    return dm_why (why, ws, "'%s': the limit is not a number", word);
   if (scale)
     v /= scale;
   if (green)
@@ -86,7 +73,7 @@ dm_threshold_parse (const char *text, dm_threshold *out, char *why, size_t why_s
   const char *p = text;
   memset (&t, 0, sizeof t);
   if (!p)
-    return fail (why, why_size, "no threshold given");
+    return dm_why (why, why_size, "no threshold given");
   while (*p)
     {
       char word[64];
@@ -97,7 +84,7 @@ dm_threshold_parse (const char *text, dm_threshold *out, char *why, size_t why_s
           continue;
         }
       if (n >= sizeof word)
-        return fail (why, why_size, "'%.20s...' is not part of a threshold", p);
+        return dm_why (why, why_size, "'%.20s...' is not part of a threshold", p);
       memcpy (word, p, n);
       word[n] = '\0';
       p += n;
@@ -107,14 +94,14 @@ dm_threshold_parse (const char *text, dm_threshold *out, char *why, size_t why_s
       if (dm_mode_parse (word, &mode) == 0)
         {
           if (t.has_mode)
-            return fail (why, why_size, "'%s': a threshold names one column", text);
+            return dm_why (why, why_size, "'%s': a threshold names one column", text);
           t.has_mode = true;
           t.mode = mode;
         }
       else if (dm_unit_parse (word, &unit) == 0)
         {
           if (has_unit)
-            return fail (why, why_size, "'%s': a threshold names one unit", text);
+            return dm_why (why, why_size, "'%s': a threshold names one unit", text);
           has_unit = true;
           t.unit = unit;
         }
@@ -126,18 +113,18 @@ dm_threshold_parse (const char *text, dm_threshold *out, char *why, size_t why_s
       else if (dm_spec_parse (word, &t.spec, NULL, 0) == 0)
         {
           if (t.has_spec)
-            return fail (why, why_size, "'%s': a threshold names one test", text);
+            return dm_why (why, why_size, "'%s': a threshold names one test", text);
           t.has_spec = true;
         }
       else
-        return fail (why, why_size,
+        return dm_why (why, why_size,
                      "'%s' in '%s' is not a column, test, unit or limit "
                      "(e.g. \"read RND4K_Q32T1 IOPS green>90000 red<50000\")", word, text);
     }
   if (!has_unit)
-    return fail (why, why_size, "'%s' names no unit (MB/s, GB/s, IOPS or us)", text);
+    return dm_why (why, why_size, "'%s' names no unit (MB/s, GB/s, IOPS or us)", text);
   if (!t.has_green && !t.has_red)
-    return fail (why, why_size, "'%s' sets no limit (green>N, red<N...)", text);
+    return dm_why (why, why_size, "'%s' sets no limit (green>N, red<N...)", text);
   *out = t;
   return 0;
 }

@@ -36,8 +36,8 @@ dm_ascii_casecmp (const char *a, const char *b)
   return dm_ascii_ncasecmp (a, b, (size_t) -1);
 }
 
-static int
-fail (char *why, size_t why_size, const char *fmt, ...)
+int
+dm_why (char *why, size_t why_size, const char *fmt, ...)
 {
   if (why && why_size)
     {
@@ -93,12 +93,12 @@ dm_size_parse (const char *text, uint64_t *out, char *why, size_t why_size)
   const char *p = text;
   int digits = 0;
   if (!p)
-    return fail (why, why_size, "no size given (%s)", form);
+    return dm_why (why, why_size, "no size given (%s)", form);
   for (; *p >= '0' && *p <= '9'; p++, digits++)
     {
       whole = whole * 10 + (unsigned) (*p - '0');
       if (whole > ((unsigned __int128) 1 << 64))
-        return fail (why, why_size, "'%s' is too large", text);
+        return dm_why (why, why_size, "'%s' is too large", text);
     }
   if (*p == '.')
     {
@@ -106,13 +106,13 @@ dm_size_parse (const char *text, uint64_t *out, char *why, size_t why_size)
       for (int k = 0; *p >= '0' && *p <= '9'; p++, k++, digits++)
         {
           if (k >= 12)
-            return fail (why, why_size, "'%s' has too many decimals", text);
+            return dm_why (why, why_size, "'%s' has too many decimals", text);
           frac = frac * 10 + (unsigned) (*p - '0');
           scale *= 10;
         }
     }
   if (!digits)
-    return fail (why, why_size, "'%s' is not a size (%s)", text, form);
+    return dm_why (why, why_size, "'%s' is not a size (%s)", text, form);
   unsigned shift = 0;
   switch (lower ((unsigned char) *p))
     {
@@ -127,14 +127,14 @@ dm_size_parse (const char *text, uint64_t *out, char *why, size_t why_size)
   if (lower ((unsigned char) *p) == 'b')
     p++;
   if (*p)
-    return fail (why, why_size, "'%s' is not a size (%s)", text, form);
+    return dm_why (why, why_size, "'%s' is not a size (%s)", text, form);
   unsigned __int128 bytes = whole << shift;
   unsigned __int128 part = frac << shift;
   if (part % scale)
-    return fail (why, why_size, "'%s' is not a whole number of bytes", text);
+    return dm_why (why, why_size, "'%s' is not a whole number of bytes", text);
   bytes += part / scale;
   if (bytes > UINT64_MAX)
-    return fail (why, why_size, "'%s' is too large", text);
+    return dm_why (why, why_size, "'%s' is too large", text);
   *out = (uint64_t) bytes;
   return 0;
 }
@@ -180,7 +180,7 @@ dm_duration_parse (const char *text, double *seconds, char *why, size_t why_size
   double v;
   const char *p = text ? read_decimal (text, &v) : NULL;
   if (!p)
-    return fail (why, why_size, "'%s' is not a duration (try 5, 5s, 500ms)", text ? text : "");
+    return dm_why (why, why_size, "'%s' is not a duration (try 5, 5s, 500ms)", text ? text : "");
   if (!*p || !strcmp (p, "s"))
     ;
   else if (!strcmp (p, "ms"))
@@ -188,9 +188,9 @@ dm_duration_parse (const char *text, double *seconds, char *why, size_t why_size
   else if (!strcmp (p, "m") || !strcmp (p, "min"))
     v *= 60;
   else
-    return fail (why, why_size, "'%s' is not a duration (try 5, 5s, 500ms)", text);
+    return dm_why (why, why_size, "'%s' is not a duration (try 5, 5s, 500ms)", text);
   if (v > 86400)
-    return fail (why, why_size, "'%s' is longer than a day", text);
+    return dm_why (why, why_size, "'%s' is longer than a day", text);
   *seconds = v;
   return 0;
 }
@@ -202,15 +202,15 @@ dm_uint_parse (const char *text, unsigned min, unsigned max, unsigned *out,
   unsigned long long v = 0;
   const char *p = text;
   if (!p || !*p)
-    return fail (why, why_size, "a number from %u to %u is needed", min, max);
+    return dm_why (why, why_size, "a number from %u to %u is needed", min, max);
   for (; *p; p++)
     {
       if (*p < '0' || *p > '9' || v > 1000000000ull)
-        return fail (why, why_size, "'%s' is not a number from %u to %u", text, min, max);
+        return dm_why (why, why_size, "'%s' is not a number from %u to %u", text, min, max);
       v = v * 10 + (unsigned) (*p - '0');
     }
   if (v < min || v > max)
-    return fail (why, why_size, "'%s' is out of range (%u to %u)", text, min, max);
+    return dm_why (why, why_size, "'%s' is out of range (%u to %u)", text, min, max);
   *out = (unsigned) v;
   return 0;
 }

@@ -35,6 +35,10 @@ typedef enum {
 const char *dm_unit_name (dm_unit unit); /* "MB/s", "GB/s", "IOPS", "us" */
 int dm_unit_parse (const char *text, dm_unit *out);
 
+/* Writes a one-line reason into why (which may be NULL) and returns
+ * -EINVAL: the shape of every parser's refusal. */
+int dm_why (char *why, size_t why_size, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
+
 /* Locale-independent ASCII comparison, for option values. */
 int dm_ascii_casecmp (const char *a, const char *b);
 int dm_ascii_ncasecmp (const char *a, const char *b, size_t n);
