@@ -193,16 +193,27 @@ action_sweep (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (dm_sweep_window_new (GTK_APPLICATION (self), self->settings)));
 }
 
+static gpointer
+ref_window (gconstpointer window,
+            gpointer      unused)
+{
+  return g_object_ref ((gpointer) window);
+}
+
 static void
 action_quit (GSimpleAction *action,
              GVariant      *param,
              gpointer       data)
 {
-  GList *windows = gtk_application_get_windows (GTK_APPLICATION (data));
+  /* A copy with references: closing a window takes it out of the
+   * application's own list, which must not change under the loop. */
+  GList *windows = g_list_copy_deep (gtk_application_get_windows (GTK_APPLICATION (data)),
+                                     ref_window, NULL);
 
   /* Through close-request, so a running test stops and cleans up first. */
   for (GList *l = windows; l; l = l->next)
     gtk_window_close (GTK_WINDOW (l->data));
+  g_list_free_full (windows, g_object_unref);
 }
 
 static const GActionEntry app_actions[] = {
