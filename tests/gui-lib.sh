@@ -57,3 +57,12 @@ dm_gui_stop_display ()
     _dm_xvfb_pid=""
   fi
 }
+
+_dm_gui_lib_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+# Reads a screenshot without an imaging package: dm_png stats FILE, or
+# dm_png colours FILE R,G,B... (what each prints is in tests/png.py).
+dm_png ()
+{
+  python3 "$_dm_gui_lib_dir/png.py" "$@"
+}

@@ -47,87 +47,9 @@ rc=$?
 sed 's/^/#   /' "$out/render.log"
 dm_check "the window rendered the sweep and the latency detail (status $rc)" test "$rc" = 0
 
-# Reads a PNG with the standard library and counts the pixels near each
-# colour given as R,G,B: prints "WIDTH HEIGHT INK COUNT...".
-png_colours ()
-{
-  python3 - "$@" <<'PY'
-import struct
-import sys
-import zlib
-from collections import Counter
-
-
-def read_png(path):
-    with open(path, "rb") as f:
-        data = f.read()
-    if data[:8] != b"\x89PNG\r\n\x1a\n":
-        raise SystemExit("%s: not a PNG" % path)
-    pos, idat, ihdr = 8, [], None
-    while pos < len(data):
-        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
-        body = data[pos + 8:pos + 8 + length]
-        if kind == b"IHDR":
-            ihdr = struct.unpack(">IIBBBBB", body)
-        elif kind == b"IDAT":
-            idat.append(body)
-        elif kind == b"IEND":
-            break
-        pos += 12 + length
-    width, height, depth, colour, _, _, interlace = ihdr
-    if depth != 8 or interlace != 0 or colour not in (2, 6):
-        raise SystemExit("%s: unexpected PNG format %r" % (path, ihdr))
-    bpp = 4 if colour == 6 else 3
-    raw = zlib.decompress(b"".join(idat))
-    stride = width * bpp
-    prev = bytearray(stride)
-    rows = []
-    for y in range(height):
-        start = y * (stride + 1)
-        ftype = raw[start]
-        line = bytearray(raw[start + 1:start + 1 + stride])
-        if ftype == 1:
-            for i in range(bpp, stride):
-                line[i] = (line[i] + line[i - bpp]) & 0xFF
-        elif ftype == 2:
-            for i in range(stride):
-                line[i] = (line[i] + prev[i]) & 0xFF
-        elif ftype == 3:
-            for i in range(stride):
-                left = line[i - bpp] if i >= bpp else 0
-                line[i] = (line[i] + ((left + prev[i]) >> 1)) & 0xFF
-        elif ftype == 4:
-            for i in range(stride):
-                a = line[i - bpp] if i >= bpp else 0
-                b = prev[i]
-                c = prev[i - bpp] if i >= bpp else 0
-                p = a + b - c
-                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
-                line[i] = (line[i] + pred) & 0xFF
-        rows.append(bytes(line))
-        prev = line
-    return width, height, bpp, rows
-
-
-width, height, bpp, rows = read_png(sys.argv[1])
-wanted = [tuple(int(v) for v in c.split(",")) for c in sys.argv[2:]]
-counts = Counter()
-for line in rows:
-    for x in range(0, len(line), bpp):
-        counts[line[x:x + 3]] += 1
-ink = 1.0 - counts.most_common(1)[0][1] / float(width * height)
-near = []
-for w in wanted:
-    near.append(sum(n for px, n in counts.items()
-                    if all(abs(px[i] - w[i]) <= 6 for i in range(3))))
-print(width, height, "%.4f" % ink, *near)
-PY
-}
-
 # The colour scale's two ends (dark purple, yellow): the slowest and the
 # fastest cells of the throughput map, the reverse on the latency map.
-read -r w h ink purple yellow < <(png_colours "$out/sweep.png" 68,1,84 253,231,37)
+read -r w h ink purple yellow < <(dm_png colours "$out/sweep.png" 68,1,84 253,231,37)
 dm_log "sweep.png ${w}x${h}, ink $ink, dark-end pixels $purple, bright-end pixels $yellow"
 dm_check "the sweep PNG is of a usable size (at least 800x500)" test "${w:-0}" -ge 800 -a "${h:-0}" -ge 500
 dm_check "the sweep PNG is not blank (ink on over 20% of it)" \
@@ -141,7 +63,7 @@ dm_check "the heat maps show the bright end of the scale" test "${yellow:-0}" -g
 if [ -n "$knee" ]; then
   dm_log "knee in the JSON: $(dm_json "$out/sweep.json" 'j["sweep"]["knee"]')"
   if [ "$(dm_json "$out/sweep.json" 'j["sweep"]["knee"] is not None')" = True ]; then
-    read -r w h ink red < <(png_colours "$out/sweep.png" 224,28,36)
+    read -r w h ink red < <(dm_png colours "$out/sweep.png" 224,28,36)
     dm_check "the heat maps outline the knee in red ($red pixels)" test "${red:-0}" -ge 100
   else
     dm_log "no knee in these short runs on a busy machine: its outline is not checked"
@@ -149,7 +71,7 @@ if [ -n "$knee" ]; then
 fi
 
 # The chart's read (blue) and write (orange) bars, both for Mix.
-read -r w h ink blue orange < <(png_colours "$out/latency.png" 54,133,227 230,97,0)
+read -r w h ink blue orange < <(dm_png colours "$out/latency.png" 54,133,227 230,97,0)
 dm_log "latency.png ${w}x${h}, ink $ink, read pixels $blue, write pixels $orange"
 dm_check "the latency detail is not blank" \
   python3 -c "import sys; sys.exit(0 if float('${ink:-0}') > 0.05 else 1)"
@@ -179,7 +101,7 @@ dm_check "the window ran a sweep to the end (status $rc)" test "$rc" = 0
 dm_check "its JSON is complete" test "$(dm_json "$out/run.json" 'j["status"]')" = complete
 dm_check "its JSON has the six combinations measured" \
   test "$(dm_json "$out/run.json" 'len([r for r in j["results"] if r["status"] == "complete"])')" = 6
-read -r w h ink purple yellow < <(png_colours "$out/run.png" 68,1,84 253,231,37)
+read -r w h ink purple yellow < <(dm_png colours "$out/run.png" 68,1,84 253,231,37)
 dm_check "the window's maps filled in (scale ends: $purple, $yellow pixels)" \
   test "${purple:-0}" -ge 500 -a "${yellow:-0}" -ge 500
 

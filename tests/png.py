@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Reads the window's screenshots with Python's standard library only, so the
+# GUI tests need no imaging package: "stats FILE" prints WIDTH HEIGHT COLOURS
+# INK, "colours FILE R,G,B..." prints WIDTH HEIGHT INK and, for each colour,
+# the number of pixels near it. INK is the share of pixels unlike the most
+# common one (the background).
+import struct
+import sys
+import zlib
+from collections import Counter
+
+
+def read_png(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        raise SystemExit("%s: not a PNG" % path)
+    pos, idat, ihdr = 8, [], None
+    while pos < len(data):
+        length, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + length]
+        if kind == b"IHDR":
+            ihdr = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat.append(body)
+        elif kind == b"IEND":
+            break
+        pos += 12 + length
+    width, height, depth, colour, _, _, interlace = ihdr
+    if depth != 8 or interlace != 0 or colour not in (2, 6):
+        raise SystemExit("%s: unexpected PNG format %r" % (path, ihdr))
+    bpp = 4 if colour == 6 else 3
+    raw = zlib.decompress(b"".join(idat))
+    stride = width * bpp
+    prev = bytearray(stride)
+    rows = []
+    for y in range(height):
+        start = y * (stride + 1)
+        ftype = raw[start]
+        line = bytearray(raw[start + 1:start + 1 + stride])
+        if ftype == 1:
+            for i in range(bpp, stride):
+                line[i] = (line[i] + line[i - bpp]) & 0xFF
+        elif ftype == 2:
+            for i in range(stride):
+                line[i] = (line[i] + prev[i]) & 0xFF
+        elif ftype == 3:
+            for i in range(stride):
+                left = line[i - bpp] if i >= bpp else 0
+                line[i] = (line[i] + ((left + prev[i]) >> 1)) & 0xFF
+        elif ftype == 4:
+            for i in range(stride):
+                a = line[i - bpp] if i >= bpp else 0
+                b = prev[i]
+                c = prev[i - bpp] if i >= bpp else 0
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pred = a if pa <= pb and pa <= pc else (b if pb <= pc else c)
+                line[i] = (line[i] + pred) & 0xFF
+        rows.append(bytes(line))
+        prev = line
+    return width, height, bpp, rows
+
+
+# Pixels counted by their first `size` bytes: all channels, or RGB only when
+# the alpha channel must not split one colour in two.
+def count_pixels(rows, bpp, size):
+    counts = Counter()
+    for line in rows:
+        for x in range(0, len(line), bpp):
+            counts[line[x:x + size]] += 1
+    return counts
+
+
+def stats(path):
+    width, height, bpp, rows = read_png(path)
+    counts = count_pixels(rows, bpp, bpp)
+    background = counts.most_common(1)[0][1]
+    ink = 1.0 - background / float(width * height)
+    print(width, height, len(counts), "%.4f" % ink)
+
+
+def colours(path, *specs):
+    width, height, bpp, rows = read_png(path)
+    wanted = [tuple(int(v) for v in c.split(",")) for c in specs]
+    counts = count_pixels(rows, bpp, 3)
+    ink = 1.0 - counts.most_common(1)[0][1] / float(width * height)
+    near = []
+    for w in wanted:
+        near.append(sum(n for px, n in counts.items()
+                        if all(abs(px[i] - w[i]) <= 6 for i in range(3))))
+    print(width, height, "%.4f" % ink, *near)
+
+
+def main(argv):
+    if len(argv) == 3 and argv[1] == "stats":
+        stats(argv[2])
+    elif len(argv) >= 3 and argv[1] == "colours":
+        colours(argv[2], *argv[3:])
+    else:
+        raise SystemExit("usage: png.py stats FILE | colours FILE R,G,B...")
+
+
+main(sys.argv)
