@@ -10,6 +10,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "dm-draw.h"
+
 #define TITLE_H    26.0
 #define LEFT_W     64.0
 #define BOTTOM_H   44.0
@@ -131,33 +133,6 @@ format_value (double v)
 }
 
 static void
-show_text (GtkWidget  *widget,
-           cairo_t    *cr,
-           const char *text,
-           double      x,
-           double      y,
-           double      xalign,
-           double      yalign,
-           gboolean    bold,
-           double      scale)
-{
-  PangoLayout *layout = gtk_widget_create_pango_layout (widget, text);
-  PangoFontDescription *font = pango_font_description_copy (
-      pango_context_get_font_description (pango_layout_get_context (layout)));
-  int w, h;
-
-  pango_font_description_set_size (font, pango_font_description_get_size (font) * scale);
-  if (bold)
-    pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
-  pango_layout_set_font_description (layout, font);
-  pango_layout_get_pixel_size (layout, &w, &h);
-  cairo_move_to (cr, x - w * xalign, y - h * yalign);
-  pango_cairo_show_layout (cr, layout);
-  pango_font_description_free (font);
-  g_object_unref (layout);
-}
-
-static void
 outline_cell (cairo_t               *cr,
               const graphene_rect_t *r,
               double                 inset,
@@ -193,9 +168,7 @@ draw (DmHeatmap *self,
   g_autofree char *lo_text = NULL;
   g_autofree char *hi_text = NULL;
 
-G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-G_GNUC_END_IGNORE_DEPRECATIONS
+  dm_draw_get_foreground (widget, &fg);
 
   dm_heatmap_layout (&g, width, height, self->n_qds, self->n_threads);
   for (guint i = 0; i < self->n_qds * self->n_threads; i++)
@@ -207,8 +180,8 @@ G_GNUC_END_IGNORE_DEPRECATIONS
 
   gdk_cairo_set_source_rgba (cr, &fg);
   if (self->title)
-    show_text (widget, cr, self->title, g.cells.origin.x + g.cells.size.width / 2, 2, 0.5, 0,
-               TRUE, 1.0);
+    dm_draw_text (widget, cr, self->title, g.cells.origin.x + g.cells.size.width / 2, 2, 0.5, 0,
+                  TRUE, 1.0);
 
   for (guint row = 0; row < self->n_threads; row++)
     for (guint col = 0; col < self->n_qds; col++)
@@ -236,8 +209,8 @@ G_GNUC_END_IGNORE_DEPRECATIONS
           cairo_set_source_rgb (cr, 0, 0, 0);
         else
           cairo_set_source_rgb (cr, 1, 1, 1);
-        show_text (widget, cr, text, r.origin.x + r.size.width / 2,
-                   r.origin.y + r.size.height / 2, 0.5, 0.5, FALSE, 0.85);
+        dm_draw_text (widget, cr, text, r.origin.x + r.size.width / 2,
+                      r.origin.y + r.size.height / 2, 0.5, 0.5, FALSE, 0.85);
       }
 
   /* Thin lines between cells keep neighbours of a similar colour apart. */
@@ -277,23 +250,23 @@ G_GNUC_END_IGNORE_DEPRECATIONS
       g_autofree char *label = g_strdup_printf ("%u", self->qds[col]);
       graphene_rect_t r;
       dm_heatmap_cell_rect (&g, col, 0, &r);
-      show_text (widget, cr, label, r.origin.x + r.size.width / 2,
-                 g.cells.origin.y + g.cells.size.height + 3, 0.5, 0, FALSE, 0.9);
+      dm_draw_text (widget, cr, label, r.origin.x + r.size.width / 2,
+                    g.cells.origin.y + g.cells.size.height + 3, 0.5, 0, FALSE, 0.9);
     }
-  show_text (widget, cr, "QD (queue depth per thread)", g.cells.origin.x + g.cells.size.width / 2,
-             height - 2, 0.5, 1, TRUE, 0.9);
+  dm_draw_text (widget, cr, "QD (queue depth per thread)",
+                g.cells.origin.x + g.cells.size.width / 2, height - 2, 0.5, 1, TRUE, 0.9);
   for (guint row = 0; row < self->n_threads; row++)
     {
       g_autofree char *label = g_strdup_printf ("%u", self->threads[row]);
       graphene_rect_t r;
       dm_heatmap_cell_rect (&g, 0, row, &r);
-      show_text (widget, cr, label, g.cells.origin.x - 6, r.origin.y + r.size.height / 2, 1,
-                 0.5, FALSE, 0.9);
+      dm_draw_text (widget, cr, label, g.cells.origin.x - 6, r.origin.y + r.size.height / 2, 1,
+                    0.5, FALSE, 0.9);
     }
   cairo_save (cr);
   cairo_translate (cr, 4, g.cells.origin.y + g.cells.size.height / 2);
   cairo_rotate (cr, -G_PI / 2);
-  show_text (widget, cr, "threads", 0, 0, 0.5, 0, TRUE, 0.9);
+  dm_draw_text (widget, cr, "threads", 0, 0, 0.5, 0, TRUE, 0.9);
   cairo_restore (cr);
 
   /* The legend: the colour bar from worst (bottom) to best (top), its
@@ -322,14 +295,14 @@ G_GNUC_END_IGNORE_DEPRECATIONS
           g_autofree char *b = format_value (bottom);
           lo_text = g_strdup_printf ("%s %s", b, self->unit ? self->unit : "");
           hi_text = g_strdup_printf ("%s %s", a, self->unit ? self->unit : "");
-          show_text (widget, cr, hi_text, g.legend.origin.x + LEGEND_W + 4, g.legend.origin.y, 0, 0,
-                     FALSE, 0.8);
-          show_text (widget, cr, lo_text, g.legend.origin.x + LEGEND_W + 4,
-                     g.legend.origin.y + g.legend.size.height, 0, 1, FALSE, 0.8);
+          dm_draw_text (widget, cr, hi_text, g.legend.origin.x + LEGEND_W + 4, g.legend.origin.y,
+                        0, 0, FALSE, 0.8);
+          dm_draw_text (widget, cr, lo_text, g.legend.origin.x + LEGEND_W + 4,
+                        g.legend.origin.y + g.legend.size.height, 0, 1, FALSE, 0.8);
           /* The bright end is always the better one, whichever way the
            * figure runs, so the legend says so once. */
-          show_text (widget, cr, "(best)", g.legend.origin.x + LEGEND_W + 4,
-                     g.legend.origin.y + 16, 0, 0, FALSE, 0.7);
+          dm_draw_text (widget, cr, "(best)", g.legend.origin.x + LEGEND_W + 4,
+                        g.legend.origin.y + 16, 0, 0, FALSE, 0.7);
         }
       if (g.legend.size.height > 90)
         {
@@ -338,11 +311,11 @@ G_GNUC_END_IGNORE_DEPRECATIONS
 
           outline_cell (cr, &key, 1.5, &knee_colour, FALSE);
           gdk_cairo_set_source_rgba (cr, &fg);
-          show_text (widget, cr, "knee", key.origin.x + 18, y + 7, 0, 0.5, FALSE, 0.8);
+          dm_draw_text (widget, cr, "knee", key.origin.x + 18, y + 7, 0, 0.5, FALSE, 0.8);
           key.origin.y += 20;
           outline_cell (cr, &key, 1.5, &best_colour, TRUE);
           gdk_cairo_set_source_rgba (cr, &fg);
-          show_text (widget, cr, "best ≤ bound", key.origin.x + 18, y + 27, 0, 0.5, FALSE, 0.8);
+          dm_draw_text (widget, cr, "best ≤ bound", key.origin.x + 18, y + 27, 0, 0.5, FALSE, 0.8);
         }
     }
 }

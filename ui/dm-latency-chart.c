@@ -9,12 +9,14 @@
 #include <math.h>
 #include <string.h>
 
+#include "dm-draw.h"
 #include "dm-latency.h"
 
-#define LEFT_W   58.0
-#define BOTTOM_H 40.0
-#define TOP_H    24.0
-#define RIGHT_W  30.0
+#define LEFT_W      58.0
+#define BOTTOM_H    40.0
+#define TOP_H       24.0
+#define RIGHT_W     30.0
+#define LABEL_SCALE 0.85  /* of the widget's font size, for every label */
 
 struct _DmLatencyChart
 {
@@ -47,29 +49,6 @@ dm_latency_chart_format_ns (double ns)
 }
 
 static void
-show_text (GtkWidget  *widget,
-           cairo_t    *cr,
-           const char *text,
-           double      x,
-           double      y,
-           double      xalign,
-           double      yalign)
-{
-  PangoLayout *layout = gtk_widget_create_pango_layout (widget, text);
-  PangoFontDescription *font = pango_font_description_copy (
-      pango_context_get_font_description (pango_layout_get_context (layout)));
-  int w, h;
-
-  pango_font_description_set_size (font, pango_font_description_get_size (font) * 0.85);
-  pango_layout_set_font_description (layout, font);
-  pango_layout_get_pixel_size (layout, &w, &h);
-  cairo_move_to (cr, x - w * xalign, y - h * yalign);
-  pango_cairo_show_layout (cr, layout);
-  pango_font_description_free (font);
-  g_object_unref (layout);
-}
-
-static void
 dm_latency_chart_snapshot (GtkWidget   *widget,
                            GtkSnapshot *snapshot)
 {
@@ -84,15 +63,14 @@ dm_latency_chart_snapshot (GtkWidget   *widget,
 
   if (pw <= 20 || ph <= 20)
     return;
-G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-G_GNUC_END_IGNORE_DEPRECATIONS
+  dm_draw_get_foreground (widget, &fg);
   cr = gtk_snapshot_append_cairo (snapshot, &GRAPHENE_RECT_INIT (0, 0, width, height));
 
   if (n_series == 0 || self->n_edges < 2)
     {
       gdk_cairo_set_source_rgba (cr, &fg);
-      show_text (widget, cr, "No I/O was measured", width / 2, height / 2, 0.5, 0.5);
+      dm_draw_text (widget, cr, "No I/O was measured", width / 2, height / 2, 0.5, 0.5, FALSE,
+                    LABEL_SCALE);
       cairo_destroy (cr);
       return;
     }
@@ -123,7 +101,7 @@ G_GNUC_END_IGNORE_DEPRECATIONS
       cairo_line_to (cr, LEFT_W + pw, floor (y) + 0.5);
       cairo_stroke (cr);
       gdk_cairo_set_source_rgba (cr, &fg);
-      show_text (widget, cr, label, LEFT_W - 6, y, 1, 0.5);
+      dm_draw_text (widget, cr, label, LEFT_W - 6, y, 1, 0.5, FALSE, LABEL_SCALE);
     }
 
   /* Bars: one slot per bucket, the series side by side within it. */
@@ -166,10 +144,11 @@ G_GNUC_END_IGNORE_DEPRECATIONS
         cairo_line_to (cr, floor (x) + 0.5, TOP_H + ph + 4);
         cairo_stroke (cr);
         gdk_cairo_set_source_rgba (cr, &fg);
-        show_text (widget, cr, label, x, TOP_H + ph + 5, 0.5, 0);
+        dm_draw_text (widget, cr, label, x, TOP_H + ph + 5, 0.5, 0, FALSE, LABEL_SCALE);
       }
     }
-  show_text (widget, cr, "latency (log scale)", LEFT_W + pw / 2, height - 2, 0.5, 1);
+  dm_draw_text (widget, cr, "latency (log scale)", LEFT_W + pw / 2, height - 2, 0.5, 1, FALSE,
+                LABEL_SCALE);
 
   /* The key, top left, only the series shown. */
   for (guint s = 0; s < 2; s++)
@@ -183,13 +162,13 @@ G_GNUC_END_IGNORE_DEPRECATIONS
       cairo_rectangle (cr, lx + 4, 6, 12, 12);
       cairo_fill (cr);
       gdk_cairo_set_source_rgba (cr, &fg);
-      show_text (widget, cr, series_name[s], lx + 20, 12, 0, 0.5);
+      dm_draw_text (widget, cr, series_name[s], lx + 20, 12, 0, 0.5, FALSE, LABEL_SCALE);
       layout = gtk_widget_create_pango_layout (widget, series_name[s]);
       pango_layout_get_pixel_size (layout, &w, &h);
       g_object_unref (layout);
       lx += 20 + w + 14;
     }
-  show_text (widget, cr, "% of I/Os", width - RIGHT_W, 12, 1, 0.5);
+  dm_draw_text (widget, cr, "% of I/Os", width - RIGHT_W, 12, 1, 0.5, FALSE, LABEL_SCALE);
   cairo_destroy (cr);
 }
 

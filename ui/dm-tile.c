@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "dm-draw.h"
+
 struct _DmTile
 {
   GtkWidget    parent_instance;
@@ -83,9 +85,7 @@ dm_tile_snapshot (GtkWidget   *widget,
   GskRoundedRect clip;
   int tw, th;
 
-G_GNUC_BEGIN_IGNORE_DEPRECATIONS
-  gtk_style_context_get_color (gtk_widget_get_style_context (widget), &fg);
-G_GNUC_END_IGNORE_DEPRECATIONS
+  dm_draw_get_foreground (widget, &fg);
 
   if (self->state == DM_TILE_FAILED)
     meter = (GdkRGBA) { 0.88, 0.11, 0.14, 1.0 };
