@@ -70,6 +70,62 @@ dm_result_attach_histograms (dm_result *res, dm_histogram *pair)
 }
 
 void
+dm_result_copy (dm_result *dst, const dm_result *src)
+{
+  dm_histogram *hist_read = dst->hist_read;
+  dm_histogram *hist_write = dst->hist_write;
+
+  *dst = *src;
+  /* The histograms belong to dst's report: their contents are copied, the
+   * pointers never are, so either report can be cleared first. */
+  dst->hist_read = hist_read;
+  dst->hist_write = hist_write;
+  if (hist_read)
+    {
+      if (src->hist_read)
+        *hist_read = *src->hist_read;
+      else
+        dm_histogram_reset (hist_read);
+    }
+  if (hist_write)
+    {
+      if (src->hist_write)
+        *hist_write = *src->hist_write;
+      else
+        dm_histogram_reset (hist_write);
+    }
+}
+
+void
+dm_result_reset (dm_result *res)
+{
+  dm_spec spec = res->spec;
+  dm_mode mode = res->mode;
+  unsigned read_percent = res->read_percent;
+  dm_histogram *pair = res->hist_read;
+
+  memset (res, 0, sizeof *res);
+  res->spec = spec;
+  res->mode = mode;
+  res->read_percent = read_percent;
+  if (pair)
+    dm_result_attach_histograms (res, pair);
+}
+
+void
+dm_report_copy_run (dm_report *dst, const dm_report *src)
+{
+  dm_result *results = dst->results;
+  unsigned n_results = dst->n_results;
+  dm_histogram *histograms = dst->histograms;
+
+  *dst = *src;
+  dst->results = results;
+  dst->n_results = n_results;
+  dst->histograms = histograms;
+}
+
+void
 dm_report_clear (dm_report *r)
 {
   free (r->results);

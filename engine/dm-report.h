@@ -89,6 +89,9 @@ typedef struct dm_report {
   uint64_t       prepare_bytes;  /* written to fill the test file */
   uint64_t       warmup_bytes;   /* moved by unscored warm-up runs */
   uint64_t       measured_bytes; /* moved by measured runs, = sum of runs[].bytes */
+  /* The only memory a report owns. A pointer added here, or to dm_result,
+   * must also be known to dm_report_clear, dm_result_copy and
+   * dm_report_copy_run. */
   dm_result     *results;
   unsigned       n_results;
   dm_histogram  *histograms;     /* 2 per result, behind hist_read/hist_write */
@@ -102,6 +105,16 @@ int  dm_report_init (dm_report *r, const dm_settings *settings,
 void dm_report_clear (dm_report *r);
 /* Points a result at a pair of histograms (read, write) and empties them. */
 void dm_result_attach_histograms (dm_result *res, dm_histogram *pair);
+/* Copies src's figures and latency histograms into dst, which keeps its own
+ * histogram storage (its report's; none stays none): no pointer ends up
+ * shared between two reports. */
+void dm_result_copy (dm_result *dst, const dm_result *src);
+/* Empties a result's figures and histograms, keeping which test it is. */
+void dm_result_reset (dm_result *res);
+/* Copies everything about src's run but its results (status, times,
+ * settings, target, system, thresholds, comment) into dst, which keeps its
+ * own results and histograms. */
+void dm_report_copy_run (dm_report *dst, const dm_report *src);
 dm_result *dm_report_find (const dm_report *r, const dm_spec *spec, dm_mode mode);
 
 /* The figure of a result in a unit (MB/s, GB/s, IOPS, us). */

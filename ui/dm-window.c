@@ -896,40 +896,6 @@ on_job_progress (DmJob    *job,
   gtk_label_set_text (GTK_LABEL (self->time_label), left);
 }
 
-/* A result owns (through its report) a pair of latency histograms; these
- * keep that link when a result is copied between reports or emptied. */
-static void
-result_copy (dm_result       *dst,
-             const dm_result *src)
-{
-  dm_histogram *hist_read = dst->hist_read;
-  dm_histogram *hist_write = dst->hist_write;
-
-  *dst = *src;
-  dst->hist_read = hist_read;
-  dst->hist_write = hist_write;
-  if (hist_read && src->hist_read)
-    *hist_read = *src->hist_read;
-  if (hist_write && src->hist_write)
-    *hist_write = *src->hist_write;
-}
-
-static void
-result_reset (dm_result *res)
-{
-  dm_spec spec = res->spec;
-  dm_mode mode = res->mode;
-  unsigned read_percent = res->read_percent;
-  dm_histogram *pair = res->hist_read;
-
-  memset (res, 0, sizeof *res);
-  res->spec = spec;
-  res->mode = mode;
-  res->read_percent = read_percent;
-  if (pair)
-    dm_result_attach_histograms (res, pair);
-}
-
 /* Takes the finished job's figures into the grid's report: only the rows
  * that ran, so a single-row run keeps the others. */
 static void
@@ -937,9 +903,6 @@ merge_report (DmWindow        *self,
               DmJob           *job,
               const dm_report *done)
 {
-  dm_result *results = self->report.results;
-  unsigned n_results = self->report.n_results;
-  dm_histogram *histograms = self->report.histograms;
   char comment[sizeof self->report.comment];
 
   for (unsigned i = 0; i < done->n_results; i++)
@@ -950,16 +913,13 @@ merge_report (DmWindow        *self,
         continue;
       mine = dm_report_find (&self->report, &done->results[i].spec, done->results[i].mode);
       if (mine)
-        result_copy (mine, &done->results[i]);
+        dm_result_copy (mine, &done->results[i]);
     }
 
   /* Everything else (status, target, system, settings, times) is the
    * finished run's; the arrays stay the grid's own. */
   memcpy (comment, self->report.comment, sizeof comment);
-  self->report = *done;
-  self->report.results = results;
-  self->report.n_results = n_results;
-  self->report.histograms = histograms;
+  dm_report_copy_run (&self->report, done);
   memcpy (self->report.comment, comment, sizeof comment);
 }
 
@@ -1091,7 +1051,7 @@ dm_window_start (DmWindow *self,
   for (unsigned i = 0; i < self->report.n_results; i++)
     if (only_row < 0 || dm_spec_equal (&self->report.results[i].spec,
                                        &self->layout.rows[only_row]))
-      result_reset (&self->report.results[i]);
+      dm_result_reset (&self->report.results[i]);
   dm_window_refresh_tiles (self);
 
   self->reported = 0;
@@ -2209,9 +2169,6 @@ dm_window_open_saved (DmWindow    *self,
                       GError     **error)
 {
   dm_report r;
-  dm_result *results = self->report.results;
-  unsigned n_results = self->report.n_results;
-  dm_histogram *histograms = self->report.histograms;
   guint shown = 0, total;
 
   g_return_val_if_fail (DM_IS_WINDOW (self), FALSE);
@@ -2227,22 +2184,19 @@ dm_window_open_saved (DmWindow    *self,
   compare_show (self, FALSE);
   /* The grid keeps its own arrays; a saved figure fills the tile of the
    * same test and mode, and the next run starts the grid over. */
-  for (unsigned i = 0; i < n_results; i++)
-    result_reset (&results[i]);
+  for (unsigned i = 0; i < self->report.n_results; i++)
+    dm_result_reset (&self->report.results[i]);
   for (unsigned i = 0; i < r.n_results; i++)
     {
       dm_result *mine = dm_report_find (&self->report, &r.results[i].spec, r.results[i].mode);
 
       if (mine)
         {
-          result_copy (mine, &r.results[i]);
+          dm_result_copy (mine, &r.results[i]);
           shown++;
         }
     }
-  self->report = r;
-  self->report.results = results;
-  self->report.n_results = n_results;
-  self->report.histograms = histograms;
+  dm_report_copy_run (&self->report, &r);
   gtk_editable_set_text (GTK_EDITABLE (self->comment_entry), r.comment);
   total = r.n_results;
   dm_report_clear (&r);
