@@ -57,7 +57,6 @@ typedef struct window {
 typedef struct worker {
   dm_runner       *runner;
   const dm_result *result;
-  unsigned         index;
 
   /* What this thread does. */
   uint32_t         block;
@@ -529,7 +528,6 @@ run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists)
       memset (w, 0, sizeof *w);
       w->runner = r;
       w->result = res;
-      w->index = i;
       w->block = spec->block_size;
       if (spec->pattern == DM_SEQ)
         {
