@@ -13,6 +13,7 @@
 #include "dm-format.h"
 #include "dm-history.h"
 #include "dm-platform.h"
+#include "dm-save-dialog.h"
 
 struct _DmHistoryWindow
 {
@@ -296,17 +297,12 @@ on_export_response (GtkNativeDialog *chooser,
                     DmHistoryWindow *self)
 {
   const char *source = g_object_get_data (G_OBJECT (chooser), "dm-path");
-  g_autoptr (GFile) file = NULL;
-  g_autofree char *path = NULL;
+  g_autofree char *path = dm_save_dialog_get_path (chooser, response);
   char why[256] = "";
   dm_report r;
   dm_buf buf;
   int rc;
 
-  if (response != GTK_RESPONSE_ACCEPT)
-    goto out;
-  file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
-  path = file ? g_file_get_path (file) : NULL;
   if (!path)
     goto out;
   memset (&r, 0, sizeof r);
@@ -350,10 +346,8 @@ on_export (DmHistoryWindow *self)
     return;
   base = g_strndup (e->name, strlen (e->name) - (g_str_has_suffix (e->name, ".json") ? 5 : 0));
   name = g_strdup_printf ("Diskmeter_%s.txt", base);
-  chooser = gtk_file_chooser_native_new ("Export Saved Run", GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel");
+  chooser = dm_save_dialog_new (GTK_WINDOW (self), "Export Saved Run", name);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
   g_object_set_data_full (G_OBJECT (chooser), "dm-path", g_strdup (e->path), g_free);
   g_signal_connect (chooser, "response", G_CALLBACK (on_export_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));

@@ -18,6 +18,7 @@
 #include "dm-json.h"
 #include "dm-latency-view.h"
 #include "dm-platform.h"
+#include "dm-save-dialog.h"
 #include "dm-screenshot.h"
 #include "dm-sweep.h"
 #include "dm-units.h"
@@ -504,13 +505,9 @@ on_save_response (GtkNativeDialog *dialog,
                   int              response,
                   DmSweepWindow   *self)
 {
-  g_autoptr (GFile) file = NULL;
-  g_autofree char *path = NULL;
+  g_autofree char *path = dm_save_dialog_get_path (dialog, response);
   g_autoptr (GError) error = NULL;
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-  path = file ? g_file_get_path (file) : NULL;
   g_clear_object (&self->chooser);
   if (!path)
     return;
@@ -536,11 +533,7 @@ action_save (GtkWidget  *widget,
     return;
   g_free (self->save_format);
   self->save_format = g_strdup (format);
-  /* GtkFileChooserNative: GTK 4.8 has no GtkFileDialog yet, and the native
-   * dialog goes through the portal inside a sandbox. */
-  self->chooser = gtk_file_chooser_native_new ("Save Sweep", GTK_WINDOW (self),
-                                               GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel");
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
+  self->chooser = dm_save_dialog_new (GTK_WINDOW (self), "Save Sweep", name);
   g_signal_connect (self->chooser, "response", G_CALLBACK (on_save_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }

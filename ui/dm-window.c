@@ -23,6 +23,7 @@
 #include "dm-platform.h"
 #include "dm-profile.h"
 #include "dm-report.h"
+#include "dm-save-dialog.h"
 #include "dm-screenshot.h"
 #include "dm-thresholds-dialog.h"
 #include "dm-tile.h"
@@ -1178,15 +1179,10 @@ on_save_response (GtkNativeDialog *dialog,
                   DmWindow        *self)
 {
   ExportKind kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "dm-kind"));
+  g_autofree char *path = dm_save_dialog_get_path (dialog, response);
 
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
-
-      if (path)
-        export_and_report (self, kind, path);
-    }
+  if (path)
+    export_and_report (self, kind, path);
   g_object_unref (dialog);
 }
 
@@ -1202,10 +1198,8 @@ save_with_chooser (DmWindow   *self,
   g_autofree char *name = g_strdup_printf ("Diskmeter_%s.%s", stamp, ext[kind]);
   GtkFileChooserNative *chooser;
 
-  chooser = gtk_file_chooser_native_new (titles[kind], GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, "_Save", "_Cancel");
+  chooser = dm_save_dialog_new (GTK_WINDOW (self), titles[kind], name);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
   g_object_set_data (G_OBJECT (chooser), "dm-kind", GINT_TO_POINTER (kind));
   g_signal_connect (chooser, "response", G_CALLBACK (on_save_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
