@@ -20,7 +20,7 @@ dm_history_dir (char *buf, size_t size)
   int err = dm_data_dir (base, sizeof base);
   if (err < 0)
     return err;
-  if (snprintf (buf, size, "%s/history", base) >= (int) size)
+  if (snprintf (buf, size, "%s%chistory", base, dm_dir_separator ()) >= (int) size)
     return -ENAMETOOLONG;
   /* dm_data_dir creates its own folder; the history folder is one below,
    * and dm_file_write_new needs it to exist. */
@@ -82,7 +82,8 @@ dm_history_save (const dm_report *r, char *path, size_t path_size)
       char suffix[16] = "";
       if (k > 1)
         snprintf (suffix, sizeof suffix, "-%u", k);
-      if (snprintf (path, path_size, "%s/%sZ-%s%s.json", dir, stamp, name, suffix)
+      if (snprintf (path, path_size, "%s%c%sZ-%s%s.json", dir, dm_dir_separator (),
+                    stamp, name, suffix)
           >= (int) path_size)
         {
           err = -ENAMETOOLONG;
@@ -158,7 +159,7 @@ add_entry (const char *name, void *user)
   dm_report r;
   memset (e, 0, sizeof *e);
   snprintf (e->name, sizeof e->name, "%s", name);
-  snprintf (e->path, sizeof e->path, "%s/%s", l->dir, name);
+  snprintf (e->path, sizeof e->path, "%s%c%s", l->dir, dm_dir_separator (), name);
   if (dm_history_load (e->path, &r, e->error, sizeof e->error) < 0)
     return;
   e->ok = true;

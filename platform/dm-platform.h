@@ -110,6 +110,10 @@ int dm_file_read_all (const char *path, size_t max, char **data, size_t *len);
  * %LOCALAPPDATA%\Diskmeter on Windows. */
 int dm_data_dir (char *buf, size_t size);
 
+/* The separator between folders in the paths Diskmeter shows its users:
+ * '/' on Linux, '\\' on Windows (which takes either, but users read one). */
+char dm_dir_separator (void);
+
 /* Creates a folder and its parents where missing. */
 int dm_ensure_dir (const char *path);
 

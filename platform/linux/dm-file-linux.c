@@ -318,6 +318,12 @@ dm_ensure_dir (const char *path)
   return mkdir_p (buf);
 }
 
+char
+dm_dir_separator (void)
+{
+  return '/';
+}
+
 int
 dm_data_dir (char *buf, size_t size)
 {

@@ -91,6 +91,12 @@ dm_ensure_dir (const char *path)
   return err;
 }
 
+char
+dm_dir_separator (void)
+{
+  return '\\';
+}
+
 int
 dm_data_dir (char *buf, size_t size)
 {
