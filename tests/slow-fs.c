@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A file system whose reads behave like a device with a known curve: each
+ * read takes a fixed service time, and at most a set number are served at
+ * once (the device's internal parallelism). From that the truth is
+ * arithmetic: at queue depth QD the device serves min(QD, P) / D reads a
+ * second, and by Little's law each waits max(D, QD x D / P) on average. So
+ * a sweep over QD must find its knee at P, which a throttled loop device
+ * (one request served at a time, no latency floor) cannot show.
+ *
+ *   slow-fs MOUNTPOINT SERVICE_US PARALLEL
+ *
+ * Runs in the foreground until unmounted or killed. Files live in memory,
+ * up to 512 MiB in all; writes, creation and the rest are immediate. Only
+ * what Diskmeter does to its test file is implemented: create, unlink while
+ * open, fallocate, read, write, fsync, statfs. The file ".served" reads as
+ * "reads N read_bytes B writes N write_bytes B": what the device served, to
+ * hold against what Diskmeter reports, as the block tests hold it against
+ * the kernel's sector counters.
+ */
+
+#define FUSE_USE_VERSION 31
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fuse.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+
+#define MAX_FILES 16
+#define MAX_BYTES (512ull << 20)
+#define SERVED    MAX_FILES   /* the file handle of ".served" */
+
+typedef struct {
+  char     name[256];   /* empty once unlinked */
+  bool     used;
+  unsigned opened;
+  char    *data;
+  size_t   size;
+} node;
+
+static struct {
+  pthread_mutex_t lock;     /* the file table */
+  node            files[MAX_FILES];
+  size_t          bytes;
+  pthread_mutex_t serve_lock;  /* the device's service slots */
+  pthread_cond_t  slot_free;
+  unsigned        busy;
+  unsigned        parallel;
+  long            service_ns;
+  uint64_t        reads, read_bytes, writes, write_bytes;  /* under lock */
+} fs = { .lock = PTHREAD_MUTEX_INITIALIZER, .serve_lock = PTHREAD_MUTEX_INITIALIZER,
+         .slot_free = PTHREAD_COND_INITIALIZER };
+
+/* One read's service: wait for a free slot, hold it for the service time.
+ * The time waited for the slot is the queueing a real device would add. */
+static void
+serve (void)
+{
+  struct timespec t;
+  pthread_mutex_lock (&fs.serve_lock);
+  while (fs.busy >= fs.parallel)
+    pthread_cond_wait (&fs.slot_free, &fs.serve_lock);
+  fs.busy++;
+  pthread_mutex_unlock (&fs.serve_lock);
+
+  clock_gettime (CLOCK_MONOTONIC, &t);
+  t.tv_nsec += fs.service_ns;
+  t.tv_sec += t.tv_nsec / 1000000000;
+  t.tv_nsec %= 1000000000;
+  while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) == EINTR)
+    ;
+
+  pthread_mutex_lock (&fs.serve_lock);
+  fs.busy--;
+  pthread_cond_signal (&fs.slot_free);
+  pthread_mutex_unlock (&fs.serve_lock);
+}
+
+/* The linked file called path ("/name"), or NULL. Under fs.lock. */
+static node *
+lookup (const char *path)
+{
+  if (path[0] != '/' || strchr (path + 1, '/'))
+    return NULL;
+  for (int i = 0; i < MAX_FILES; i++)
+    if (fs.files[i].used && fs.files[i].name[0] && !strcmp (fs.files[i].name, path + 1))
+      return &fs.files[i];
+  return NULL;
+}
+
+static void
+release_if_gone (node *n)
+{
+  if (n->used && !n->name[0] && n->opened == 0)
+    {
+      fs.bytes -= n->size;
+      free (n->data);
+      memset (n, 0, sizeof *n);
+    }
+}
+
+/* Grows a file to at least size bytes, zero-filled. Under fs.lock. */
+static int
+grow (node *n, size_t size)
+{
+  if (size <= n->size)
+    return 0;
+  if (fs.bytes + (size - n->size) > MAX_BYTES)
+    return -ENOSPC;
+  char *data = realloc (n->data, size);
+  if (!data)
+    return -ENOMEM;
+  memset (data + n->size, 0, size - n->size);
+  fs.bytes += size - n->size;
+  n->data = data;
+  n->size = size;
+  return 0;
+}
+
+static void *
+slow_init (struct fuse_conn_info *conn, struct fuse_config *cfg)
+{
+  /* Unlinked-while-open files stay as they are (no .fuse_hidden rename),
+   * and every open reads and writes through to us, never a page cache. */
+  cfg->hard_remove = 1;
+  cfg->nullpath_ok = 1;
+  cfg->direct_io = 1;
+  cfg->attr_timeout = 0;
+  cfg->entry_timeout = 0;
+  cfg->negative_timeout = 0;
+  /* Enough requests in flight for the deepest queue a test asks for. */
+  conn->max_background = 256;
+  conn->congestion_threshold = 256;
+  return NULL;
+}
+
+static int
+slow_getattr (const char *path, struct stat *st, struct fuse_file_info *fi)
+{
+  memset (st, 0, sizeof *st);
+  if (!fi && path && !strcmp (path, "/"))
+    {
+      st->st_mode = S_IFDIR | 0755;
+      st->st_nlink = 2;
+      return 0;
+    }
+  if (fi ? fi->fh == SERVED : !strcmp (path, "/.served"))
+    {
+      st->st_mode = S_IFREG | 0444;
+      st->st_nlink = 1;
+      st->st_size = 4096;  /* at most; reads return what there is */
+      return 0;
+    }
+  pthread_mutex_lock (&fs.lock);
+  node *n = fi ? &fs.files[fi->fh] : lookup (path);
+  if (n)
+    {
+      st->st_mode = S_IFREG | 0600;
+      st->st_nlink = n->name[0] ? 1 : 0;
+      st->st_size = (off_t) n->size;
+      st->st_blocks = (blkcnt_t) ((n->size + 511) / 512);
+      st->st_blksize = 4096;
+    }
+  pthread_mutex_unlock (&fs.lock);
+  return n ? 0 : -ENOENT;
+}
+
+static int
+slow_readdir (const char *path, void *buf, fuse_fill_dir_t fill, off_t off,
+              struct fuse_file_info *fi, enum fuse_readdir_flags flags)
+{
+  /* There is one folder, the root; path may be NULL (nullpath_ok). */
+  (void) path, (void) off, (void) fi, (void) flags;
+  fill (buf, ".", NULL, 0, 0);
+  fill (buf, "..", NULL, 0, 0);
+  pthread_mutex_lock (&fs.lock);
+  for (int i = 0; i < MAX_FILES; i++)
+    if (fs.files[i].used && fs.files[i].name[0])
+      fill (buf, fs.files[i].name, NULL, 0, 0);
+  pthread_mutex_unlock (&fs.lock);
+  return 0;
+}
+
+static int
+slow_create (const char *path, mode_t mode, struct fuse_file_info *fi)
+{
+  (void) mode;
+  int err = -ENFILE;
+  if (path[0] != '/' || strchr (path + 1, '/') || strlen (path + 1) >= sizeof fs.files[0].name)
+    return -EINVAL;
+  pthread_mutex_lock (&fs.lock);
+  if (lookup (path))
+    err = -EEXIST;
+  else
+    for (int i = 0; i < MAX_FILES; i++)
+      if (!fs.files[i].used)
+        {
+          fs.files[i].used = true;
+          fs.files[i].opened = 1;
+          snprintf (fs.files[i].name, sizeof fs.files[i].name, "%s", path + 1);
+          fi->fh = (uint64_t) i;
+          fi->direct_io = 1;
+          err = 0;
+          break;
+        }
+  pthread_mutex_unlock (&fs.lock);
+  return err;
+}
+
+static int
+slow_open (const char *path, struct fuse_file_info *fi)
+{
+  if (!strcmp (path, "/.served"))
+    {
+      fi->fh = SERVED;
+      fi->direct_io = 1;
+      return 0;
+    }
+  pthread_mutex_lock (&fs.lock);
+  node *n = lookup (path);
+  if (n)
+    {
+      n->opened++;
+      fi->fh = (uint64_t) (n - fs.files);
+      fi->direct_io = 1;
+      if (fi->flags & O_TRUNC)
+        {
+          fs.bytes -= n->size;
+          n->size = 0;
+        }
+    }
+  pthread_mutex_unlock (&fs.lock);
+  return n ? 0 : -ENOENT;
+}
+
+static int
+slow_release (const char *path, struct fuse_file_info *fi)
+{
+  (void) path;
+  if (fi->fh == SERVED)
+    return 0;
+  pthread_mutex_lock (&fs.lock);
+  node *n = &fs.files[fi->fh];
+  n->opened--;
+  release_if_gone (n);
+  pthread_mutex_unlock (&fs.lock);
+  return 0;
+}
+
+static int
+slow_unlink (const char *path)
+{
+  pthread_mutex_lock (&fs.lock);
+  node *n = lookup (path);
+  if (n)
+    {
+      n->name[0] = '\0';
+      release_if_gone (n);
+    }
+  pthread_mutex_unlock (&fs.lock);
+  return n ? 0 : -ENOENT;
+}
+
+static int
+slow_read (const char *path, char *buf, size_t size, off_t off, struct fuse_file_info *fi)
+{
+  (void) path;
+  if (fi->fh == SERVED)
+    {
+      char text[256];
+      pthread_mutex_lock (&fs.lock);
+      int len = snprintf (text, sizeof text,
+                          "reads %llu read_bytes %llu writes %llu write_bytes %llu\n",
+                          (unsigned long long) fs.reads, (unsigned long long) fs.read_bytes,
+                          (unsigned long long) fs.writes, (unsigned long long) fs.write_bytes);
+      pthread_mutex_unlock (&fs.lock);
+      if (off >= len)
+        return 0;
+      size_t got = (size_t) (len - off) < size ? (size_t) (len - off) : size;
+      memcpy (buf, text + off, got);
+      return (int) got;
+    }
+  serve ();
+  pthread_mutex_lock (&fs.lock);
+  node *n = &fs.files[fi->fh];
+  size_t got = 0;
+  if ((size_t) off < n->size)
+    {
+      got = n->size - (size_t) off < size ? n->size - (size_t) off : size;
+      memcpy (buf, n->data + off, got);
+    }
+  fs.reads++;
+  fs.read_bytes += got;
+  pthread_mutex_unlock (&fs.lock);
+  return (int) got;
+}
+
+static int
+slow_write (const char *path, const char *buf, size_t size, off_t off,
+            struct fuse_file_info *fi)
+{
+  (void) path;
+  if (fi->fh == SERVED)
+    return -EBADF;
+  pthread_mutex_lock (&fs.lock);
+  node *n = &fs.files[fi->fh];
+  int err = grow (n, (size_t) off + size);
+  if (err == 0)
+    {
+      memcpy (n->data + off, buf, size);
+      fs.writes++;
+      fs.write_bytes += size;
+    }
+  pthread_mutex_unlock (&fs.lock);
+  return err < 0 ? err : (int) size;
+}
+
+static int
+slow_truncate (const char *path, off_t size, struct fuse_file_info *fi)
+{
+  if (fi && fi->fh == SERVED)
+    return -EPERM;
+  pthread_mutex_lock (&fs.lock);
+  node *n = fi ? &fs.files[fi->fh] : lookup (path);
+  int err = n ? 0 : -ENOENT;
+  if (n && (size_t) size > n->size)
+    err = grow (n, (size_t) size);
+  else if (n)
+    {
+      fs.bytes -= n->size - (size_t) size;
+      n->size = (size_t) size;
+    }
+  pthread_mutex_unlock (&fs.lock);
+  return err;
+}
+
+static int
+slow_fallocate (const char *path, int mode, off_t off, off_t len, struct fuse_file_info *fi)
+{
+  (void) path;
+  if (mode != 0 || fi->fh == SERVED)
+    return -EOPNOTSUPP;
+  pthread_mutex_lock (&fs.lock);
+  int err = grow (&fs.files[fi->fh], (size_t) (off + len));
+  pthread_mutex_unlock (&fs.lock);
+  return err;
+}
+
+static int
+slow_fsync (const char *path, int datasync, struct fuse_file_info *fi)
+{
+  (void) path, (void) datasync, (void) fi;
+  return 0;
+}
+
+static int
+slow_statfs (const char *path, struct statvfs *st)
+{
+  (void) path;
+  memset (st, 0, sizeof *st);
+  st->f_bsize = st->f_frsize = 4096;
+  st->f_blocks = MAX_BYTES / 4096;
+  pthread_mutex_lock (&fs.lock);
+  st->f_bfree = st->f_bavail = (MAX_BYTES - fs.bytes) / 4096;
+  pthread_mutex_unlock (&fs.lock);
+  st->f_files = MAX_FILES;
+  st->f_namemax = 255;
+  return 0;
+}
+
+static const struct fuse_operations slow_ops = {
+  .init = slow_init,
+  .getattr = slow_getattr,
+  .readdir = slow_readdir,
+  .create = slow_create,
+  .open = slow_open,
+  .release = slow_release,
+  .unlink = slow_unlink,
+  .read = slow_read,
+  .write = slow_write,
+  .truncate = slow_truncate,
+  .fallocate = slow_fallocate,
+  .fsync = slow_fsync,
+  .statfs = slow_statfs,
+};
+
+int
+main (int argc, char **argv)
+{
+  char *end1, *end2;
+  if (argc != 4)
+    {
+      fprintf (stderr, "usage: slow-fs MOUNTPOINT SERVICE_US PARALLEL\n");
+      return 2;
+    }
+  long us = strtol (argv[2], &end1, 10);
+  long parallel = strtol (argv[3], &end2, 10);
+  if (*end1 || *end2 || us < 1 || us > 10000000 || parallel < 1 || parallel > 64)
+    {
+      fprintf (stderr, "slow-fs: SERVICE_US must be 1..10000000 and PARALLEL 1..64\n");
+      return 2;
+    }
+  fs.service_ns = us * 1000;
+  fs.parallel = (unsigned) parallel;
+  /* Sleeps end on time, not up to 50 us late (the worker threads inherit
+   * this from the main thread that creates them). */
+  prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+
+  /* Foreground, many threads (a queued read holds one while it waits for
+   * a slot), and no single-thread option. */
+  char *args[] = { argv[0], argv[1], "-f", "-o", "fsname=slow-fs,max_threads=128",
+                   NULL };
+  return fuse_main (5, args, &slow_ops, NULL);
+}
