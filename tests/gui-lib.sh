@@ -61,7 +61,8 @@ dm_gui_stop_display ()
 _dm_gui_lib_dir="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 # Reads a screenshot without an imaging package: dm_png stats FILE, or
-# dm_png colours FILE R,G,B... (what each prints is in tests/png.py).
+# dm_png colours FILE R,G,B..., or dm_png centre FILE R,G,B (what each
+# prints is in tests/png.py).
 dm_png ()
 {
   python3 "$_dm_gui_lib_dir/png.py" "$@"

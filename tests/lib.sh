@@ -278,6 +278,49 @@ dm_untrack_pid ()
   _dm_pids=("${keep[@]}")
 }
 
+# dm_slow_fs_mount FOLDER SERVICE_US PARALLEL: mounts tests/slow-fs.c (reads
+# of SERVICE_US each, PARALLEL at once) on FOLDER, made if missing; skips
+# where it was not built or the kernel has no FUSE. Sets DM_SLOW_FS_PID.
+dm_slow_fs_mount ()
+{
+  local mnt="$1"
+  [ -n "${DM_SLOW_FS:-}" ] || dm_skip "built without libfuse3 (build-aux/dev installs libfuse3-dev)"
+  [ -c /dev/fuse ] || dm_skip "no /dev/fuse: this kernel or container has no FUSE"
+  mkdir -p "$mnt" || dm_die "mkdir $mnt failed"
+  "$DM_SLOW_FS" "$mnt" "$2" "$3" 2> "$mnt.log" &
+  DM_SLOW_FS_PID=$!
+  _dm_pids+=("$DM_SLOW_FS_PID")
+  _dm_mounts+=("$mnt")
+  for _ in $(seq 50); do
+    mountpoint -q "$mnt" && return 0
+    kill -0 "$DM_SLOW_FS_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  dm_die "slow-fs did not mount $mnt: $(head -c 300 "$mnt.log")"
+}
+
+# dm_slow_fs_unmount FOLDER: unmounts it and waits for slow-fs to end; its
+# exit status. The kernel may hold the test file's last release a moment
+# after diskmeter-cli exits ("target is busy"), so unmounting is retried.
+dm_slow_fs_unmount ()
+{
+  local mnt="$1" rc
+  for _ in $(seq 50); do
+    umount "$mnt" 2>/dev/null && break
+    sleep 0.1
+  done
+  mountpoint -q "$mnt" && umount -l "$mnt"
+  for _ in $(seq 50); do
+    kill -0 "$DM_SLOW_FS_PID" 2>/dev/null || break
+    sleep 0.1
+  done
+  kill -KILL "$DM_SLOW_FS_PID" 2>/dev/null
+  wait "$DM_SLOW_FS_PID"
+  rc=$?
+  dm_untrack_pid "$DM_SLOW_FS_PID"
+  return "$rc"
+}
+
 # Sectors the kernel moved through a device so far: "READ_BYTES WRITE_BYTES"
 # (fields 3 and 7 of /sys/block/NAME/stat, in 512-byte units whatever the
 # logical block size).

@@ -3,8 +3,9 @@
 # Reads the window's screenshots with Python's standard library only, so the
 # GUI tests need no imaging package: "stats FILE" prints WIDTH HEIGHT COLOURS
 # INK, "colours FILE R,G,B..." prints WIDTH HEIGHT INK and, for each colour,
-# the number of pixels near it. INK is the share of pixels unlike the most
-# common one (the background).
+# the number of pixels near it, "centre FILE R,G,B" prints the number of
+# pixels near that colour and their mean x and y (where a mark was drawn).
+# INK is the share of pixels unlike the most common one (the background).
 import struct
 import sys
 import zlib
@@ -93,13 +94,29 @@ def colours(path, *specs):
     print(width, height, "%.4f" % ink, *near)
 
 
+def centre(path, spec):
+    width, height, bpp, rows = read_png(path)
+    w = tuple(int(v) for v in spec.split(","))
+    n = sx = sy = 0
+    for y, line in enumerate(rows):
+        for x in range(width):
+            px = line[x * bpp:x * bpp + 3]
+            if all(abs(px[i] - w[i]) <= 6 for i in range(3)):
+                n += 1
+                sx += x
+                sy += y
+    print(n, "%.1f" % (sx / n if n else -1), "%.1f" % (sy / n if n else -1))
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == "stats":
         stats(argv[2])
     elif len(argv) >= 3 and argv[1] == "colours":
         colours(argv[2], *argv[3:])
+    elif len(argv) == 4 and argv[1] == "centre":
+        centre(argv[2], argv[3])
     else:
-        raise SystemExit("usage: png.py stats FILE | colours FILE R,G,B...")
+        raise SystemExit("usage: png.py stats FILE | colours FILE R,G,B... | centre FILE R,G,B")
 
 
 main(sys.argv)

@@ -16,28 +16,13 @@
 dm_need_cli
 [ "$(uname -s)" = Linux ] || dm_skip "not Linux"
 [ "$(id -u)" = 0 ] || dm_skip "not root: mounting a FUSE file system needs root"
-[ -n "${DM_SLOW_FS:-}" ] || dm_skip "built without libfuse3 (build-aux/dev installs libfuse3-dev)"
-[ -c /dev/fuse ] || dm_skip "no /dev/fuse: this kernel or container has no FUSE"
-for tool in mountpoint umount python3; do
-  command -v "$tool" >/dev/null || dm_die "$tool is missing (build-aux/dev installs it)"
-done
 
 service_us=10000
 parallel=4
 
 dm_tmpdir
 mnt="$DM_TMPDIR/mnt"
-mkdir "$mnt"
-"$DM_SLOW_FS" "$mnt" "$service_us" "$parallel" 2> "$DM_TMPDIR/slow-fs.log" &
-fs_pid=$!
-dm_track_pid "$fs_pid"
-dm_track_mount "$mnt"
-for _ in $(seq 50); do
-  mountpoint -q "$mnt" && break
-  kill -0 "$fs_pid" 2>/dev/null || dm_die "slow-fs did not start: $(head -c 300 "$DM_TMPDIR/slow-fs.log")"
-  sleep 0.1
-done
-mountpoint -q "$mnt" || dm_die "slow-fs did not mount $mnt"
+dm_slow_fs_mount "$mnt" "$service_us" "$parallel"
 dm_log "slow-fs on $mnt: $service_us us per read, $parallel at once"
 
 served () { tr -d '\n' < "$mnt/.served"; }
@@ -103,10 +88,8 @@ if command -v fio >/dev/null; then
 fi
 
 dm_check "/truth/knee/no test file left" test -z "$(ls -A "$mnt" 2>/dev/null)"
-umount "$mnt"
-wait "$fs_pid"
+dm_slow_fs_unmount "$mnt"
 rc=$?
-dm_untrack_pid "$fs_pid"
 dm_check "/truth/knee/slow-fs ended cleanly after unmount (status $rc)" test "$rc" = 0
 
 dm_finish
