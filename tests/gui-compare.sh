@@ -5,7 +5,8 @@
 # owns, throttled by the block cgroup to 40 and 20 MB/s, measured in turns
 # from the window's command line. The comparison it saves must find the
 # first twice as fast as the second (within 3%), say "better" for the
-# faster one's side, and the screenshot must show the comparison grid.
+# faster one's side, and the screenshot must show the comparison grid with
+# B's meter bars half as long as A's, as the throttles say.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/gui-lib.sh"
 
@@ -71,6 +72,27 @@ assert d[:8] == b"\x89PNG\r\n\x1a\n"
 w, h = struct.unpack(">II", d[16:24])
 print("#   screenshot %dx%d" % (w, h))
 assert w >= 600 and h >= 400
+PY
+# The bars (the meter blue) under each figure, A's and B's side by side in
+# each row: B's length over A's must be the figures' ratio, about 0.5.
+dm_png bars "$out/compare.png" 53,132,228 > "$out/bars.txt"
+sed 's/^/#   bar (top left length): /' "$out/bars.txt"
+dm_check "B's bars are as much shorter than A's as its figures (within 3%)" \
+  python3 - "$out/compare.json" "$out/bars.txt" <<'PY'
+import json, sys
+c = json.load(open(sys.argv[1]))
+want = [r["cells"][1]["value"] / r["cells"][0]["value"]
+        for r in c["rows"] if r["test"].upper().startswith("SEQ1M")]
+rows = {}
+for line in open(sys.argv[2]):
+    top, left, length = map(int, line.split())
+    rows.setdefault(top, []).append((left, length))
+pairs = [sorted(v) for v in rows.values() if len(v) == 2]
+assert len(pairs) == len(want) == 2, (pairs, want)
+for (a, b), ratio in zip(pairs, want):
+    drawn = b[1] / a[1]
+    print("#   bars %d and %d px: %.3f, figures %.3f" % (a[1], b[1], drawn, ratio))
+    assert abs(drawn - ratio) <= 0.03, (drawn, ratio)
 PY
 if [ -n "${DM_GUI_KEEP:-}" ]; then cp "$out/compare.png" "$DM_GUI_KEEP"; fi
 for m in "$mnt_fast" "$mnt_slow"; do

@@ -4,7 +4,9 @@
 # GUI tests need no imaging package: "stats FILE" prints WIDTH HEIGHT COLOURS
 # INK, "colours FILE R,G,B..." prints WIDTH HEIGHT INK and, for each colour,
 # the number of pixels near it, "centre FILE R,G,B" prints the number of
-# pixels near that colour and their mean x and y (where a mark was drawn).
+# pixels near that colour and their mean x and y (where a mark was drawn),
+# "bars FILE R,G,B" prints "TOP LEFT LENGTH" for each horizontal bar of that
+# colour (at least 20 pixels long and 2 tall), top to bottom, left to right.
 # INK is the share of pixels unlike the most common one (the background).
 import struct
 import sys
@@ -108,6 +110,36 @@ def centre(path, spec):
     print(n, "%.1f" % (sx / n if n else -1), "%.1f" % (sy / n if n else -1))
 
 
+def bars(path, spec):
+    width, height, bpp, rows = read_png(path)
+    w = tuple(int(v) for v in spec.split(","))
+    near = lambda line, x: all(abs(line[x * bpp + i] - w[i]) <= 8 for i in range(3))
+    found = []   # [top, left, length, last row, rows tall]
+    for y, line in enumerate(rows):
+        x = 0
+        while x < width:
+            if not near(line, x):
+                x += 1
+                continue
+            start = x
+            while x < width and near(line, x):
+                x += 1
+            if x - start < 20:
+                continue
+            for bar in found:
+                if bar[3] == y - 1 and abs(bar[1] - start) <= 2:
+                    bar[2] = max(bar[2], x - start)
+                    bar[1] = min(bar[1], start)
+                    bar[3] = y
+                    bar[4] += 1
+                    break
+            else:
+                found.append([y, start, x - start, y, 1])
+    for top, left, length, _, tall in sorted(found):
+        if tall >= 2:
+            print(top, left, length)
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == "stats":
         stats(argv[2])
@@ -115,8 +147,11 @@ def main(argv):
         colours(argv[2], *argv[3:])
     elif len(argv) == 4 and argv[1] == "centre":
         centre(argv[2], argv[3])
+    elif len(argv) == 4 and argv[1] == "bars":
+        bars(argv[2], argv[3])
     else:
-        raise SystemExit("usage: png.py stats FILE | colours FILE R,G,B... | centre FILE R,G,B")
+        raise SystemExit("usage: png.py stats FILE | colours FILE R,G,B... | "
+                         "centre FILE R,G,B | bars FILE R,G,B")
 
 
 main(sys.argv)

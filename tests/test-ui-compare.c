@@ -35,6 +35,31 @@ test_cell_text (void)
   g_assert_cmpstr (e, ==, "–");
 }
 
+/* Bars stand in the figures' own ratio within a row; a missing cell and a
+ * row of zeros draw none. */
+static void
+test_cell_meter (void)
+{
+  dm_compare_row row = { 0 };
+
+  row.cells[0] = (dm_compare_cell) { .present = true, .value = 39.85 };
+  row.cells[1] = (dm_compare_cell) { .present = true, .value = 19.92 };
+  row.cells[2] = (dm_compare_cell) { .present = false, .value = 100 };
+  row.cells[3] = (dm_compare_cell) { .present = true, .value = 79.70 };
+  g_assert_cmpfloat_with_epsilon (dm_compare_cell_meter (&row, 2, 0), 1.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (dm_compare_cell_meter (&row, 2, 1), 19.92 / 39.85, 1e-9);
+  /* A missing run neither draws nor sets the scale. */
+  g_assert_cmpfloat (dm_compare_cell_meter (&row, 3, 2), ==, 0);
+  g_assert_cmpfloat_with_epsilon (dm_compare_cell_meter (&row, 3, 0), 1.0, 1e-9);
+  /* A faster later run becomes the full bar. */
+  g_assert_cmpfloat_with_epsilon (dm_compare_cell_meter (&row, 4, 0), 0.5, 1e-9);
+  g_assert_cmpfloat_with_epsilon (dm_compare_cell_meter (&row, 4, 3), 1.0, 1e-9);
+  g_assert_cmpfloat (dm_compare_cell_meter (&row, 4, 9), ==, 0);
+
+  row.cells[0].value = row.cells[1].value = 0;
+  g_assert_cmpfloat (dm_compare_cell_meter (&row, 2, 0), ==, 0);
+}
+
 static void
 test_cell_no_verdict (void)
 {
@@ -111,6 +136,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/ui/compare/cell-text", test_cell_text);
   g_test_add_func ("/ui/compare/cell-no-verdict", test_cell_no_verdict);
+  g_test_add_func ("/ui/compare/cell-meter", test_cell_meter);
   g_test_add_func ("/ui/compare/cell-class", test_cell_class);
   g_test_add_func ("/ui/compare/cell-locale", test_cell_locale);
   g_test_add_func ("/ui/compare/threshold-lines", test_threshold_lines);

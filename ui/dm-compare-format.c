@@ -27,6 +27,21 @@ dm_compare_cell_format (const dm_compare_cell *cell,
   return g_strdup_printf ("%s  %s%%", value, diff);
 }
 
+double
+dm_compare_cell_meter (const dm_compare_row *row,
+                       unsigned              n_runs,
+                       unsigned              i)
+{
+  double max = 0;
+
+  for (unsigned k = 0; k < n_runs; k++)
+    if (row->cells[k].present && isfinite (row->cells[k].value))
+      max = MAX (max, row->cells[k].value);
+  if (i >= n_runs || !row->cells[i].present || !isfinite (row->cells[i].value) || max <= 0)
+    return 0;
+  return CLAMP (row->cells[i].value / max, 0.0, 1.0);
+}
+
 const char *
 dm_compare_cell_class (const dm_compare_cell *cell,
                        gboolean               first)

@@ -20,5 +20,11 @@ char       *dm_compare_cell_format (const dm_compare_cell *cell,
 /* The CSS class for a cell's difference: "better", "worse", "same" or NULL. */
 const char *dm_compare_cell_class  (const dm_compare_cell *cell,
                                     gboolean               first);
+/* The length of a cell's meter bar, 0..1: its figure against the largest
+ * in its row, so bar lengths stand in the figures' own ratio (a run at half
+ * the speed draws half the bar). 0 for a missing cell. */
+double      dm_compare_cell_meter  (const dm_compare_row  *row,
+                                    unsigned               n_runs,
+                                    unsigned               i);
 
 G_END_DECLS

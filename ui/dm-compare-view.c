@@ -18,6 +18,7 @@ struct _DmCompareView
   GtkWidget  *table;
   GtkWidget  *legend_label;
 
+  GtkSizeGroup *columns;   /* the runs' cells: one width, so bars compare */
   dm_compare *compare;     /* borrowed from the window */
   int         sort_column; /* -1: the order the runs were measured in */
 };
@@ -83,12 +84,17 @@ dm_compare_view_refresh (DmCompareView *self)
 
   g_return_if_fail (DM_IS_COMPARE_VIEW (self));
   clear_table (self);
+  g_clear_object (&self->columns);
   if (!c)
     {
       gtk_label_set_text (GTK_LABEL (self->legend_label), "");
       return;
     }
 
+  /* Every run's column as wide as the widest: a bar's length is a share of
+   * its cell, so cells of one width keep the bars' lengths in the figures'
+   * ratio on screen. */
+  self->columns = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
   gtk_grid_attach (GTK_GRID (self->table), header_button (self, "Test", -1), 0, 0, 1, 1);
   for (unsigned i = 0; i < c->n_runs; i++)
     {
@@ -117,16 +123,34 @@ dm_compare_view_refresh (DmCompareView *self)
           const dm_compare_cell *cell = &row->cells[i];
           g_autofree char *text = dm_compare_cell_format (cell, c->unit, i == 0);
           const char *verdict = dm_compare_cell_class (cell, i == 0);
+          GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+          GtkWidget *meter;
 
           label = gtk_label_new (text);
           gtk_label_set_xalign (GTK_LABEL (label), 1);
-          gtk_widget_set_hexpand (label, TRUE);
-          gtk_widget_add_css_class (label, "compare-cell");
+          gtk_box_append (GTK_BOX (box), label);
+          /* The bar under the figure, as under a tile's, but linear against
+           * the row's largest figure: the picture of a comparison is the
+           * ratio, which a logarithmic bar would flatten. One colour; the
+           * verdict is the text's. */
+          meter = gtk_level_bar_new_for_interval (0, 1);
+          gtk_level_bar_remove_offset_value (GTK_LEVEL_BAR (meter), GTK_LEVEL_BAR_OFFSET_LOW);
+          gtk_level_bar_remove_offset_value (GTK_LEVEL_BAR (meter), GTK_LEVEL_BAR_OFFSET_HIGH);
+          gtk_level_bar_remove_offset_value (GTK_LEVEL_BAR (meter), GTK_LEVEL_BAR_OFFSET_FULL);
+          gtk_level_bar_set_value (GTK_LEVEL_BAR (meter),
+                                   dm_compare_cell_meter (row, c->n_runs, i));
+          gtk_widget_add_css_class (meter, "compare-meter");
+          gtk_widget_set_visible (meter, cell->present);
+          gtk_box_append (GTK_BOX (box), meter);
+
+          gtk_widget_set_hexpand (box, TRUE);
+          gtk_size_group_add_widget (self->columns, box);
+          gtk_widget_add_css_class (box, "compare-cell");
           if (verdict)
-            gtk_widget_add_css_class (label, verdict);
+            gtk_widget_add_css_class (box, verdict);
           if (cell->present && cell->colour != DM_COLOUR_NONE)
-            gtk_widget_add_css_class (label, dm_colour_name (cell->colour));
-          gtk_grid_attach (GTK_GRID (self->table), label, i + 1, r + 1, 1, 1);
+            gtk_widget_add_css_class (box, dm_colour_name (cell->colour));
+          gtk_grid_attach (GTK_GRID (self->table), box, i + 1, r + 1, 1, 1);
         }
     }
 
@@ -151,7 +175,8 @@ dm_compare_view_refresh (DmCompareView *self)
         g_string_append_printf (legend, " · “%s”", run->comment);
     }
   if (c->n_runs > 1)
-    g_string_append (legend, "\nGreen: better than A, red: worse, grey: within the runs' own spread.");
+    g_string_append (legend, "\nGreen: better than A, red: worse, grey: within the runs' own spread."
+                             " Bars: each figure against the largest in its row.");
   gtk_label_set_text (GTK_LABEL (self->legend_label), legend->str);
   g_string_free (legend, TRUE);
 }
@@ -172,6 +197,7 @@ dm_compare_view_dispose (GObject *object)
   DmCompareView *self = DM_COMPARE_VIEW (object);
 
   self->compare = NULL;
+  g_clear_object (&self->columns);
   gtk_widget_dispose_template (GTK_WIDGET (self), DM_TYPE_COMPARE_VIEW);
   G_OBJECT_CLASS (dm_compare_view_parent_class)->dispose (object);
 }
