@@ -58,4 +58,21 @@ dm_check "/safety/files test file named diskmeter-*.tmp in the target" \
   bash -c '[[ "$1" == "$2"/diskmeter-*.tmp ]]' _ "$test_file" "$DM_MNT"
 dm_check "/safety/files test file is gone" test ! -e "$test_file"
 
+# Result files come from pipes too (diskmeter-cli compare <(ssh host cat
+# run.json) ...): read to their end, never beyond the size limit.
+cmp_json="$DM_TMPDIR/compare.json"
+"$DM_CLI" compare --format json <(cat "$DM_TMPDIR/out.json") "$DM_TMPDIR/out.json" \
+  > "$cmp_json" 2> "$DM_TMPDIR/compare.err"
+rc=$?
+dm_check "/safety/files compare reads a result from a pipe (status $rc: $(head -c 200 "$DM_TMPDIR/compare.err"))" \
+  test "$rc" = 0
+dm_check "/safety/files the piped result is the same run" \
+  test "$(dm_json "$cmp_json" 'len(j["runs"])' 2>/dev/null)" = 2
+"$DM_CLI" compare <(head -c 70M /dev/zero) "$DM_TMPDIR/out.json" \
+  > /dev/null 2> "$DM_TMPDIR/compare.err"
+rc=$?
+dm_check "/safety/files a 70 MiB pipe is refused (status $rc)" test "$rc" = 1
+dm_check "/safety/files ... with one line saying why" \
+  grep -q 'larger than any result file' "$DM_TMPDIR/compare.err"
+
 dm_finish

@@ -249,22 +249,45 @@ dm_file_read_all (const char *path, size_t max, char **data, size_t *len)
   struct stat st;
   int fd = open (path, O_RDONLY | O_CLOEXEC), err = 0;
   char *buf = NULL;
-  size_t got = 0;
+  size_t got = 0, cap = 0;
   if (fd < 0)
     return -errno;
   if (fstat (fd, &st) < 0)
     err = -errno;
   else if (S_ISDIR (st.st_mode))
     err = -EISDIR;
-  else if ((uint64_t) st.st_size > max)
+  else if (S_ISREG (st.st_mode) && (uint64_t) st.st_size > max)
     err = -EFBIG;
-  else if (!(buf = malloc ((size_t) st.st_size + 1)))
-    err = -ENOMEM;
-  /* Read to the end rather than trusting st_size, which pipes and some
-   * filesystems do not report; never past max. */
+  else
+    {
+      /* st_size is a first guess: a pipe (diskmeter-cli compare <(...))
+       * or a /proc file says 0, and a file may grow while it is read. */
+      cap = S_ISREG (st.st_mode) && st.st_size > 0 ? (size_t) st.st_size + 1 : 4096;
+      if (!(buf = malloc (cap)))
+        err = -ENOMEM;
+    }
   while (!err)
     {
-      ssize_t n = read (fd, buf + got, (size_t) st.st_size - got);
+      if (got == cap - 1)
+        {
+          /* Full. Room for one byte past max tells a file of exactly max
+           * bytes from a longer one. */
+          if (got > max)
+            {
+              err = -EFBIG;
+              break;
+            }
+          size_t bigger = cap > max / 2 ? max + 2 : cap * 2;
+          char *more = realloc (buf, bigger);
+          if (!more)
+            {
+              err = -ENOMEM;
+              break;
+            }
+          buf = more;
+          cap = bigger;
+        }
+      ssize_t n = read (fd, buf + got, cap - 1 - got);
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)
@@ -273,8 +296,6 @@ dm_file_read_all (const char *path, size_t max, char **data, size_t *len)
         break;
       else
         got += (size_t) n;
-      if (got == (size_t) st.st_size)
-        break;
     }
   close (fd);
   if (err)
