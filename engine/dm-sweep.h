@@ -18,7 +18,7 @@
 #define DM_SWEEP_MAX_LIST     16    /* values in the QD or threads list */
 #define DM_SWEEP_MAX_INFLIGHT 4096  /* QD x T: I/Os in flight at once */
 #define DM_SWEEP_MAX_BUFFERS  (1ull << 30) /* QD x T x block: I/O buffer memory */
-#define DM_SWEEP_CPU_FACTOR   4     /* threads <= 4 x logical CPUs */
+#define DM_SWEEP_CPU_FACTOR   4u    /* threads <= 4 x logical CPUs */
 /* Past the knee each step gains less than this share of throughput. */
 #define DM_SWEEP_KNEE_GAIN    0.05
 
