@@ -632,7 +632,9 @@ on_targets_scanned (GObject      *source,
     {
       self->system = scan->system;
       self->have_system = TRUE;
-      if (!self->job)
+      /* A run on screen (finished, or opened from a file) keeps the
+       * machine and drive it was measured on: its figures are theirs. */
+      if (!self->job && !self->report.finished)
         self->report.system = scan->system;
     }
 
@@ -656,7 +658,7 @@ on_targets_scanned (GObject      *source,
     {
       self->target_info = scan->target_info;
       self->have_target_info = scan->have_target_info;
-      if (!self->job && self->have_target_info)
+      if (!self->job && !self->report.finished && self->have_target_info)
         self->report.target = self->target_info;
     }
   select_target_item (self, target, TRUE);
@@ -1527,7 +1529,7 @@ sync_from_settings (DmWindow   *self,
       if (!all)
         update_target_info (self);
       select_target_item (self, target, !all);
-      if (!self->job && self->have_target_info)
+      if (!self->job && !self->report.finished && self->have_target_info)
         self->report.target = self->target_info;
       if (all)
         dm_window_update_footer (self);
@@ -2157,6 +2159,66 @@ load_saved (const char  *path,
   return TRUE;
 }
 
+/* The selectors as the saved run was made: its profile or tests, Mix,
+ * count, size and timings. A screenshot of it then says what it measured,
+ * and All measures the same way again. Each change rebuilds the grid, so
+ * this comes before the figures are filled in. */
+static void
+settings_from_run (DmWindow        *self,
+                   const dm_report *r)
+{
+  const dm_settings *s = &r->settings;
+  gboolean mix = FALSE;
+  char size[32];
+
+  for (unsigned i = 0; i < r->n_results; i++)
+    mix |= r->results[i].mode == DM_MODE_MIX;
+  if (dm_profile_find (r->profile))
+    {
+      g_settings_set_string (self->settings, "profile", r->profile);
+      g_settings_set_boolean (self->settings, "nvme", r->nvme);
+    }
+  else if (r->n_results > 0)
+    {
+      g_autoptr (GStrvBuilder) builder = g_strv_builder_new ();
+      g_auto (GStrv) names = NULL;
+
+      for (unsigned i = 0; i < r->n_results; i++)
+        {
+          char name[64];
+          gboolean seen = FALSE;
+
+          for (unsigned k = 0; k < i && !seen; k++)
+            seen = dm_spec_equal (&r->results[k].spec, &r->results[i].spec);
+          if (seen)
+            continue;
+          dm_spec_name (&r->results[i].spec, name, sizeof name);
+          g_strv_builder_add (builder, name);
+        }
+      names = g_strv_builder_end (builder);
+      g_settings_set_strv (self->settings, "custom-tests", (const char *const *) names);
+      g_settings_set_string (self->settings, "profile", "custom");
+    }
+  g_settings_set_boolean (self->settings, "mix", mix);
+  if (mix)
+    g_settings_set_int (self->settings, "mix-ratio", (int) s->mix_read_percent);
+  if (s->count >= DM_COUNT_MIN && s->count <= DM_COUNT_MAX)
+    g_settings_set_int (self->settings, "count", (int) s->count);
+  if (s->test_size)
+    {
+      dm_size_format (s->test_size, size, sizeof size);
+      g_settings_set_string (self->settings, "size", size);
+    }
+  g_settings_set_double (self->settings, "measure-time", s->measure_s);
+  g_settings_set_double (self->settings, "interval", s->interval_s);
+  g_settings_set_double (self->settings, "warmup", s->warmup_s);
+  g_settings_set_string (self->settings, "test-data", dm_data_name (s->data));
+  /* The folder too, when it is one on this machine. */
+  if (!r->target.is_block_device && r->target.path[0]
+      && g_file_test (r->target.path, G_FILE_TEST_IS_DIR))
+    g_settings_set_string (self->settings, "target", r->target.path);
+}
+
 gboolean
 dm_window_open_saved (DmWindow    *self,
                       const char  *path,
@@ -2176,6 +2238,7 @@ dm_window_open_saved (DmWindow    *self,
     return FALSE;
 
   compare_show (self, FALSE);
+  settings_from_run (self, &r);
   /* The grid keeps its own arrays; a saved figure fills the tile of the
    * same test and mode, and the next run starts the grid over. */
   for (unsigned i = 0; i < self->report.n_results; i++)
