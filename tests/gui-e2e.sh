@@ -59,6 +59,48 @@ dm_check "the screenshot is not blank (many colours, ink on over 5% of it)" \
 dm_check "no test file is left after a complete run" no_test_file
 if [ -n "${DM_GUI_KEEP:-}" ]; then cp "$out/shot.png" "$DM_GUI_KEEP"; fi
 
+# --- 1b. A saved run opened again -------------------------------------------
+# Another machine's run (its drive and OS named in the file): the window
+# shows it with its own profile, count and size, and saving it again keeps
+# every figure and says where it was measured, not where the window is.
+python3 - "$out/run.json" "$out/elsewhere.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["target"]["path"] = "/srv/elsewhere"
+r["system"]["os"] = "Elsewhere OS 1.0"
+json.dump(r, open(sys.argv[2], "w"))
+PY
+timeout 60 "$DM_GUI" --target "$DM_MNT" --open "$out/elsewhere.json" --save-json "$out/reopened.json" \
+  --save-screenshot "$out/reopened.png" --quit-when-done >"$out/open.log" 2>&1
+rc=$?
+sed 's/^/#   /' "$out/open.log"
+dm_check "--open showed the saved run and quit with status 0 (got $rc)" test "$rc" = 0
+dm_check "saved again, the run keeps its figures, settings, drive and OS" \
+  python3 - "$out/elsewhere.json" "$out/reopened.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+fig = lambda r: sorted((x["test"], x["mode"], x["mb_per_s"], x["iops"]) for x in r["results"])
+print("#   reopened:", b["profile"], b["settings"]["count"], b["settings"]["test_size"],
+      b["target"]["path"], b["system"]["os"], fig(b))
+assert fig(a) == fig(b), (fig(a), fig(b))
+assert b["target"]["path"] == "/srv/elsewhere", b["target"]
+assert b["system"]["os"] == "Elsewhere OS 1.0", b["system"]
+assert b["profile"] == a["profile"] == "demo", b["profile"]
+for k in ("count", "test_size"):
+    assert b["settings"][k] == a["settings"][k], (k, a["settings"][k], b["settings"][k])
+PY
+read -r w h _ < <(dm_png stats "$out/reopened.png")
+dm_check "the reopened run's screenshot is the demo grid's size (${w}x${h} vs ${png_w}x${png_h})" \
+  test "${w}x${h}" = "${png_w}x${png_h}"
+timeout 30 "$DM_GUI" --open "$out/missing.json" --quit-when-done >/dev/null 2>"$out/open.err"
+rc=$?
+dm_check "--open of a missing file fails with status 1 (got $rc)" test "$rc" = 1
+dm_check "... and one line saying why" \
+  test "$(grep -c '^diskmeter: --open: .*missing.json' "$out/open.err")" = 1
+timeout 30 "$DM_GUI" --open "$out/run.json" --run >/dev/null 2>"$out/open.err"
+rc=$?
+dm_check "--open with --run is refused with status 2 (got $rc)" test "$rc" = 2
+
 # --- 2. Closing the window mid-run -------------------------------------------
 # SIGTERM goes through the quit action, i.e. the same close request as the
 # window's close button. It is sent a second into the write test: the

@@ -12,6 +12,8 @@
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/gui-lib.sh"
 
+DM_GUI="${DM_GUI:-}"
+[ -n "$DM_GUI" ] && [ -x "$DM_GUI" ] || dm_die "DM_GUI is not set to the diskmeter binary (run through meson test)"
 DM_UI_SWEEP="${DM_UI_SWEEP:-}"
 [ -n "$DM_UI_SWEEP" ] && [ -x "$DM_UI_SWEEP" ] \
   || dm_die "DM_UI_SWEEP is not set to test-ui-sweep (run through meson test)"
@@ -72,6 +74,19 @@ for parallel in 2 4; do
 done
 dm_check "the outline moves right with the knee (x ${knee_x[2]} -> ${knee_x[4]})" \
   python3 -c "import sys; sys.exit(0 if ${knee_x[4]} > ${knee_x[2]} + 20 else 1)"
+
+# The same sweep from the window's own command line: --open shows a saved
+# sweep in the Sweep window and saves what was asked.
+timeout 60 "$DM_GUI" --open "$out/knee-4.json" --save-screenshot "$out/open.png" \
+  --save-json "$out/open.json" --quit-when-done >"$out/open.log" 2>&1
+rc=$?
+sed 's/^/#   /' "$out/open.log"
+dm_check "diskmeter --open showed the sweep and quit with status 0 (got $rc)" test "$rc" = 0
+read -r red x _ < <(dm_png centre "$out/open.png" 224,28,36)
+dm_check "its screenshot has the heat maps with the knee outlined ($red red pixels at x = $x)" \
+  test "${red:-0}" -ge 400
+dm_check "its JSON is the sweep, QD 1 to 8" \
+  test "$(dm_json "$out/open.json" 'j["sweep"]["queue_depths"]')" = "[1, 2, 4, 8]"
 
 # The chart's read (blue) and write (orange) bars, both for Mix.
 read -r w h ink blue orange < <(dm_png colours "$out/latency.png" 54,133,227 230,97,0)

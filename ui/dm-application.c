@@ -50,6 +50,7 @@ static const GOptionEntry options[] = {
   { "units", 'u', 0, G_OPTION_ARG_STRING, NULL, "MB/s, GB/s, IOPS or us", "UNIT" },
   { "comment", 'c', 0, G_OPTION_ARG_STRING, NULL, "Comment that goes into every export", "TEXT" },
   { "compare-with", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Compare the target with this folder, measured in turns", "DIR" },
+  { "open", 'o', 0, G_OPTION_ARG_FILENAME, NULL, "Show a saved run or sweep (JSON) instead of measuring", "FILE" },
   { "run", 'r', 0, G_OPTION_ARG_NONE, NULL, "Start all tests once the window is up", NULL },
   { "save-screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save a PNG of the window when done", "FILE" },
   { "save-json", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save the results as JSON when done", "FILE" },
@@ -308,11 +309,12 @@ dm_application_startup (GApplication *app)
 static DmWindow *
 ensure_window (DmApplication *self)
 {
-  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
-
-  if (!window)
-    window = GTK_WINDOW (dm_window_new (GTK_APPLICATION (self), self->settings));
-  return DM_WINDOW (window);
+  /* The main window, not whichever was focused last: a Sweep or History
+   * window may be in front when a command line is forwarded. */
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l; l = l->next)
+    if (DM_IS_WINDOW (l->data))
+      return DM_WINDOW (l->data);
+  return dm_window_new (GTK_APPLICATION (self), self->settings);
 }
 
 static void
@@ -459,6 +461,133 @@ apply_options (DmApplication           *self,
   return TRUE;
 }
 
+/* --open of a sweep: the Sweep window shows it, and a script's files are
+ * written once it has been on screen for a moment (laid out and drawn). */
+typedef struct
+{
+  DmSweepWindow *window;
+  DmScript      *script;
+} SweepScript;
+
+static gboolean
+sweep_script_save (gpointer data)
+{
+  SweepScript *s = data;
+  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (s->window)));
+  const struct { const char *format; const char *path; } outputs[] = {
+    { "png", s->script->screenshot }, { "json", s->script->json }, { "csv", s->script->csv },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
+    {
+      g_autoptr (GError) error = NULL;
+
+      if (!outputs[i].path)
+        continue;
+      if (!dm_sweep_window_save (s->window, outputs[i].format, outputs[i].path, &error))
+        {
+          g_printerr ("diskmeter: %s\n", error->message);
+          dm_application_set_exit_status (DM_APPLICATION (app), 1);
+        }
+      else
+        g_print ("diskmeter: saved %s\n", outputs[i].path);
+    }
+  if (s->script->quit_when_done)
+    gtk_window_destroy (GTK_WINDOW (s->window));
+  g_object_unref (s->window);
+  dm_script_free (s->script);
+  g_free (s);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+sweep_script_first_frame (GtkWidget     *widget,
+                          GdkFrameClock *clock,
+                          gpointer       data)
+{
+  g_timeout_add (300, sweep_script_save, data);
+  return G_SOURCE_REMOVE;
+}
+
+/* Shows a saved file: a sweep in a Sweep window, any other run in the
+ * grid. The script may save it again (another format, a screenshot). */
+static int
+open_saved (DmApplication           *self,
+            GApplicationCommandLine *cmdline,
+            const char              *path,
+            DmScript                *script)
+{
+  g_autofree char *text = NULL;
+  g_autoptr (GError) error = NULL;
+  gsize len;
+  dm_report r;
+  char why[256];
+  gboolean sweep;
+
+  if (!g_file_get_contents (path, &text, &len, &error))
+    {
+      g_application_command_line_printerr (cmdline, "diskmeter: --open: %s\n", error->message);
+      dm_script_free (script);
+      return 1;
+    }
+  memset (&r, 0, sizeof r);
+  if (dm_report_load_json (&r, text, len, why, sizeof why) < 0)
+    {
+      g_application_command_line_printerr (cmdline, "diskmeter: --open: %s: %s\n", path, why);
+      dm_script_free (script);
+      return 1;
+    }
+  sweep = strcmp (r.profile, "sweep") == 0;
+  dm_report_clear (&r);
+
+  if (sweep)
+    {
+      GtkWidget *window = dm_sweep_window_new (GTK_APPLICATION (self), self->settings);
+      SweepScript *s;
+
+      if (script->text)
+        {
+          g_application_command_line_printerr (cmdline, "diskmeter: --save-text: a sweep "
+                                               "is saved as JSON, CSV or a screenshot\n");
+          gtk_window_destroy (GTK_WINDOW (window));
+          dm_script_free (script);
+          return 2;
+        }
+      if (!dm_sweep_window_load (DM_SWEEP_WINDOW (window), path, &error))
+        {
+          g_application_command_line_printerr (cmdline, "diskmeter: --open: %s\n", error->message);
+          gtk_window_destroy (GTK_WINDOW (window));
+          dm_script_free (script);
+          return 1;
+        }
+      gtk_window_present (GTK_WINDOW (window));
+      if (!script->screenshot && !script->json && !script->csv && !script->quit_when_done)
+        {
+          dm_script_free (script);
+          return 0;
+        }
+      s = g_new0 (SweepScript, 1);
+      s->window = g_object_ref (DM_SWEEP_WINDOW (window));
+      s->script = script;
+      gtk_widget_add_tick_callback (window, sweep_script_first_frame, s, NULL);
+      return 0;
+    }
+
+  DmWindow *window = ensure_window (self);
+  if (!dm_window_open_saved (window, path, &error))
+    {
+      g_application_command_line_printerr (cmdline, "diskmeter: --open: %s\n", error->message);
+      dm_script_free (script);
+      return 1;
+    }
+  gtk_window_present (GTK_WINDOW (window));
+  if (script->screenshot || script->json || script->text || script->csv || script->quit_when_done)
+    dm_window_run_script (window, script);
+  else
+    dm_script_free (script);
+  return 0;
+}
+
 static int
 dm_application_command_line (GApplication            *app,
                              GApplicationCommandLine *cmdline)
@@ -468,6 +597,7 @@ dm_application_command_line (GApplication            *app,
   g_autoptr (DmScript) script = g_new0 (DmScript, 1);
   const char *comment = NULL;
   g_autofree char *compare_with = NULL;
+  g_autofree char *open = NULL;
   gboolean scripted;
   DmWindow *window;
 
@@ -483,11 +613,26 @@ dm_application_command_line (GApplication            *app,
   script->text = lookup_path (cmdline, dict, "save-text");
   script->csv = lookup_path (cmdline, dict, "save-csv");
   compare_with = lookup_path (cmdline, dict, "compare-with");
+  open = lookup_path (cmdline, dict, "open");
   scripted = script->run || script->quit_when_done || script->screenshot || script->json
              || script->text || script->csv;
 
-  if (!apply_options (self, cmdline, dict, scripted))
+  if (open && (script->run || compare_with))
+    {
+      g_application_command_line_printerr (cmdline, "diskmeter: --open shows a saved run; "
+                                           "it does not go with --run or --compare-with\n");
+      return 2;
+    }
+  if (!apply_options (self, cmdline, dict, scripted || open))
     return 2;
+  if (open)
+    {
+      /* Opening a run sets the selectors to the run's; a scripted look at
+       * a file leaves the user's own choices as they were. */
+      if (scripted)
+        g_settings_delay (self->settings);
+      return open_saved (self, cmdline, open, g_steal_pointer (&script));
+    }
 
   window = ensure_window (self);
   if (g_variant_dict_lookup (dict, "comment", "&s", &comment))
