@@ -14,6 +14,7 @@
 #include <glib-unix.h>
 #endif
 
+#include "dm-history.h"
 #include "dm-measure.h"
 #include "dm-preferences.h"
 #include "dm-profile.h"
@@ -517,22 +518,17 @@ open_saved (DmApplication           *self,
             const char              *path,
             DmScript                *script)
 {
-  g_autofree char *text = NULL;
   g_autoptr (GError) error = NULL;
-  gsize len;
   dm_report r;
   char why[256];
   gboolean sweep;
 
-  if (!g_file_get_contents (path, &text, &len, &error))
-    {
-      g_application_command_line_printerr (cmdline, "diskmeter: --open: %s\n", error->message);
-      dm_script_free (script);
-      return 1;
-    }
+  /* Read with the history's size limit: --open of a disk image must not
+   * read gigabytes to find it is not a result. */
   memset (&r, 0, sizeof r);
-  if (dm_report_load_json (&r, text, len, why, sizeof why) < 0)
+  if (dm_history_load (path, &r, why, sizeof why) < 0)
     {
+      dm_report_clear (&r);
       g_application_command_line_printerr (cmdline, "diskmeter: --open: %s: %s\n", path, why);
       dm_script_free (script);
       return 1;
