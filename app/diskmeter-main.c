@@ -5,9 +5,34 @@
  * run's exit status.
  */
 #include <locale.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "dm-application.h"
+
+#ifdef G_OS_WIN32
+#include <windows.h>
+
+/* diskmeter.exe is a Windows GUI program, so a double click opens no
+ * console window. Started from a prompt, it writes its lines (a scripted
+ * run's figures, the files it saved, errors) to that prompt; output the
+ * caller redirected stays where it was sent. */
+static void
+use_parent_console (void)
+{
+  HANDLE out = GetStdHandle (STD_OUTPUT_HANDLE);
+  HANDLE err = GetStdHandle (STD_ERROR_HANDLE);
+  gboolean have_out = out && out != INVALID_HANDLE_VALUE;
+  gboolean have_err = err && err != INVALID_HANDLE_VALUE;
+
+  if ((have_out && have_err) || !AttachConsole (ATTACH_PARENT_PROCESS))
+    return;
+  if (!have_out)
+    (void) freopen ("CONOUT$", "w", stdout);
+  if (!have_err)
+    (void) freopen ("CONOUT$", "w", stderr);
+}
+#endif
 
 int
 main (int   argc,
@@ -18,6 +43,9 @@ main (int   argc,
   const char *gl = g_getenv ("DISKMETER_GL");
   int status;
 
+#ifdef G_OS_WIN32
+  use_parent_console ();
+#endif
   /* The window draws a few dozen rectangles and labels, which the cairo
    * renderer does in well under a millisecond. Setting up GL instead costs
    * about 60 MB and a few hundred milliseconds at start, more in the VMs
