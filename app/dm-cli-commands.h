@@ -5,9 +5,19 @@
  */
 #pragma once
 
+#include <stdbool.h>
+
+#include "dm-report.h"
+
 /* diskmeter-cli compare A.json B.json [C.json...] */
 int dm_cli_compare_main (int argc, char **argv);
 /* diskmeter-cli history [list|show|comment|export|delete] */
 int dm_cli_history_main (int argc, char **argv);
 /* diskmeter-cli sweep [OPTIONS] TARGET */
 int dm_cli_sweep_main (int argc, char **argv);
+/* diskmeter-cli show FILE [--format text|json|csv] [--latency] [--output FILE] */
+int dm_cli_show_main (int argc, char **argv);
+
+/* A report as text (with the latency table if asked), JSON or CSV, to
+ * stdout or atomically to file. 0 or -errno. */
+int dm_cli_write_report (const dm_report *r, const char *format, bool latency, const char *file);

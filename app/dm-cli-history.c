@@ -67,26 +67,6 @@ pick (const dm_history_entry *e, unsigned n, const char *arg)
   return &e[k - 1];
 }
 
-static int
-write_report (const dm_report *r, const char *format, const char *file)
-{
-  dm_buf out;
-  int err;
-  dm_buf_init (&out);
-  if (!strcmp (format, "json"))
-    dm_report_write_json (r, &out);
-  else if (!strcmp (format, "csv"))
-    dm_report_write_csv (r, &out);
-  else
-    dm_report_write_text (r, &out);
-  if (file)
-    err = dm_write_file_atomic (file, &out);
-  else
-    err = fwrite (out.data, 1, out.len, stdout) == out.len ? 0 : -EIO;
-  dm_buf_free (&out);
-  return err;
-}
-
 int
 dm_cli_history_main (int argc, char **argv)
 {
@@ -175,7 +155,7 @@ dm_cli_history_main (int argc, char **argv)
         }
       else
         {
-          err = write_report (&r, format, !strcmp (verb, "export") ? args[1] : NULL);
+          err = dm_cli_write_report (&r, format, false, !strcmp (verb, "export") ? args[1] : NULL);
           if (err < 0)
             fprintf (stderr, "diskmeter-cli history: cannot write %s: %s\n",
                      args[1] ? args[1] : "the report", dm_strerror (err));

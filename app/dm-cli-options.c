@@ -54,6 +54,12 @@ const char dm_cli_usage[] =
   "  --list-targets       list the filesystems that can be measured, then exit\n"
   "  --help, --version\n"
   "\n"
+  "Other commands (each with --help):\n"
+  "  diskmeter-cli compare A.json B.json [C.json...]   saved runs side by side\n"
+  "  diskmeter-cli history [list|show|comment|export|delete]   the runs kept\n"
+  "  diskmeter-cli show FILE       a saved run again, as text, JSON or CSV\n"
+  "  diskmeter-cli sweep [OPTIONS] TARGET   every QD x threads, with the knee\n"
+  "\n"
   "Exit status: 0 done, 1 failed, 2 bad usage, 130 cancelled.\n";
 
 static int

@@ -75,4 +75,17 @@ dm_check "/safety/files a 70 MiB pipe is refused (status $rc)" test "$rc" = 1
 dm_check "/safety/files ... with one line saying why" \
   grep -q 'larger than any result file' "$DM_TMPDIR/compare.err"
 
+# diskmeter-cli show prints a saved run again: its JSON byte for byte, its
+# CSV with a row per result, and a file that is no run is refused.
+"$DM_CLI" show "$DM_TMPDIR/out.json" --format json > "$DM_TMPDIR/shown.json"
+dm_check "/safety/files show --format json gives back the saved JSON byte for byte" \
+  cmp -s "$DM_TMPDIR/out.json" "$DM_TMPDIR/shown.json"
+rows=$("$DM_CLI" show <(cat "$DM_TMPDIR/out.json") --format csv | wc -l)
+dm_check "/safety/files show --format csv from a pipe: a header and a row per result ($rows lines)" \
+  test "$rows" = "$(( $(dm_json "$DM_TMPDIR/out.json" 'len(j["results"])') + 1 ))"
+"$DM_CLI" show "$DM_MNT/report.pdf" > /dev/null 2> "$DM_TMPDIR/show.err"
+rc=$?
+dm_check "/safety/files show refuses a file that is no run, status 1 and one line (got $rc)" \
+  test "$rc" = 1 -a "$(wc -l < "$DM_TMPDIR/show.err")" = 1
+
 dm_finish
