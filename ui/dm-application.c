@@ -485,6 +485,15 @@ sweep_script_save (gpointer data)
 
       if (!outputs[i].path)
         continue;
+      /* Closed by the user in the meantime: nothing left to save from. */
+      if (!gtk_widget_get_realized (GTK_WIDGET (s->window)))
+        {
+          g_printerr ("diskmeter: the Sweep window was closed before %s was saved\n",
+                      outputs[i].path);
+          if (app)
+            dm_application_set_exit_status (DM_APPLICATION (app), 1);
+          continue;
+        }
       if (!dm_sweep_window_save (s->window, outputs[i].format, outputs[i].path, &error))
         {
           g_printerr ("diskmeter: %s\n", error->message);
@@ -493,7 +502,7 @@ sweep_script_save (gpointer data)
       else
         g_print ("diskmeter: saved %s\n", outputs[i].path);
     }
-  if (s->script->quit_when_done)
+  if (s->script->quit_when_done && gtk_widget_get_realized (GTK_WIDGET (s->window)))
     gtk_window_destroy (GTK_WINDOW (s->window));
   g_object_unref (s->window);
   dm_script_free (s->script);
