@@ -19,6 +19,7 @@
 #include "dm-preferences.h"
 #include "dm-profile.h"
 #include "dm-report.h"
+#include "dm-save-dialog.h"
 #include "dm-settings.h"
 #include "dm-sweep-window.h"
 #include "dm-ui.h"
@@ -218,7 +219,10 @@ action_quit (GSimpleAction *action,
   g_list_free_full (windows, g_object_unref);
 }
 
+static void action_open (GSimpleAction *action, GVariant *param, gpointer data);
+
 static const GActionEntry app_actions[] = {
+  { "open", action_open },
   { "preferences", action_preferences },
   { "about", action_about },
   { "sweep", action_sweep },
@@ -275,6 +279,7 @@ dm_application_startup (GApplication *app)
   DmApplication *self = DM_APPLICATION (app);
   g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
   static const struct { const char *action; const char *accels[3]; } accels[] = {
+    { "app.open", { "<Control>o", NULL } },
     { "app.copy", { "<Control>c", NULL } },
     { "app.save-text", { "<Control>s", NULL } },
     { "app.save-screenshot", { "<Control><Shift>s", NULL } },
@@ -520,26 +525,27 @@ sweep_script_first_frame (GtkWidget     *widget,
 }
 
 /* Shows a saved file: a sweep in a Sweep window, any other run in the
- * grid. The script may save it again (another format, a screenshot). */
+ * grid. The script (may be NULL) may save it again (another format, a
+ * screenshot). Takes the script; on failure sets error and returns the
+ * exit status: 2 for a request that cannot be met, 1 for the file. */
 static int
-open_saved (DmApplication           *self,
-            GApplicationCommandLine *cmdline,
-            const char              *path,
-            DmScript                *script)
+open_file (DmApplication *self,
+           const char    *path,
+           DmScript      *script,
+           GError       **error)
 {
-  g_autoptr (GError) error = NULL;
+  g_autoptr (DmScript) owned = script ? script : g_new0 (DmScript, 1);
   dm_report r;
   char why[256];
   gboolean sweep;
 
-  /* Read with the history's size limit: --open of a disk image must not
+  /* Read with the history's size limit: opening a disk image must not
    * read gigabytes to find it is not a result. */
   memset (&r, 0, sizeof r);
   if (dm_history_load (path, &r, why, sizeof why) < 0)
     {
       dm_report_clear (&r);
-      g_application_command_line_printerr (cmdline, "diskmeter: --open: %s: %s\n", path, why);
-      dm_script_free (script);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", path, why);
       return 1;
     }
   sweep = strcmp (r.profile, "sweep") == 0;
@@ -547,50 +553,74 @@ open_saved (DmApplication           *self,
 
   if (sweep)
     {
-      GtkWidget *window = dm_sweep_window_new (GTK_APPLICATION (self), self->settings);
+      GtkWidget *window;
       SweepScript *s;
 
-      if (script->text)
+      if (owned->text)
         {
-          g_application_command_line_printerr (cmdline, "diskmeter: --save-text: a sweep "
-                                               "is saved as JSON, CSV or a screenshot\n");
-          gtk_window_destroy (GTK_WINDOW (window));
-          dm_script_free (script);
+          g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                               "--save-text: a sweep is saved as JSON, CSV or a screenshot");
           return 2;
         }
-      if (!dm_sweep_window_load (DM_SWEEP_WINDOW (window), path, &error))
+      window = dm_sweep_window_new (GTK_APPLICATION (self), self->settings);
+      if (!dm_sweep_window_load (DM_SWEEP_WINDOW (window), path, error))
         {
-          g_application_command_line_printerr (cmdline, "diskmeter: --open: %s\n", error->message);
           gtk_window_destroy (GTK_WINDOW (window));
-          dm_script_free (script);
           return 1;
         }
       gtk_window_present (GTK_WINDOW (window));
-      if (!script->screenshot && !script->json && !script->csv && !script->quit_when_done)
-        {
-          dm_script_free (script);
-          return 0;
-        }
+      if (!owned->screenshot && !owned->json && !owned->csv && !owned->quit_when_done)
+        return 0;
       s = g_new0 (SweepScript, 1);
       s->window = g_object_ref (DM_SWEEP_WINDOW (window));
-      s->script = script;
+      s->script = g_steal_pointer (&owned);
       gtk_widget_add_tick_callback (window, sweep_script_first_frame, s, NULL);
       return 0;
     }
 
   DmWindow *window = ensure_window (self);
-  if (!dm_window_open_saved (window, path, &error))
-    {
-      g_application_command_line_printerr (cmdline, "diskmeter: --open: %s\n", error->message);
-      dm_script_free (script);
-      return 1;
-    }
+  if (!dm_window_open_saved (window, path, error))
+    return 1;
   gtk_window_present (GTK_WINDOW (window));
-  if (script->screenshot || script->json || script->text || script->csv || script->quit_when_done)
-    dm_window_run_script (window, script);
-  else
-    dm_script_free (script);
+  if (owned->screenshot || owned->json || owned->text || owned->csv || owned->quit_when_done)
+    dm_window_run_script (window, g_steal_pointer (&owned));
   return 0;
+}
+
+/* File > Open Saved Run: the same as --open, for a file from anywhere (a
+ * server's JSON, a colleague's sweep), not only the history. */
+static void
+on_open_response (GtkNativeDialog *dialog,
+                  int              response,
+                  gpointer         data)
+{
+  DmApplication *self = data;
+  g_autofree char *path = dm_save_dialog_get_path (dialog, response);
+  g_autoptr (GError) error = NULL;
+
+  if (path && open_file (self, path, NULL, &error) != 0)
+    dm_window_show_error (ensure_window (self), error->message);
+  g_object_unref (dialog);
+}
+
+static void
+action_open (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       data)
+{
+  DmApplication *self = data;
+  GtkFileChooserNative *chooser;
+  g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new ("Open a Saved Run or Sweep",
+                                         GTK_WINDOW (ensure_window (self)),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, "_Open", "_Cancel");
+  gtk_file_filter_set_name (filter, "Diskmeter results (JSON)");
+  gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_open_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
 static int
@@ -634,9 +664,17 @@ dm_application_command_line (GApplication            *app,
     {
       /* Opening a run sets the selectors to the run's; a scripted look at
        * a file leaves the user's own choices as they were. */
+      g_autoptr (GError) error = NULL;
+      int status;
+
       if (scripted)
         g_settings_delay (self->settings);
-      return open_saved (self, cmdline, open, g_steal_pointer (&script));
+      status = open_file (self, open, g_steal_pointer (&script), &error);
+      if (status != 0)
+        g_application_command_line_printerr (cmdline, "diskmeter: %s%s\n",
+                                             error->domain == G_OPTION_ERROR ? "" : "--open: ",
+                                             error->message);
+      return status;
     }
 
   window = ensure_window (self);

@@ -134,6 +134,14 @@ show_error (DmWindow   *self,
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), TRUE);
 }
 
+void
+dm_window_show_error (DmWindow   *self,
+                      const char *message)
+{
+  g_return_if_fail (DM_IS_WINDOW (self));
+  show_error (self, message);
+}
+
 static void
 on_error_dismiss (DmWindow *self)
 {

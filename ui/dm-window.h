@@ -43,6 +43,9 @@ gboolean  dm_window_is_running       (DmWindow       *self);
  * compare side by side; NULL for plain runs. */
 void      dm_window_set_compare_target (DmWindow     *self,
                                         const char   *path);
+/* A message in the window's error bar (and on stderr). */
+void      dm_window_show_error       (DmWindow       *self,
+                                      const char     *message);
 /* A saved run's figures in the grid, until the next run. */
 gboolean  dm_window_open_saved       (DmWindow       *self,
                                       const char     *path,
