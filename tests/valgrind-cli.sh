@@ -66,6 +66,8 @@ vg missing 1 --size 16MiB --count 1 "$DM_MNT/not-there"
 vg usage 2 --tests SEQ1M_Q0T1 "$DM_MNT"
 vg compare 0 compare "$DM_TMPDIR/uring.json" "$DM_TMPDIR/psync.json"
 vg history 0 history
+vg show 0 show "$DM_TMPDIR/uring.json" --latency
+vg show-pipe 0 show <(cat "$DM_TMPDIR/psync.json") --format csv
 dm_check "/valgrind/cli no diskmeter-*.tmp left" \
   test -z "$(find "$DM_MNT" -maxdepth 1 -name 'diskmeter-*.tmp')"
 
