@@ -55,6 +55,18 @@ for qd in 1 2 4 8 16; do
     python3 -c "import sys; sys.exit(0 if $ideal_iops * 0.88 <= $iops <= $ideal_iops * 1.02 else 1)"
   dm_check "/truth/knee/Q${qd}T1 mean latency within -2 %..+12 % of max(${service_us} us, QD x ${service_us} us / $parallel)" \
     python3 -c "import sys; sys.exit(0 if $ideal_lat * 0.98 <= $lat <= $ideal_lat * 1.12 else 1)"
+  # Up to the device's parallelism no read waits for another: none can be
+  # faster than the service time, and the median is the service time plus
+  # the trip through FUSE (the histogram's buckets are within 0.8 %).
+  if [ "$qd" -le "$parallel" ]; then
+    min=$(dm_json "$out" "$sel['latency_us']['min']")
+    p50=$(dm_json "$out" "$sel['latency_us']['p50']")
+    dm_log "Q${qd}T1: latency min $min us, p50 $p50 us"
+    dm_check "/truth/knee/Q${qd}T1 no read faster than the service time (min $min us)" \
+      python3 -c "import sys; sys.exit(0 if $min >= $service_us * 0.992 else 1)"
+    dm_check "/truth/knee/Q${qd}T1 median within +8 % of the service time (p50 $p50 us)" \
+      python3 -c "import sys; sys.exit(0 if $service_us * 0.992 <= $p50 <= $service_us * 1.08 else 1)"
+  fi
 done
 
 dm_check "/truth/knee/the knee is QD $parallel" \
