@@ -123,6 +123,18 @@ else
 fi
 [ "$(leftovers "$dir")" -eq 0 ] || fail "test file left in $dir: $(ls "$dir")"
 
+# The saved run printed again: the same JSON, byte for byte, and the text
+# with its figures.
+echo "/windows/cli/show"
+if [ -f "$dir/report.json" ]; then
+  run_win "$DM_CLI" show "$(winpath "$dir/report.json")" --format json \
+    --output "$(winpath "$scratch/shown.json")" >"$scratch/show.log" 2>&1 ||
+    { fail "show exited with $?"; sed 's/^/    /' "$scratch/show.log"; }
+  cmp -s "$dir/report.json" "$scratch/shown.json" || fail "show --format json changed the report"
+  run_win "$DM_CLI" show "$(winpath "$dir/report.json")" 2>/dev/null | tr -d '\r' \
+    | grep -q 'SEQ    1MiB (Q=  8, T= 1):' || fail "show printed no SEQ1M_Q8T1 line"
+fi
+
 echo "/windows/cli/non-ascii-folder"
 dir="$scratch/Prüfung-диск-測試"
 mkdir -p "$dir"
