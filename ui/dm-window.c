@@ -2177,7 +2177,7 @@ settings_from_run (DmWindow        *self,
 {
   const dm_settings *s = &r->settings;
   gboolean mix = FALSE;
-  char size[32];
+  char size[32], why[128];
 
   for (unsigned i = 0; i < r->n_results; i++)
     mix |= r->results[i].mode == DM_MODE_MIX;
@@ -2208,19 +2208,20 @@ settings_from_run (DmWindow        *self,
       g_settings_set_string (self->settings, "profile", "custom");
     }
   g_settings_set_boolean (self->settings, "mix", mix);
-  if (mix)
-    g_settings_set_int (self->settings, "mix-ratio", (int) s->mix_read_percent);
-  if (s->count >= DM_COUNT_MIN && s->count <= DM_COUNT_MAX)
-    g_settings_set_int (self->settings, "count", (int) s->count);
-  if (s->test_size)
+  /* A file edited by hand may hold what the window cannot be set to: then
+   * the run shows under the window's own settings. */
+  if (dm_settings_check (s, why, sizeof why) == 0)
     {
+      if (mix)
+        g_settings_set_int (self->settings, "mix-ratio", (int) s->mix_read_percent);
+      g_settings_set_int (self->settings, "count", (int) s->count);
       dm_size_format (s->test_size, size, sizeof size);
       g_settings_set_string (self->settings, "size", size);
+      g_settings_set_double (self->settings, "measure-time", s->measure_s);
+      g_settings_set_double (self->settings, "interval", s->interval_s);
+      g_settings_set_double (self->settings, "warmup", s->warmup_s);
+      g_settings_set_string (self->settings, "test-data", dm_data_name (s->data));
     }
-  g_settings_set_double (self->settings, "measure-time", s->measure_s);
-  g_settings_set_double (self->settings, "interval", s->interval_s);
-  g_settings_set_double (self->settings, "warmup", s->warmup_s);
-  g_settings_set_string (self->settings, "test-data", dm_data_name (s->data));
   /* The folder too, when it is one on this machine. */
   if (!r->target.is_block_device && r->target.path[0]
       && g_file_test (r->target.path, G_FILE_TEST_IS_DIR))
