@@ -14,8 +14,6 @@
 #include "dm-compare.h"
 #include "dm-units.h"
 
-#define MAX_RESULT_FILE (64u << 20)
-
 static const char usage[] =
   "Usage: diskmeter-cli compare [OPTIONS] A.json B.json [C.json...]\n"
   "Compares saved results with the first one, test by test.\n"
@@ -108,7 +106,7 @@ dm_cli_compare_main (int argc, char **argv)
     {
       char *text = NULL, why[320];
       size_t len;
-      int err = dm_file_read_all (files[loaded], MAX_RESULT_FILE, &text, &len);
+      int err = dm_file_read_all (files[loaded], DM_REPORT_FILE_MAX, &text, &len);
       if (err < 0)
         {
           fprintf (stderr, "diskmeter-cli compare: cannot read %s: %s\n", files[loaded],

@@ -11,7 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-#define MAX_FILE (64u << 20)
 
 int
 dm_history_dir (char *buf, size_t size)
@@ -100,7 +99,7 @@ dm_history_load (const char *path, dm_report *report, char *why, size_t why_size
 {
   char *text = NULL;
   size_t len;
-  int err = dm_file_read_all (path, MAX_FILE, &text, &len);
+  int err = dm_file_read_all (path, DM_REPORT_FILE_MAX, &text, &len);
   if (err < 0)
     {
       snprintf (why, why_size, "cannot read it: %s",

@@ -124,6 +124,10 @@ void dm_report_write_text (const dm_report *r, dm_buf *out);
 void dm_report_write_json (const dm_report *r, dm_buf *out);
 void dm_report_write_csv (const dm_report *r, dm_buf *out);
 
+/* The largest result file a reader takes: a report with every histogram
+ * is a few MiB, so anything past this is no result (a disk image, a log). */
+#define DM_REPORT_FILE_MAX (64u << 20)
+
 /* Reads a JSON report written by dm_report_write_json (any version up to
  * DM_REPORT_FORMAT). 0, or -EINVAL with a one-line reason: not JSON, not
  * Diskmeter's, from a newer version, truncated, or values out of range. */
