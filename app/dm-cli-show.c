@@ -2,22 +2,26 @@
  *
  * diskmeter-cli show FILE: a saved run (from the window, another machine
  * or a pipe) printed again as text in CrystalDiskMark's layout, JSON or
- * CSV, with its latency table if asked. It reads the file as the history
+ * CSV, with its latency table if asked; a saved sweep as the sweep command
+ * prints it (QD x T tables, the knee). It reads the file as the history
  * and compare do, with their size limit, and never changes it.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dm-cli-commands.h"
-#include "dm-history.h"
 #include "dm-latency.h"
+#include "dm-platform.h"
+#include "dm-sweep.h"
 #include "dm-units.h"
 
 static const char usage[] =
   "Usage: diskmeter-cli show FILE [--format text|json|csv] [--latency] [--output FILE]\n"
-  "Prints a saved run (a JSON report) again, as text, JSON or CSV.\n";
+  "Prints a saved run (a JSON report) again, as text, JSON or CSV; a sweep\n"
+  "as diskmeter-cli sweep prints it.\n";
 
 static int
 usage_error (const char *why)
@@ -39,6 +43,35 @@ dm_cli_write_report (const dm_report *r, const char *format, bool latency, const
   else
     {
       dm_report_write_text (r, &out);
+      if (latency)
+        dm_report_write_latency (r, &out);
+    }
+  if (out.error)
+    err = out.error;
+  else if (file)
+    err = dm_write_file_atomic (file, &out);
+  else
+    err = fwrite (out.data, 1, out.len, stdout) == out.len && fflush (stdout) == 0 ? 0 : -EIO;
+  dm_buf_free (&out);
+  return err;
+}
+
+/* A sweep in the sweep command's own forms: its tables, its JSON with the
+ * "sweep" member kept, one CSV row per combination. */
+static int
+write_sweep (const dm_report *r, const dm_sweep_plan *plan, const char *format, bool latency,
+             const char *file)
+{
+  dm_buf out;
+  int err;
+  dm_buf_init (&out);
+  if (!strcmp (format, "json"))
+    dm_sweep_write_json (r, plan, &out);
+  else if (!strcmp (format, "csv"))
+    dm_sweep_write_csv (r, &out);
+  else
+    {
+      dm_sweep_write_text (r, plan, &out);
       if (latency)
         dm_report_write_latency (r, &out);
     }
@@ -103,14 +136,29 @@ dm_cli_show_main (int argc, char **argv)
   if (output && !*output)
     return usage_error ("--output needs a file name");
 
-  memset (&r, 0, sizeof r);
-  if (dm_history_load (path, &r, why, sizeof why) < 0)
+  char *text = NULL;
+  size_t len;
+  int err = dm_file_read_all (path, DM_REPORT_FILE_MAX, &text, &len);
+  if (err < 0)
     {
+      fprintf (stderr, "diskmeter-cli show: cannot read %s: %s\n", path,
+               err == -EFBIG ? "larger than any result file" : dm_strerror (err));
+      return 1;
+    }
+  memset (&r, 0, sizeof r);
+  if (dm_report_load_json (&r, text, len, why, sizeof why) < 0)
+    {
+      free (text);
       dm_report_clear (&r);
       fprintf (stderr, "diskmeter-cli show: %s: %s\n", path, why);
       return 1;
     }
-  int err = dm_cli_write_report (&r, format, latency, output);
+  dm_sweep_plan plan;
+  if (dm_sweep_plan_from_json (&r, text, len, &plan) == 0)
+    err = write_sweep (&r, &plan, format, latency, output);
+  else
+    err = dm_cli_write_report (&r, format, latency, output);
+  free (text);
   dm_report_clear (&r);
   if (err < 0)
     {

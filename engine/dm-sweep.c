@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dm-json.h"
 #include "dm-units.h"
 
 static int
@@ -363,6 +364,50 @@ json_point (dm_buf *b, const char *key, const dm_report *r, int err, int index)
   dm_buf_add (b, ", \"p99_latency_us\": ");
   dm_buf_add_double (b, "%.3f", res->latency.p99);
   dm_buf_add (b, "}");
+}
+
+/* A JSON array of counts into list; entries that are no count in
+ * [1, 65535] are left out, as a hand-edited file may have them. */
+static unsigned
+json_counts (const dm_json *array, unsigned *list)
+{
+  unsigned n = 0;
+  if (!array || array->type != DM_JSON_ARRAY)
+    return 0;
+  for (const dm_json *e = array->child; e && n < DM_SWEEP_MAX_LIST; e = e->next)
+    if (e->type == DM_JSON_NUMBER && e->num >= 1 && e->num <= 65535 && e->num == (unsigned) e->num)
+      list[n++] = (unsigned) e->num;
+  return n;
+}
+
+int
+dm_sweep_plan_from_json (const dm_report *r, const char *text, size_t len, dm_sweep_plan *p)
+{
+  dm_json_doc doc = { 0 };
+  char why[128];
+  const dm_json *sweep;
+
+  dm_sweep_plan_init (p);
+  if (!r->n_results || dm_json_parse (text, len, &doc, why, sizeof why) < 0)
+    return -ENOENT;
+  sweep = dm_json_get (doc.root, "sweep");
+  if (!sweep || sweep->type != DM_JSON_OBJECT)
+    {
+      dm_json_free (&doc);
+      return -ENOENT;
+    }
+  p->pattern = r->results[0].spec.pattern;
+  p->block_size = r->results[0].spec.block_size;
+  p->mode = r->results[0].mode;
+  p->n_queue_depths = json_counts (dm_json_get (sweep, "queue_depths"), p->queue_depths);
+  p->n_threads = json_counts (dm_json_get (sweep, "threads"), p->threads);
+  /* Lists lost to an edit come back from what was measured. */
+  if (!p->n_queue_depths || !p->n_threads)
+    dm_sweep_axes (r, p->queue_depths, &p->n_queue_depths, p->threads, &p->n_threads);
+  double bound = dm_json_get_number (sweep, "latency_bound_us", 0);
+  p->latency_bound_us = bound > 0 && bound < 1e12 ? bound : 0;
+  dm_json_free (&doc);
+  return 0;
 }
 
 void

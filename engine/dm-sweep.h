@@ -36,6 +36,13 @@ typedef struct dm_sweep_plan {
 /* RND4K read over QD 1,2,4,...,256 and T 1,2,4,8,16. */
 void dm_sweep_plan_init (dm_sweep_plan *p);
 
+/* The plan a saved sweep was made with, from its report r and the file's
+ * "sweep" member: pattern, block and mode of its results, the queue depth
+ * and thread lists as planned (a stopped sweep measured fewer), the bound.
+ * 0, or -ENOENT when text is no sweep (no "sweep" member, no results). */
+int dm_sweep_plan_from_json (const dm_report *r, const char *text, size_t len,
+                             dm_sweep_plan *p);
+
 /* "1,2,4,8" into a sorted list without repeats, each in [min, max]. 0, or
  * -EINVAL with a one-line reason. */
 int dm_sweep_list_parse (const char *text, unsigned min, unsigned max, unsigned *out,

@@ -427,6 +427,64 @@ on_progress (void *user, const dm_progress *p)
     dm_runner_cancel (c->runner);
 }
 
+/* A saved sweep gives back the plan it was made with, lists as planned
+ * (QD 32 was planned but a stop left it unmeasured), so writing it again
+ * makes the same file; a plain report is no sweep; lists lost to an edit
+ * come back from what was measured. */
+static void
+test_plan_from_json (void)
+{
+  static const unsigned qd[] = { 1, 2, 4, 8, 16 }, planned[] = { 1, 2, 4, 8, 16, 32 },
+                        t[] = { 1, 2 };
+  dm_sweep_plan p, back_plan;
+  dm_report r, back;
+  dm_buf b, again;
+  char why[300];
+
+  model_report (&r, qd, 5, t, 2);
+  for (unsigned i = 0; i < r.n_results; i++)
+    set_point (&r.results[i], 1000 * (i + 1), 2000);
+  plan_of (&p, planned, 6, t, 2);
+  p.latency_bound_us = 2500;
+  dm_buf_init (&b);
+  dm_buf_init (&again);
+  dm_sweep_write_json (&r, &p, &b);
+  DM_CHECK_INT (dm_report_load_json (&back, b.data, b.len, why, sizeof why), ==, 0);
+  DM_CHECK_INT (dm_sweep_plan_from_json (&back, b.data, b.len, &back_plan), ==, 0);
+  DM_CHECK_INT (back_plan.n_queue_depths, ==, 6);
+  DM_CHECK_INT (back_plan.queue_depths[5], ==, 32);
+  DM_CHECK_INT (back_plan.n_threads, ==, 2);
+  DM_CHECK_INT (back_plan.threads[1], ==, 2);
+  DM_CHECK (back_plan.latency_bound_us == 2500);
+  DM_CHECK_INT (back_plan.pattern, ==, r.results[0].spec.pattern);
+  DM_CHECK_INT (back_plan.block_size, ==, r.results[0].spec.block_size);
+  DM_CHECK_INT (back_plan.mode, ==, r.results[0].mode);
+  dm_sweep_write_json (&back, &back_plan, &again);
+  DM_CHECK (again.len == b.len && memcmp (again.data, b.data, b.len) == 0);
+
+  /* A plain report of the same results. */
+  dm_buf_clear (&again);
+  dm_report_write_json (&r, &again);
+  DM_CHECK_INT (dm_sweep_plan_from_json (&back, again.data, again.len, &back_plan), ==, -ENOENT);
+
+  /* The list edited away: the measured axes instead. */
+  char *edited = strstr (b.data, "\"queue_depths\": [");
+  DM_CHECK (edited != NULL);
+  if (edited)
+    {
+      memcpy (edited, "\"queue_depthz\"", strlen ("\"queue_depthz\""));
+      DM_CHECK_INT (dm_sweep_plan_from_json (&back, b.data, b.len, &back_plan), ==, 0);
+      DM_CHECK_INT (back_plan.n_queue_depths, ==, 5);
+      DM_CHECK_INT (back_plan.queue_depths[4], ==, 16);
+    }
+  DM_CHECK_INT (dm_sweep_plan_from_json (&back, "{", 1, &back_plan), ==, -ENOENT);
+
+  dm_report_clear (&back);
+  dm_report_clear (&r);
+  dm_buf_free (&b);
+  dm_buf_free (&again);
+}
+
 static void
 test_run_cancel (void)
 {
@@ -468,6 +526,7 @@ main (void)
   DM_RUN ("/engine/sweep/knee-edges", test_knee_edges);
   DM_RUN ("/engine/sweep/knee-grid", test_knee_grid);
   DM_RUN ("/engine/sweep/writers", test_writers);
+  DM_RUN ("/engine/sweep/plan-from-json", test_plan_from_json);
   DM_RUN ("/engine/sweep/run-cancel", test_run_cancel);
   return dm_test_done ();
 }

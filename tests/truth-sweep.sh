@@ -62,6 +62,12 @@ best_p99=$(dm_json "$out" '(j["sweep"]["best_under_bound"] or {}).get("p99_laten
 dm_check "/truth/sweep/best under 150 ms keeps p99 under it ($best_p99 us)" \
   python3 -c "import sys; sys.exit(0 if float('$best_p99') <= 150000 else 1)"
 
+# Printed again from the file: the same JSON, and the text tables.
+"$DM_CLI" show "$out" --format json > "$DM_TMPDIR/shown.json"
+dm_check "/truth/sweep/show gives back the sweep's JSON byte for byte" cmp -s "$out" "$DM_TMPDIR/shown.json"
+dm_check "/truth/sweep/show prints the sweep's tables" \
+  bash -c '"$1" show "$2" | grep -q "^p99 latency (us)"' _ "$DM_CLI" "$out"
+
 # Ctrl-C during the third combination: the first two stay, exit 130.
 part="$DM_TMPDIR/part.json"
 printf '# $ diskmeter-cli sweep ... (interrupted)\n'

@@ -596,7 +596,6 @@ dm_sweep_window_load (DmSweepWindow  *self,
   g_autofree char *text = NULL;
   gsize len;
   dm_report r;
-  dm_json_doc doc = { 0 };
   char why[256] = "";
 
   g_return_val_if_fail (DM_IS_SWEEP_WINDOW (self), FALSE);
@@ -622,22 +621,18 @@ dm_sweep_window_load (DmSweepWindow  *self,
   self->loaded = r;
   self->have_loaded = TRUE;
 
-  /* The plan the file was made with: the pattern from its results, the
-   * bound from its "sweep" member (the report itself does not keep it). */
-  dm_sweep_plan_init (&self->plan);
-  self->plan.pattern = r.results[0].spec.pattern;
-  self->plan.block_size = r.results[0].spec.block_size;
-  self->plan.mode = r.results[0].mode;
+  /* The plan the file was made with (its lists as planned, the bound); a
+   * plain report shown here gets what it measured as its lists. */
   set_axes (self, &self->loaded);
-  self->plan.n_queue_depths = MIN (self->n_qds, DM_SWEEP_MAX_LIST);
-  memcpy (self->plan.queue_depths, self->qds, self->plan.n_queue_depths * sizeof (unsigned));
-  self->plan.n_threads = MIN (self->n_threads, DM_SWEEP_MAX_LIST);
-  memcpy (self->plan.threads, self->threads, self->plan.n_threads * sizeof (unsigned));
-  if (dm_json_parse (text, len, &doc, why, sizeof why) == 0)
+  if (dm_sweep_plan_from_json (&self->loaded, text, len, &self->plan) < 0)
     {
-      const dm_json *sweep = dm_json_get (doc.root, "sweep");
-      self->plan.latency_bound_us = dm_json_get_number (sweep, "latency_bound_us", 0);
-      dm_json_free (&doc);
+      self->plan.pattern = r.results[0].spec.pattern;
+      self->plan.block_size = r.results[0].spec.block_size;
+      self->plan.mode = r.results[0].mode;
+      self->plan.n_queue_depths = MIN (self->n_qds, DM_SWEEP_MAX_LIST);
+      memcpy (self->plan.queue_depths, self->qds, self->plan.n_queue_depths * sizeof (unsigned));
+      self->plan.n_threads = MIN (self->n_threads, DM_SWEEP_MAX_LIST);
+      memcpy (self->plan.threads, self->threads, self->plan.n_threads * sizeof (unsigned));
     }
 
   gtk_drop_down_set_selected (self->pattern_dropdown, self->plan.pattern == DM_SEQ ? 0 : 1);
