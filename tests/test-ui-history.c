@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dm-application.h"
+#include "dm-ui-test.h"
 #include "dm-history.h"
 #include "dm-history-window.h"
 #include "dm-thresholds-dialog.h"
@@ -22,13 +23,6 @@ static DmApplication *app;
 static GSettings *settings;
 static DmWindow *window;
 static char *data_home;
-
-static void
-spin (void)
-{
-  for (int i = 0; i < 50 && g_main_context_iteration (NULL, FALSE); i++)
-    ;
-}
 
 /* A finished demo-profile run with the given sequential speed. */
 static void
@@ -155,7 +149,7 @@ test_history (void)
   g_assert_true (g_file_set_contents (broken, "{ not a report", -1, NULL));
 
   g_action_group_activate_action (G_ACTION_GROUP (app), "history", NULL);
-  spin ();
+  dm_ui_test_spin ();
   history = find_history_window ();
   g_assert_nonnull (history);
   count_checks (GTK_WIDGET (history), &all, &usable, &said_why);
@@ -182,22 +176,22 @@ test_history (void)
   /* Two saved runs side by side: the exports are the comparison. */
   g_assert_true (dm_window_compare_saved (window, paths, 2, &error));
   g_assert_no_error (error);
-  spin ();
+  dm_ui_test_spin ();
   g_action_group_activate_action (G_ACTION_GROUP (app), "save-csv-to", g_variant_new_string (csv));
-  spin ();
+  dm_ui_test_spin ();
   text = read_file (csv);
   g_assert_nonnull (strstr (text, "-50.00"));
   g_assert_nonnull (strstr (text, "worse"));
   /* The comparison follows the unit the grid is switched to. */
   g_settings_set_string (settings, "units", "GB/s");
-  spin ();
+  dm_ui_test_spin ();
   g_clear_pointer (&text, g_free);
   g_action_group_activate_action (G_ACTION_GROUP (app), "save-csv-to", g_variant_new_string (csv));
-  spin ();
+  dm_ui_test_spin ();
   text = read_file (csv);
   g_assert_nonnull (strstr (text, "GB/s"));
   g_settings_reset (settings, "units");
-  spin ();
+  dm_ui_test_spin ();
   if (g_getenv ("DM_GUI_KEEP"))
     settle ();
   if (g_getenv ("DM_GUI_KEEP"))
@@ -209,17 +203,17 @@ test_history (void)
     const char *rules[] = { "read MB/s green>80 red<60", NULL };
 
     g_settings_set_strv (settings, "thresholds", rules);
-    spin ();
+    dm_ui_test_spin ();
   }
   g_assert_true (dm_window_open_saved (window, before, &error));
   g_assert_no_error (error);
-  spin ();
+  dm_ui_test_spin ();
   g_assert_true (gtk_widget_has_css_class (_dm_window_get_tile (window, 0, 0), "threshold-green"));
   /* The rule names the read column only. */
   g_assert_false (gtk_widget_has_css_class (_dm_window_get_tile (window, 0, 1), "threshold-green"));
   g_assert_true (dm_window_open_saved (window, after, &error));
   g_assert_no_error (error);
-  spin ();
+  dm_ui_test_spin ();
   g_assert_true (gtk_widget_has_css_class (_dm_window_get_tile (window, 0, 0), "threshold-red"));
   if (g_getenv ("DM_GUI_KEEP_OPEN"))
     settle ();
@@ -227,7 +221,7 @@ test_history (void)
     dm_window_save_screenshot (window, g_getenv ("DM_GUI_KEEP_OPEN"), NULL);
   g_clear_pointer (&text, g_free);
   g_action_group_activate_action (G_ACTION_GROUP (app), "save-json-to", g_variant_new_string (json));
-  spin ();
+  dm_ui_test_spin ();
   text = read_file (json);
   g_assert_nonnull (strstr (text, "\"after\""));
   g_assert_nonnull (strstr (text, "\"results\""));
@@ -239,7 +233,7 @@ test_history (void)
 
   g_settings_reset (settings, "thresholds");
   gtk_window_destroy (GTK_WINDOW (history));
-  spin ();
+  dm_ui_test_spin ();
 }
 
 static GtkWidget *
@@ -269,7 +263,7 @@ test_thresholds_dialog (void)
 
   g_settings_reset (settings, "thresholds");
   g_action_group_activate_action (G_ACTION_GROUP (app), "thresholds", NULL);
-  spin ();
+  dm_ui_test_spin ();
   for (guint i = 0; i < g_list_model_get_n_items (toplevels) && !dialog; i++)
     {
       g_autoptr (GObject) w = g_list_model_get_item (toplevels, i);
@@ -287,7 +281,7 @@ test_thresholds_dialog (void)
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)),
                             "read MB/s green>80\nwrite MB/s red<fast", -1);
   g_signal_emit_by_name (save, "clicked");
-  spin ();
+  dm_ui_test_spin ();
   error_label = find_child (dialog, GTK_TYPE_LABEL, NULL);
   for (; error_label; error_label = gtk_widget_get_next_sibling (error_label))
     if (GTK_IS_LABEL (error_label) && gtk_widget_has_css_class (error_label, "error"))
@@ -301,41 +295,22 @@ test_thresholds_dialog (void)
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)),
                             "read MB/s green>80\n\nwrite MB/s red<60", -1);
   g_signal_emit_by_name (save, "clicked");
-  spin ();
+  dm_ui_test_spin ();
   saved = g_settings_get_strv (settings, "thresholds");
   g_assert_cmpuint (g_strv_length (saved), ==, 2);
   g_settings_reset (settings, "thresholds");
-  spin ();
+  dm_ui_test_spin ();
 }
 
 int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr (GError) error = NULL;
-
   g_test_init (&argc, &argv, NULL);
   /* The history is the test's own, never the user's. */
   data_home = g_dir_make_tmp ("diskmeter-history-XXXXXX", NULL);
   g_setenv ("XDG_DATA_HOME", data_home, TRUE);
-  if (!gtk_init_check ())
-    {
-      g_print ("SKIP: no display (run through tests/gui-run.sh)\n");
-      return 77;
-    }
-
-  app = dm_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (app), NULL, &error))
-    g_error ("register: %s", error->message);
-  settings = g_settings_new (DM_APPLICATION_ID);
-  g_settings_set_string (settings, "profile", "demo");
-  window = dm_window_new (GTK_APPLICATION (app), settings);
-  gtk_window_present (GTK_WINDOW (window));
-  for (int i = 0; i < 200 && !gtk_widget_get_mapped (GTK_WIDGET (window)); i++)
-    g_main_context_iteration (NULL, TRUE);
-  spin ();
+  window = dm_ui_test_open_window ("demo", &app, &settings);
 
   g_test_add_func ("/ui/history/list-compare-open", test_history);
   g_test_add_func ("/ui/history/thresholds-dialog", test_thresholds_dialog);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "dm-application.h"
+#include "dm-ui-test.h"
 #include "dm-latency-view.h"
 #include "dm-screenshot.h"
 #include "dm-sweep-window.h"
@@ -17,13 +18,6 @@
 static DmApplication *app;
 static DmWindow *window;
 static GSettings *settings;
-
-static void
-spin (void)
-{
-  for (int i = 0; i < 50 && g_main_context_iteration (NULL, FALSE); i++)
-    ;
-}
 
 /* The latency views open now, closing them so the next case starts clean. */
 static guint
@@ -73,7 +67,7 @@ finish_result (const char *name,
         dm_histogram_add (res->hist_write, 2 * ns, 1);
     }
   _dm_window_refresh (window);
-  spin ();
+  dm_ui_test_spin ();
   return res;
 }
 
@@ -84,20 +78,20 @@ test_menu_entry (void)
 
   g_settings_set_string (settings, "profile", "default");
   g_settings_set_boolean (settings, "mix", FALSE);
-  spin ();
+  dm_ui_test_spin ();
   count_views (NULL, TRUE);
 
   /* Nothing measured yet: no detail to show. */
   tile = _dm_window_get_tile (window, 0, 0);
   gtk_widget_grab_focus (tile);
   g_action_group_activate_action (G_ACTION_GROUP (app), "latency", NULL);
-  spin ();
+  dm_ui_test_spin ();
   g_assert_cmpuint (count_views (NULL, TRUE), ==, 0);
 
   finish_result ("SEQ1M_Q8T1", DM_MODE_READ);
   gtk_widget_grab_focus (tile);
   g_action_group_activate_action (G_ACTION_GROUP (app), "latency", NULL);
-  spin ();
+  dm_ui_test_spin ();
   g_assert_cmpuint (count_views ("Read", FALSE), ==, 1);
   g_assert_cmpuint (count_views ("SEQ1M", TRUE), ==, 1);
 }
@@ -134,14 +128,14 @@ test_enter_on_tile (void)
 
   g_settings_set_string (settings, "profile", "default");
   g_settings_set_boolean (settings, "mix", TRUE);
-  spin ();
+  dm_ui_test_spin ();
   count_views (NULL, TRUE);
   finish_result ("RND4K_Q32T1", DM_MODE_MIX);
 
   tile = _dm_window_get_tile (window, 2, 2);
   g_assert_nonnull (tile);
   g_assert_true (press (tile, "Return"));
-  spin ();
+  dm_ui_test_spin ();
   g_assert_cmpuint (count_views ("Mix", FALSE), ==, 1);
 
   if (g_getenv ("DM_LATENCY_PNG"))
@@ -175,7 +169,7 @@ test_sweep_action (void)
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l; l = l->next)
     before += DM_IS_SWEEP_WINDOW (l->data);
   g_action_group_activate_action (G_ACTION_GROUP (app), "sweep", NULL);
-  spin ();
+  dm_ui_test_spin ();
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l; l = l->next)
     if (DM_IS_SWEEP_WINDOW (l->data))
       {
@@ -190,26 +184,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr (GError) error = NULL;
-
   g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    {
-      g_print ("SKIP: no display (run through tests/gui-run.sh)\n");
-      return 77;
-    }
-
-  app = dm_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (app), NULL, &error))
-    g_error ("register: %s", error->message);
-  settings = g_settings_new (DM_APPLICATION_ID);
-  window = dm_window_new (GTK_APPLICATION (app), settings);
-  gtk_window_present (GTK_WINDOW (window));
-  for (int i = 0; i < 200 && !gtk_widget_get_mapped (GTK_WIDGET (window)); i++)
-    g_main_context_iteration (NULL, TRUE);
-  spin ();
+  window = dm_ui_test_open_window (NULL, &app, &settings);
 
   g_test_add_func ("/ui/latency/menu-entry", test_menu_entry);
   g_test_add_func ("/ui/latency/enter-on-tile", test_enter_on_tile);

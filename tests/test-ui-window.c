@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dm-application.h"
+#include "dm-ui-test.h"
 #include "dm-format.h"
 #include "dm-tile.h"
 #include "dm-window.h"
@@ -22,21 +23,13 @@ static GSettings *settings;
 static DmWindow *window;
 
 static void
-spin (void)
-{
-  /* Let "changed" handlers and layout run. */
-  for (int i = 0; i < 20 && g_main_context_iteration (NULL, FALSE); i++)
-    ;
-}
-
-static void
 reset_settings (void)
 {
   const char *keys[] = { "profile", "nvme", "mix", "mix-ratio", "units", "count", "size" };
 
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     g_settings_reset (settings, keys[i]);
-  spin ();
+  dm_ui_test_spin ();
 }
 
 static void
@@ -56,7 +49,7 @@ test_grid_per_profile (void)
         g_settings_set_string (settings, "profile", cases[i].profile);
         g_settings_set_boolean (settings, "nvme", cases[i].nvme);
         g_settings_set_boolean (settings, "mix", mix);
-        spin ();
+        dm_ui_test_spin ();
 
         dm_grid_layout_init (&want, profile, cases[i].nvme, mix);
         g_assert_cmpuint (_dm_window_get_n_rows (window), ==, cases[i].rows);
@@ -108,7 +101,7 @@ test_tile_units (void)
   };
 
   g_settings_set_string (settings, "profile", "default");
-  spin ();
+  dm_ui_test_spin ();
   report = _dm_window_get_report (window);
   g_assert_cmpint (dm_spec_parse ("SEQ1M_Q8T1", &spec, NULL, 0), ==, 0);
   res = dm_report_find (report, &spec, DM_MODE_READ);
@@ -131,7 +124,7 @@ test_tile_units (void)
       g_autofree char *spoken = NULL;
 
       g_settings_set_string (settings, "units", units[i].units);
-      spin ();
+      dm_ui_test_spin ();
       g_assert_cmpstr (dm_tile_get_digits (tile), ==, want);
       title = _dm_window_get_column_title (window, 0);
       g_assert_cmpstr (title, ==, units[i].title);
@@ -143,7 +136,7 @@ test_tile_units (void)
   g_assert_cmpstr (dm_tile_get_digits (DM_TILE (_dm_window_get_tile (window, 0, 0))), !=, "0.00");
 
   g_settings_set_string (settings, "units", "MB/s");
-  spin ();
+  dm_ui_test_spin ();
   g_assert_cmpstr (dm_tile_get_digits (tile), ==, "1234.57");
   g_assert_cmpstr (gtk_widget_get_tooltip_text (GTK_WIDGET (tile)), ==,
                    "SEQ1M Q8T1 Read: 1234.57 MB/s");
@@ -172,7 +165,7 @@ test_actions (void)
     }
   /* The profile action is the setting. */
   g_action_group_activate_action (G_ACTION_GROUP (app), "profile", g_variant_new_string ("peak"));
-  spin ();
+  dm_ui_test_spin ();
   g_assert_cmpuint (_dm_window_get_n_rows (window), ==, 2);
   reset_settings ();
   g_assert_cmpuint (_dm_window_get_n_rows (window), ==, 4);
@@ -279,7 +272,7 @@ test_stop_mid_run (void)
   g_settings_set_double (settings, "warmup", 0);
   g_settings_set_double (settings, "interval", 0);
   g_settings_set_string (settings, "target", dir);
-  spin ();
+  dm_ui_test_spin ();
 
   /* The row's own button runs just that row. */
   worst_gap = last_beat = 0;
@@ -340,26 +333,8 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_autoptr (GError) error = NULL;
-
   g_test_init (&argc, &argv, NULL);
-  if (!gtk_init_check ())
-    {
-      g_print ("SKIP: no display (run through tests/gui-run.sh)\n");
-      return 77;
-    }
-
-  app = dm_application_new ();
-  g_application_set_flags (G_APPLICATION (app),
-                           G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_NON_UNIQUE);
-  if (!g_application_register (G_APPLICATION (app), NULL, &error))
-    g_error ("register: %s", error->message);
-  settings = g_settings_new (DM_APPLICATION_ID);
-  window = dm_window_new (GTK_APPLICATION (app), settings);
-  gtk_window_present (GTK_WINDOW (window));
-  for (int i = 0; i < 200 && !gtk_widget_get_mapped (GTK_WIDGET (window)); i++)
-    g_main_context_iteration (NULL, TRUE);
-  spin ();
+  window = dm_ui_test_open_window (NULL, &app, &settings);
 
   g_test_add_func ("/ui/window/grid-per-profile", test_grid_per_profile);
   g_test_add_func ("/ui/window/tile-units", test_tile_units);
