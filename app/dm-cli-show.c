@@ -30,11 +30,25 @@ usage_error (const char *why)
   return 2;
 }
 
+/* Sends what was written to stdout, or atomically to file; frees it. */
+static int
+emit (dm_buf *out, const char *file)
+{
+  int err;
+  if (out->error)
+    err = out->error;
+  else if (file)
+    err = dm_write_file_atomic (file, out);
+  else
+    err = fwrite (out->data, 1, out->len, stdout) == out->len && fflush (stdout) == 0 ? 0 : -EIO;
+  dm_buf_free (out);
+  return err;
+}
+
 int
 dm_cli_write_report (const dm_report *r, const char *format, bool latency, const char *file)
 {
   dm_buf out;
-  int err;
   dm_buf_init (&out);
   if (!strcmp (format, "json"))
     dm_report_write_json (r, &out);
@@ -46,14 +60,7 @@ dm_cli_write_report (const dm_report *r, const char *format, bool latency, const
       if (latency)
         dm_report_write_latency (r, &out);
     }
-  if (out.error)
-    err = out.error;
-  else if (file)
-    err = dm_write_file_atomic (file, &out);
-  else
-    err = fwrite (out.data, 1, out.len, stdout) == out.len && fflush (stdout) == 0 ? 0 : -EIO;
-  dm_buf_free (&out);
-  return err;
+  return emit (&out, file);
 }
 
 /* A sweep in the sweep command's own forms: its tables, its JSON with the
@@ -63,7 +70,6 @@ write_sweep (const dm_report *r, const dm_sweep_plan *plan, const char *format, 
              const char *file)
 {
   dm_buf out;
-  int err;
   dm_buf_init (&out);
   if (!strcmp (format, "json"))
     dm_sweep_write_json (r, plan, &out);
@@ -75,14 +81,7 @@ write_sweep (const dm_report *r, const dm_sweep_plan *plan, const char *format, 
       if (latency)
         dm_report_write_latency (r, &out);
     }
-  if (out.error)
-    err = out.error;
-  else if (file)
-    err = dm_write_file_atomic (file, &out);
-  else
-    err = fwrite (out.data, 1, out.len, stdout) == out.len && fflush (stdout) == 0 ? 0 : -EIO;
-  dm_buf_free (&out);
-  return err;
+  return emit (&out, file);
 }
 
 int
