@@ -19,7 +19,7 @@
 #include "dm-preferences.h"
 #include "dm-profile.h"
 #include "dm-report.h"
-#include "dm-save-dialog.h"
+#include "dm-file-dialog.h"
 #include "dm-settings.h"
 #include "dm-sweep-window.h"
 #include "dm-ui.h"
@@ -595,7 +595,7 @@ on_open_response (GtkNativeDialog *dialog,
                   gpointer         data)
 {
   DmApplication *self = data;
-  g_autofree char *path = dm_save_dialog_get_path (dialog, response);
+  g_autofree char *path = dm_file_dialog_get_path (dialog, response);
   g_autoptr (GError) error = NULL;
 
   if (path && open_file (self, path, NULL, &error) != 0)

@@ -13,7 +13,7 @@
 #include "dm-format.h"
 #include "dm-history.h"
 #include "dm-platform.h"
-#include "dm-save-dialog.h"
+#include "dm-file-dialog.h"
 
 struct _DmHistoryWindow
 {
@@ -297,7 +297,7 @@ on_export_response (GtkNativeDialog *chooser,
                     DmHistoryWindow *self)
 {
   const char *source = g_object_get_data (G_OBJECT (chooser), "dm-path");
-  g_autofree char *path = dm_save_dialog_get_path (chooser, response);
+  g_autofree char *path = dm_file_dialog_get_path (chooser, response);
   char why[256] = "";
   dm_report r;
   dm_buf buf;
@@ -346,7 +346,7 @@ on_export (DmHistoryWindow *self)
     return;
   base = g_strndup (e->name, strlen (e->name) - (g_str_has_suffix (e->name, ".json") ? 5 : 0));
   name = g_strdup_printf ("Diskmeter_%s.txt", base);
-  chooser = dm_save_dialog_new (GTK_WINDOW (self), "Export Saved Run", name);
+  chooser = dm_file_dialog_new_save (GTK_WINDOW (self), "Export Saved Run", name);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_object_set_data_full (G_OBJECT (chooser), "dm-path", g_strdup (e->path), g_free);
   g_signal_connect (chooser, "response", G_CALLBACK (on_export_response), self);

@@ -18,7 +18,7 @@
 #include "dm-json.h"
 #include "dm-latency-view.h"
 #include "dm-platform.h"
-#include "dm-save-dialog.h"
+#include "dm-file-dialog.h"
 #include "dm-screenshot.h"
 #include "dm-sweep.h"
 #include "dm-units.h"
@@ -505,7 +505,7 @@ on_save_response (GtkNativeDialog *dialog,
                   int              response,
                   DmSweepWindow   *self)
 {
-  g_autofree char *path = dm_save_dialog_get_path (dialog, response);
+  g_autofree char *path = dm_file_dialog_get_path (dialog, response);
   g_autoptr (GError) error = NULL;
 
   g_clear_object (&self->chooser);
@@ -533,7 +533,7 @@ action_save (GtkWidget  *widget,
     return;
   g_free (self->save_format);
   self->save_format = g_strdup (format);
-  self->chooser = dm_save_dialog_new (GTK_WINDOW (self), "Save Sweep", name);
+  self->chooser = dm_file_dialog_new_save (GTK_WINDOW (self), "Save Sweep", name);
   g_signal_connect (self->chooser, "response", G_CALLBACK (on_save_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }

@@ -23,7 +23,7 @@
 #include "dm-platform.h"
 #include "dm-profile.h"
 #include "dm-report.h"
-#include "dm-save-dialog.h"
+#include "dm-file-dialog.h"
 #include "dm-screenshot.h"
 #include "dm-thresholds-dialog.h"
 #include "dm-tile.h"
@@ -679,16 +679,13 @@ on_folder_chosen (GtkNativeDialog *dialog,
                   int              response,
                   DmWindow        *self)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+  g_autofree char *path = dm_file_dialog_get_path (dialog, response);
 
-      if (path)
-        g_settings_set_string (self->settings, "target", path);
-    }
+  if (path)
+    g_settings_set_string (self->settings, "target", path);
   else
     {
+      /* The list shows "Choose folder…" until it shows a folder again. */
       g_autofree char *target = current_target (self);
       select_target_item (self, target, TRUE);
     }
@@ -1189,7 +1186,7 @@ on_save_response (GtkNativeDialog *dialog,
                   DmWindow        *self)
 {
   ExportKind kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "dm-kind"));
-  g_autofree char *path = dm_save_dialog_get_path (dialog, response);
+  g_autofree char *path = dm_file_dialog_get_path (dialog, response);
 
   if (path)
     export_and_report (self, kind, path);
@@ -1208,7 +1205,7 @@ save_with_chooser (DmWindow   *self,
   g_autofree char *name = g_strdup_printf ("Diskmeter_%s.%s", stamp, ext[kind]);
   GtkFileChooserNative *chooser;
 
-  chooser = dm_save_dialog_new (GTK_WINDOW (self), titles[kind], name);
+  chooser = dm_file_dialog_new_save (GTK_WINDOW (self), titles[kind], name);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_object_set_data (G_OBJECT (chooser), "dm-kind", GINT_TO_POINTER (kind));
   g_signal_connect (chooser, "response", G_CALLBACK (on_save_response), self);
@@ -1379,18 +1376,13 @@ on_compare_folder_chosen (GtkNativeDialog *dialog,
                           int              response,
                           DmWindow        *self)
 {
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr (GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-      g_autofree char *path = file ? g_file_get_path (file) : NULL;
+  g_autofree char *path = dm_file_dialog_get_path (dialog, response);
 
-      if (path)
-        {
-          g_autofree char *status = g_strdup_printf ("All compares with %s, measured in turns",
-                                                     path);
-          dm_window_set_compare_target (self, path);
-          set_status (self, status);
-        }
+  if (path)
+    {
+      g_autofree char *status = g_strdup_printf ("All compares with %s, measured in turns", path);
+      dm_window_set_compare_target (self, path);
+      set_status (self, status);
     }
   g_object_unref (dialog);
 }

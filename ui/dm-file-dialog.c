@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * One place for the save dialog, so a change of GTK API (GtkFileDialog
+ * One place for the file choosers, so a change of GTK API (GtkFileDialog
  * once Diskmeter needs more than GTK 4.8) is made once for every window.
  */
-#include "dm-save-dialog.h"
+#include "dm-file-dialog.h"
 
 GtkFileChooserNative *
-dm_save_dialog_new (GtkWindow  *parent,
+dm_file_dialog_new_save (GtkWindow  *parent,
                     const char *title,
                     const char *name)
 {
@@ -21,7 +21,7 @@ dm_save_dialog_new (GtkWindow  *parent,
 }
 
 char *
-dm_save_dialog_get_path (GtkNativeDialog *dialog,
+dm_file_dialog_get_path (GtkNativeDialog *dialog,
                          int              response)
 {
   g_autoptr (GFile) file = NULL;
