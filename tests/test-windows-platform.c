@@ -3,7 +3,8 @@
  * The Windows platform layer against the real Win32 API (on Windows or under
  * Wine): the test file is created new, filled, moved through the IOCP
  * backend at queue depth 8 from two threads at once, reads back what was
- * written, and is gone after close. `--hold DIR` keeps a test file open
+ * written, and is gone after close; the volume's counters see the writes
+ * (Wine keeps none and must say so). `--hold DIR` keeps a test file open
  * until interrupted, for the kill and Ctrl-C tests in windows-cli.sh.
  */
 #include "dm-win-private.h"
@@ -443,6 +444,103 @@ test_file_and_iocp (const char *dir)
   CHECK (dm_stale_files (dir, count_stale, &stale) == 0 && stale == 0, "%u left", stale);
 }
 
+static bool
+under_wine (void)
+{
+  HMODULE ntdll = GetModuleHandleW (L"ntdll.dll");
+
+  return ntdll != NULL && GetProcAddress (ntdll, "wine_get_version") != NULL;
+}
+
+/* Wine keeps no disk counters: the watch must say so, never make numbers
+ * up. On Windows the volume's counters must see what was written. */
+static void
+test_device_watch (const char *dir)
+{
+  dm_file_options opt = { .direct = true, .write_through = true };
+  dm_device_counters before, after;
+  dm_target_info info, bogus;
+  dm_device_watch *watch = NULL;
+  char name[64], why[256], path[1100];
+  dm_file *file = NULL;
+  void *buf;
+  int ret;
+
+  printf ("/platform/windows/device-watch/close-null\n");
+  dm_device_watch_close (NULL);
+
+  printf ("/platform/windows/device-watch/missing-device\n");
+  memset (&bogus, 0, sizeof bogus);
+  snprintf (bogus.path, sizeof bogus.path, "\\\\.\\PhysicalDrive4095");
+  snprintf (bogus.device, sizeof bogus.device, "%s", bogus.path);
+  bogus.is_block_device = true;
+  ret = dm_device_watch_open (&bogus, &watch, name, sizeof name, why, sizeof why);
+  printf ("  %d [%s] %s\n", ret, name, why);
+  CHECK (ret == -ENODEV && watch == NULL && why[0] != '\0', "missing device: %d, %s", ret, why);
+  CHECK (strcmp (name, "PhysicalDrive4095") == 0, "name %s", name);
+
+  printf ("/platform/windows/device-watch\n");
+  ret = dm_target_probe (dir, &info);
+  CHECK (ret == 0, "probe %s: %d", dir, ret);
+  if (ret < 0)
+    return;
+  memset (name, 'x', sizeof name);
+  memset (why, 'x', sizeof why);
+  ret = dm_device_watch_open (&info, &watch, name, sizeof name, why, sizeof why);
+  CHECK (memchr (name, '\0', sizeof name) != NULL && memchr (why, '\0', sizeof why) != NULL,
+         "name and why are strings");
+  printf ("  %d [%s] %s\n", ret, name, why);
+  if (under_wine ())
+    {
+      CHECK (ret == -ENODEV && watch == NULL, "Wine has no disk counters: %d", ret);
+      CHECK (why[0] != '\0', "a reason is given");
+      if (watch != NULL)
+        dm_device_watch_close (watch);
+      return;
+    }
+
+  CHECK (ret == 0 && watch != NULL, "open a watch on %s: %d (%s)", dir, ret, why);
+  if (watch == NULL)
+    return;
+  CHECK (name[0] != '\0' && strlen (name) < 32, "name %s", name);
+  CHECK (dm_device_watch_read (watch, &before) == 0, "first reading");
+  CHECK (before.members == 1, "%u members", before.members);
+
+  /* 4 MiB past the cache, to the volume. */
+  ret = dm_file_create_temp (dir, &opt, &file, path, sizeof path);
+  CHECK (ret == 0, "create: %d", ret);
+  if (ret == 0)
+    {
+      buf = dm_alloc_io (1 << 20);
+      memset (buf, 0x5a, 1 << 20);
+      CHECK (dm_file_reserve (file, 4 << 20) == 0, "reserve");
+      for (uint64_t off = 0; off < (4 << 20); off += 1 << 20)
+        CHECK (dm_file_write_at (file, buf, 1 << 20, off) == 0, "write at %llu",
+               (unsigned long long) off);
+      CHECK (dm_file_sync (file) == 0, "sync");
+      dm_free_io (buf, 1 << 20);
+      dm_file_close (file);
+    }
+  dm_sleep_ns (50000000);
+  CHECK (dm_device_watch_read (watch, &after) == 0, "second reading");
+  printf ("  +%llu writes, +%llu bytes written, +%llu reads, busy +%llu us, queue +%llu us\n",
+          (unsigned long long) (after.writes - before.writes),
+          (unsigned long long) (after.write_bytes - before.write_bytes),
+          (unsigned long long) (after.reads - before.reads),
+          (unsigned long long) ((after.busy_ns - before.busy_ns) / 1000),
+          (unsigned long long) ((after.queue_ns - before.queue_ns) / 1000));
+  CHECK (after.writes > before.writes, "writes %llu -> %llu",
+         (unsigned long long) before.writes, (unsigned long long) after.writes);
+  CHECK (after.write_bytes >= before.write_bytes + (4 << 20), "bytes written %llu -> %llu",
+         (unsigned long long) before.write_bytes, (unsigned long long) after.write_bytes);
+  CHECK (after.reads >= before.reads && after.read_bytes >= before.read_bytes, "reads");
+  CHECK (after.queue_ns > before.queue_ns, "queue %llu -> %llu",
+         (unsigned long long) before.queue_ns, (unsigned long long) after.queue_ns);
+  CHECK (after.busy_ns >= before.busy_ns, "busy %llu -> %llu",
+         (unsigned long long) before.busy_ns, (unsigned long long) after.busy_ns);
+  dm_device_watch_close (watch);
+}
+
 /* Creates a test file, says where, and waits to be killed or interrupted. */
 static volatile LONG interrupted;
 
@@ -509,6 +607,7 @@ main (int argc, char **argv)
   test_errors (dir);
   test_stale_and_replace (dir);
   test_file_and_iocp (dir);
+  test_device_watch (dir);
 
   if (!RemoveDirectoryW (wdir))
     {
