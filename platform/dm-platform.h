@@ -73,6 +73,35 @@ int dm_target_probe (const char *path, dm_target_info *info);
 int  dm_target_list (dm_target_info **out, unsigned *n);
 void dm_target_list_free (dm_target_info *list);
 
+/* What the block device under a target has done since it came up, as the
+ * OS counts it (/sys/block/DEV/stat on Linux, IOCTL_DISK_PERFORMANCE on
+ * Windows). Two readings taken around a measured run tell what the device
+ * itself saw during it: whether the bytes Diskmeter counted reached it, and
+ * how many requests it held at once. */
+typedef struct dm_device_counters {
+  uint64_t reads;       /* requests completed */
+  uint64_t writes;
+  uint64_t read_bytes;
+  uint64_t write_bytes;
+  uint64_t busy_ns;     /* time with at least one request at the device, summed over members */
+  uint64_t queue_ns;    /* time each request spent at the device, summed: / elapsed = mean queue */
+  unsigned members;     /* devices summed: 1, or the disks under a device-mapper or md device */
+} dm_device_counters;
+
+typedef struct dm_device_watch dm_device_watch;
+
+/* Finds the block devices under a probed target: the disk of a partition,
+ * the disks under device-mapper and md devices (summed), the device itself
+ * for a block-device target, the volume on Windows. name gets what a report
+ * shows ("vda", "sda+sdb"). -ENODEV with a reason in why when nothing can be
+ * counted: a network or FUSE filesystem, memory, or an OS that keeps no
+ * counters (Wine). */
+int  dm_device_watch_open (const dm_target_info *target, dm_device_watch **out,
+                           char *name, size_t name_size, char *why, size_t why_size);
+/* The counters now; cheap enough to call around every measured run. */
+int  dm_device_watch_read (dm_device_watch *watch, dm_device_counters *counters);
+void dm_device_watch_close (dm_device_watch *watch);
+
 /* The test file. It is created with a unique name that can never be an
  * existing file (diskmeter-XXXXXX.tmp, O_EXCL), and detached from its name
  * as early as the OS allows, so that not even a killed process leaves it
