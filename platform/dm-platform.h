@@ -115,6 +115,9 @@ typedef struct dm_file_options {
 
 int dm_file_create_temp (const char *dir, const dm_file_options *opt,
                          dm_file **out, char *path, size_t path_size);
+/* True when the test file was created with copy-on-write off (btrfs
+ * NOCOW), so overwrites are measured in place; the report says so. */
+bool dm_file_is_nocow (const dm_file *file);
 /* Opens an existing block device; writes only with writable = true. */
 int dm_file_open_device (const char *device, bool writable,
                          const dm_file_options *opt, dm_file **out);

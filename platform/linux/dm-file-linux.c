@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/fs.h>
+#include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -88,6 +90,19 @@ dm_file_create_temp (const char *dir, const dm_file_options *opt, dm_file **out,
   if (fd < 0)
     return -errno;
 
+  /* On a copy-on-write filesystem (btrfs) every overwrite would go to new
+   * blocks and drag checksums and extent updates into the figures: switch
+   * it off while the file is still empty, the only time btrfs allows it.
+   * Filesystems without the flag refuse it, which is fine. */
+  int attr = 0;
+  bool nocow = false;
+  if (ioctl (fd, FS_IOC_GETFLAGS, &attr) == 0 && !(attr & FS_NOCOW_FL))
+    {
+      attr |= FS_NOCOW_FL;
+      nocow = ioctl (fd, FS_IOC_SETFLAGS, &attr) == 0 && ioctl (fd, FS_IOC_GETFLAGS, &attr) == 0
+              && (attr & FS_NOCOW_FL);
+    }
+
   /* O_DIRECT is switched on after creation: open(O_CREAT|O_DIRECT) on a
    * filesystem that refuses it may create the file and then fail. */
   if (opt->direct && (err = set_direct (fd)) < 0)
@@ -113,8 +128,15 @@ dm_file_create_temp (const char *dir, const dm_file_options *opt, dm_file **out,
     }
   f->fd = fd;
   f->direct = opt->direct;
+  f->nocow = nocow;
   *out = f;
   return 0;
+}
+
+bool
+dm_file_is_nocow (const dm_file *file)
+{
+  return file && file->nocow;
 }
 
 int

@@ -9,6 +9,7 @@
 struct dm_file {
   int  fd;
   bool direct;
+  bool nocow;  /* copy-on-write switched off before the first byte (btrfs) */
 };
 
 /* Non-zero (the code to fail with) when a test armed a fault at point. */

@@ -386,6 +386,15 @@ dm_file_write_at (dm_file *file, const void *buf, size_t len, uint64_t offset)
   return ret;
 }
 
+/* NTFS has no copy-on-write to switch off (ReFS integrity streams are off
+ * by default for new files). */
+bool
+dm_file_is_nocow (const dm_file *file)
+{
+  (void) file;
+  return false;
+}
+
 int
 dm_file_sync (dm_file *file)
 {
