@@ -154,6 +154,37 @@ histogram_row (dm_buf *b, const char *label, const dm_histogram *h)
   dm_buf_add (b, "\n");
 }
 
+/* What the disk's own counters saw meanwhile: the requests behind these
+ * latencies, their size, the queue the disk held and how busy it was. */
+static void
+device_row (dm_buf *b, const dm_report *r, const dm_result *res)
+{
+  const dm_device_seen *d = &res->device;
+  if (!d->counted)
+    {
+      if (r->device_note[0])
+        dm_buf_printf (b, "  Device: not counted: %s\n", r->device_note);
+      return;
+    }
+  dm_buf_printf (b, "  Device %s: %llu reads, %llu writes, %.1f MB read, %.1f MB written, ",
+                 d->name, (unsigned long long) d->reads, (unsigned long long) d->writes,
+                 (double) d->read_bytes / 1e6, (double) d->write_bytes / 1e6);
+  dm_buf_add_double (b, "%.1f", dm_device_seen_avg_request (d) / 1024);
+  dm_buf_add (b, " KiB per request, queue ");
+  dm_buf_add_double (b, "%.2f", d->avg_queue);
+  dm_buf_add (b, ", busy ");
+  dm_buf_add_double (b, "%.0f", d->busy_percent);
+  dm_buf_add (b, "%\n");
+  for (unsigned f = 0; f < DM_N_DEVICE_FLAGS; f++)
+    if (d->flags & (1u << f))
+      {
+        char why[200];
+        dm_device_ask ask = dm_result_device_ask (res);
+        dm_device_flag_explain ((dm_device_flag) (1u << f), d, &ask, why, sizeof why);
+        dm_buf_printf (b, "  ! %s\n", why);
+      }
+}
+
 void
 dm_report_write_latency (const dm_report *r, dm_buf *b)
 {
@@ -213,5 +244,6 @@ dm_report_write_latency (const dm_report *r, dm_buf *b)
       dm_buf_add (b, "\n");
       for (unsigned k = 0; k < n_rows; k++)
         histogram_row (b, labels[k], rows[k]);
+      device_row (b, r, res);
     }
 }

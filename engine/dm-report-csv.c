@@ -35,6 +35,32 @@ number (dm_buf *b, const char *fmt, double v)
   dm_buf_add_double (b, fmt, v);
 }
 
+/* The disk's own counters; empty cells where none were counted. The flags
+ * share one cell, separated by spaces, so the column count stays fixed. */
+static void
+device_columns (dm_buf *b, const dm_device_seen *d)
+{
+  if (!d->counted)
+    dm_buf_add (b, ",,,,,,,");
+  else
+    {
+      dm_buf_printf (b, ",%llu,%llu,%llu,%llu", (unsigned long long) d->read_bytes,
+                     (unsigned long long) d->write_bytes, (unsigned long long) d->reads,
+                     (unsigned long long) d->writes);
+      number (b, "%.0f", dm_device_seen_avg_request (d));
+      number (b, "%.2f", d->avg_queue);
+      number (b, "%.1f", d->busy_percent);
+    }
+  dm_buf_add (b, ",");
+  bool first = true;
+  for (unsigned f = 0; f < DM_N_DEVICE_FLAGS; f++)
+    if (d->flags & (1u << f))
+      {
+        dm_buf_printf (b, "%s%s", first ? "" : " ", dm_device_flag_name ((dm_device_flag) (1u << f)));
+        first = false;
+      }
+}
+
 void
 dm_report_write_csv (const dm_report *r, dm_buf *b)
 {
@@ -44,7 +70,9 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
                  "mb_per_s,iops,latency_us,mean_mb_per_s,stdev_mb_per_s,runs,"
                  "lat_min_us,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,lat_p99_9_us,"
                  "lat_p99_99_us,lat_max_us,cpu_percent,backend,cached,target,filesystem,"
-                 "device,model,test_size,date,comment");
+                 "device,model,test_size,date,comment,device_read_bytes,device_write_bytes,"
+                 "device_reads,device_writes,device_avg_request_bytes,device_avg_queue,"
+                 "device_busy_percent,flags");
   if (r->n_thresholds)
     dm_buf_add (b, ",colour_mb_per_s,colour_iops,colour_latency_us");
   dm_buf_add (b, "\r\n");
@@ -84,6 +112,7 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
       field (b, r->target.model);
       dm_buf_printf (b, ",%s,%s,", size, date);
       field (b, r->comment);
+      device_columns (b, &res->device);
       if (r->n_thresholds)
         {
           static const dm_unit units[] = { DM_UNIT_MBPS, DM_UNIT_IOPS, DM_UNIT_US };

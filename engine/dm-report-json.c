@@ -130,6 +130,38 @@ buckets (json *j, const char *k, const dm_histogram *h)
   dm_buf_add (j->b, "]");
 }
 
+/* What the disk's own counters saw during the measured runs, and the flags
+ * drawn from them; null where nothing could be counted. */
+static void
+device (json *j, const dm_device_seen *d)
+{
+  if (!d->counted)
+    {
+      key (j, "device");
+      dm_buf_add (j->b, "null");
+    }
+  else
+    {
+      open_ (j, "device", "{");
+      str (j, "name", d->name);
+      u64 (j, "read_bytes", d->read_bytes);
+      u64 (j, "write_bytes", d->write_bytes);
+      u64 (j, "reads", d->reads);
+      u64 (j, "writes", d->writes);
+      fixed (j, "avg_request_bytes", dm_device_seen_avg_request (d));
+      fixed (j, "avg_queue", d->avg_queue);
+      fixed (j, "busy_percent", d->busy_percent);
+      fixed (j, "seconds", d->seconds);
+      u64 (j, "counted_bytes", d->counted_bytes);
+      close_ (j, "}");
+    }
+  open_ (j, "flags", "[");
+  for (unsigned f = 0; f < DM_N_DEVICE_FLAGS; f++)
+    if (d->flags & (1u << f))
+      str (j, NULL, dm_device_flag_name ((dm_device_flag) (1u << f)));
+  close_ (j, "]");
+}
+
 static void
 iso_time (int64_t t, char *buf, size_t size)
 {
@@ -174,6 +206,9 @@ dm_report_write_json (const dm_report *r, dm_buf *b)
   iso_time (r->finished, t, sizeof t);
   str (&j, "finished", t);
   str (&j, "test_file", r->test_file);
+  boolean (&j, "nocow", r->nocow);
+  /* Why the results carry no device counters, when they carry none. */
+  str (&j, "device_note", r->device_note[0] ? r->device_note : NULL);
 
   open_ (&j, "target", "{");
   str (&j, "path", r->target.path);
@@ -288,6 +323,7 @@ dm_report_write_json (const dm_report *r, dm_buf *b)
         }
       fixed (&j, "cpu_percent", res->cpu_percent);
       fixed (&j, "cpu_us_per_io", res->cpu_us_per_io);
+      device (&j, &res->device);
       close_ (&j, "}");
     }
   close_ (&j, "]");

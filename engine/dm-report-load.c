@@ -116,6 +116,42 @@ load_buckets (loader *l, const dm_json *list, dm_histogram *h, const dm_latency 
   return true;
 }
 
+/* The device object and the flags as they were written: the flags are the
+ * run's verdict, kept even if a later version would judge differently. */
+static bool
+load_device (loader *l, const dm_json *o, dm_device_seen *d, unsigned index)
+{
+  const dm_json *dev = dm_json_get (o, "device");
+  const dm_json *flags = dm_json_get (o, "flags");
+  memset (d, 0, sizeof *d);
+  if (dev && dev->type == DM_JSON_OBJECT)
+    {
+      d->counted = true;
+      string (dev, "name", d->name, sizeof d->name);
+      d->read_bytes = (uint64_t) number (l, dev, "read_bytes", 1e19);
+      d->write_bytes = (uint64_t) number (l, dev, "write_bytes", 1e19);
+      d->reads = (uint64_t) number (l, dev, "reads", 1e19);
+      d->writes = (uint64_t) number (l, dev, "writes", 1e19);
+      d->avg_queue = number (l, dev, "avg_queue", 1e9);
+      d->busy_percent = number (l, dev, "busy_percent", 100);
+      d->seconds = number (l, dev, "seconds", 1e7);
+      d->counted_bytes = (uint64_t) number (l, dev, "counted_bytes", 1e19);
+    }
+  else if (dev && dev->type != DM_JSON_NULL)
+    return refuse (l, "result %u: 'device' is not an object", index + 1);
+  if (flags && flags->type != DM_JSON_ARRAY)
+    return refuse (l, "result %u: 'flags' is not a list", index + 1);
+  for (const dm_json *f = flags ? flags->child : NULL; f; f = f->next)
+    {
+      dm_device_flag flag;
+      /* A flag this version does not know is left out, not refused: a
+       * newer Diskmeter may judge more. */
+      if (f->type == DM_JSON_STRING && dm_device_flag_parse (f->str, &flag) == 0)
+        d->flags |= flag;
+    }
+  return !l->failed;
+}
+
 static bool
 load_result (loader *l, const dm_json *o, dm_result *res, unsigned index)
 {
@@ -148,6 +184,9 @@ load_result (loader *l, const dm_json *o, dm_result *res, unsigned index)
                      mix ? &res->latency_read : &res->latency)
       || !load_buckets (l, dm_json_get (hist, "write"), res->hist_write,
                         mix ? &res->latency_write : &res->latency))
+    return false;
+
+  if (!load_device (l, o, &res->device, index))
     return false;
 
   const dm_json *runs = dm_json_get (o, "runs");
@@ -213,6 +252,8 @@ dm_report_load_json (dm_report *out, const char *text, size_t len, char *why, si
   r.nvme = dm_json_get_bool (root, "nvme", false);
   string (root, "comment", r.comment, sizeof r.comment);
   string (root, "test_file", r.test_file, sizeof r.test_file);
+  r.nocow = dm_json_get_bool (root, "nocow", false);
+  string (root, "device_note", r.device_note, sizeof r.device_note);
   r.started = dm_parse_iso_time (dm_json_get_string (root, "started", ""));
   r.finished = dm_parse_iso_time (dm_json_get_string (root, "finished", ""));
 

@@ -62,6 +62,38 @@ result_line (dm_buf *b, const dm_report *r, const dm_result *res, unsigned count
   dm_buf_add (b, "\n");
 }
 
+/* Under the layout, one line per test whose figure the disk's own counters
+ * put in doubt, or one line saying why there were no counters to ask. */
+static void
+device_lines (dm_buf *b, const dm_report *r)
+{
+  bool header = false;
+  if (r->device_note[0])
+    {
+      dm_buf_printf (b, " Device: not counted: %s\n", r->device_note);
+      return;
+    }
+  for (unsigned i = 0; i < r->n_results; i++)
+    {
+      const dm_result *res = &r->results[i];
+      for (unsigned f = 0; f < DM_N_DEVICE_FLAGS; f++)
+        {
+          char name[32], why[200];
+          if (!(res->device.flags & (1u << f)))
+            continue;
+          if (!header)
+            dm_buf_printf (b, " Device: %s, its own counters during the measured runs:\n",
+                           res->device.name);
+          header = true;
+          dm_device_ask ask = dm_result_device_ask (res);
+          dm_spec_name (&res->spec, name, sizeof name);
+          dm_device_flag_explain ((dm_device_flag) (1u << f), &res->device, &ask, why,
+                                  sizeof why);
+          dm_buf_printf (b, "  %s %s: %s\n", name, dm_mode_title (res->mode), why);
+        }
+    }
+}
+
 void
 dm_report_write_text (const dm_report *r, dm_buf *b)
 {
@@ -107,15 +139,18 @@ dm_report_write_text (const dm_report *r, dm_buf *b)
   if (r->target.size_bytes)
     {
       uint64_t used = r->target.size_bytes - r->target.free_bytes;
-      dm_buf_printf (b, " [%s: %u%% (%.0f/%.0fGiB)]",
+      /* CrystalDiskMark's GiB, but MiB where GiB would read "0/0". */
+      bool small = r->target.size_bytes < (10ull << 30);
+      double unit = small ? (double) (1ull << 20) : (double) (1ull << 30);
+      dm_buf_printf (b, " [%s: %u%% (%.0f/%.0f%s)]",
                      r->target.mount_point[0] ? r->target.mount_point : r->target.path,
-                     (unsigned) (used * 100 / r->target.size_bytes),
-                     (double) used / (1ull << 30), (double) r->target.size_bytes / (1ull << 30));
+                     (unsigned) (used * 100 / r->target.size_bytes), (double) used / unit,
+                     (double) r->target.size_bytes / unit, small ? "MiB" : "GiB");
     }
   dm_buf_add (b, "\n");
-  dm_buf_printf (b, "   Mode: [%s%s, %s, %s]\n", r->cached ? "buffered" : "direct",
+  dm_buf_printf (b, "   Mode: [%s%s, %s, %s%s]\n", r->cached ? "buffered" : "direct",
                  s->write_through ? ", write-through" : "", r->backend[0] ? r->backend : "-",
-                 dm_data_name (s->data));
+                 dm_data_name (s->data), r->nocow ? ", NOCOW" : "");
   dm_buf_add (b, "   Time: Measure ");
   add_num (b, "%g", s->measure_s);
   dm_buf_add (b, " sec / Interval ");
@@ -133,4 +168,5 @@ dm_report_write_text (const dm_report *r, dm_buf *b)
                    r->target.driver[0] ? "]" : "",
                    r->target.filesystem[0] ? ", " : "", r->target.filesystem);
   dm_buf_printf (b, "Comment: %s\n", r->comment);
+  device_lines (b, r);
 }

@@ -133,6 +133,14 @@ dm_report_clear (dm_report *r)
   memset (r, 0, sizeof *r);
 }
 
+dm_device_ask
+dm_result_device_ask (const dm_result *res)
+{
+  dm_device_ask ask = { res->spec.block_size, res->spec.queue_depth, res->spec.threads,
+                        res->read_percent };
+  return ask;
+}
+
 dm_result *
 dm_report_find (const dm_report *r, const dm_spec *spec, dm_mode mode)
 {

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "dm-buf.h"
+#include "dm-device.h"
 #include "dm-histogram.h"
 #include "dm-settings.h"
 #include "dm-spec.h"
@@ -69,6 +70,7 @@ typedef struct dm_result {
   dm_histogram *hist_write; /* and every write's */
   double    cpu_percent;    /* process CPU over all logical CPUs, as Task Manager shows */
   double    cpu_us_per_io;  /* process CPU time per I/O */
+  dm_device_seen device;    /* what the disk's own counters saw during the measured runs */
 } dm_result;
 
 typedef struct dm_report {
@@ -81,6 +83,8 @@ typedef struct dm_report {
   bool           cached;         /* --buffered: the page cache was in the way */
   char           comment[512];
   char           test_file[1100];
+  char           device_note[160]; /* why no device counters are in the results, if none are */
+  bool           nocow;          /* the test file was made NOCOW (btrfs): no copy-on-write */
   int64_t        started;        /* wall time, seconds since the epoch */
   int64_t        finished;
   dm_settings    settings;
@@ -116,6 +120,9 @@ void dm_result_reset (dm_result *res);
  * own results and histograms. */
 void dm_report_copy_run (dm_report *dst, const dm_report *src);
 dm_result *dm_report_find (const dm_report *r, const dm_spec *spec, dm_mode mode);
+
+/* What a result's test asked of the device, to judge its device counters. */
+dm_device_ask dm_result_device_ask (const dm_result *res);
 
 /* The figure of a result in a unit (MB/s, GB/s, IOPS, us). */
 double dm_result_value (const dm_result *res, int unit);

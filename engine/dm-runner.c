@@ -43,6 +43,8 @@ struct dm_runner {
   bool              ran_any;    /* a test ran since prepare: pause before the next */
   struct worker    *workers;    /* per thread, sized for the largest selected test */
   dm_histogram     *hists;      /* 2 per thread: reads, writes */
+  dm_device_watch  *watch;      /* the disk's own counters; NULL where there are none */
+  char              device_name[64];
 };
 
 /* One measured window of one worker. Written only by its worker, once per
@@ -152,6 +154,7 @@ dm_runner_free (dm_runner *r)
 {
   if (!r)
     return;
+  dm_device_watch_close (r->watch);
   free (r->selected);
   free (r);
 }
@@ -570,14 +573,18 @@ run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists)
   /* While the workers run, this thread only keeps time: it samples the
    * process's CPU time where measuring starts and ends, and hands out
    * each window's figures once the window has closed. */
-  uint64_t cpu0 = 0, cpu1 = 0, now;
-  bool measuring = false;
-  while (!err && (now = dm_clock_ns ()) < end && !cancelled (r))
+  uint64_t cpu0 = 0, cpu1 = 0, now, dev_t0 = 0, dev_t1 = 0;
+  dm_device_counters dev0, dev1;
+  bool measuring = false, dev_ok = false;
+  while (!err && (now = dm_clock_ns ()) < end && !cancelled (r) && !all_stopped (workers, started))
     {
       if (!measuring && now >= measure)
         {
           cpu0 = dm_process_cpu_ns ();
           measuring = true;
+          /* The disk's counters from here on: the warm-up stays out. */
+          dev_ok = r->watch && dm_device_watch_read (r->watch, &dev0) == 0;
+          dev_t0 = dm_clock_ns ();
         }
       unsigned closed = now > measure ? (unsigned) ((now - measure) / window_ns) : 0;
       /* A batch reaped just before a window closed may be added a moment
@@ -606,6 +613,11 @@ run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists)
     }
   now = dm_clock_ns ();
   cpu1 = dm_process_cpu_ns ();
+  if (dev_ok)
+    {
+      dev_ok = dm_device_watch_read (r->watch, &dev1) == 0;
+      dev_t1 = dm_clock_ns ();
+    }
   if (!measuring)
     cpu0 = cpu1;
   windows_done = now >= end ? count : now > measure ? (unsigned) ((now - measure) / window_ns) : 0;
@@ -637,10 +649,12 @@ run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists)
   /* The exact figures, now that no worker writes any more. A window cut
    * short by a cancel is not a measurement; its I/O counts as unscored. */
   res->n_runs = 0;
+  uint64_t span_bytes = 0;
   for (unsigned k = 0; k < count; k++)
     {
       dm_run run;
       fill_run (&run, workers, T, k, s->measure_s);
+      span_bytes += run.bytes;
       if (k < windows_done && !err)
         {
           res->runs[res->n_runs++] = run;
@@ -654,6 +668,13 @@ run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists)
              now >= end ? count * s->measure_s : fmax (measured_s, (double) (now - measure) / NS_PER_S),
              rep->system.logical_cpus);
   r->job_done += s->warmup_s + count * s->measure_s;
+  memset (&res->device, 0, sizeof res->device);
+  if (dev_ok)
+    {
+      dm_device_ask ask = dm_result_device_ask (res);
+      dm_device_seen_set (&res->device, r->device_name, &dev0, &dev1,
+                          (double) (dev_t1 - dev_t0) / NS_PER_S, span_bytes, &ask);
+    }
 
   if (err < 0)
     return err;
@@ -790,6 +811,11 @@ dm_runner_prepare (dm_runner *r)
   err = dm_testfile_open (&r->tf, rep, r->target, need_write);
   if (err < 0)
     return err;
+  rep->nocow = dm_file_is_nocow (r->tf.file);
+  rep->device_note[0] = '\0';
+  if (dm_device_watch_open (&rep->target, &r->watch, r->device_name, sizeof r->device_name,
+                            rep->device_note, sizeof rep->device_note) < 0)
+    r->watch = NULL;
   for (unsigned i = 0; i < rep->n_results; i++)
     if (is_selected (r, i) && (err = check_fits (r, &rep->results[i])) < 0)
       return err;
@@ -851,6 +877,8 @@ dm_runner_finish (dm_runner *r, int err)
 {
   dm_report *rep = r->report;
   dm_testfile_close (&r->tf);
+  dm_device_watch_close (r->watch);
+  r->watch = NULL;
   if (err == -ECANCELED || (err == 0 && cancelled (r)))
     {
       err = -ECANCELED;

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What the block device under the target saw during a test's measured runs,
+ * from the OS's own counters, and the flags that say when a figure came
+ * from somewhere else than the disk: a cache that served the bytes, or a
+ * host that never kept the asked-for queue at the device.
+ */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "dm-platform.h"
+
+typedef enum {
+  DM_FLAG_CACHE_SUSPECTED = 1u << 0, /* the device moved < 90 % of the bytes counted */
+  DM_FLAG_HOST_BOUND      = 1u << 1, /* the device's mean queue stayed under half of Q×T */
+} dm_device_flag;
+#define DM_N_DEVICE_FLAGS 2
+
+typedef struct dm_device_seen {
+  bool     counted;       /* counters were read around the measured runs */
+  char     name[64];      /* "vda", "sda+sdb" */
+  uint64_t reads;         /* requests the device completed */
+  uint64_t writes;
+  uint64_t read_bytes;
+  uint64_t write_bytes;
+  double   seconds;       /* the span the counters cover */
+  uint64_t counted_bytes; /* what Diskmeter counted over the same span */
+  double   avg_queue;     /* mean requests at the device, as iostat's aqu-sz */
+  double   busy_percent;  /* of the span, mean over the devices counted */
+  unsigned flags;         /* dm_device_flag bits */
+} dm_device_seen;
+
+/* What the test asked of the device: the flags are judged against it. */
+typedef struct dm_device_ask {
+  uint32_t block_size;
+  unsigned queue_depth;
+  unsigned threads;
+  unsigned read_percent; /* 100 read, 0 write, the Mix share */
+} dm_device_ask;
+
+/* Fills seen from two readings taken seconds apart, during which Diskmeter
+ * counted counted_bytes, and sets its flags. */
+void dm_device_seen_set (dm_device_seen *seen, const char *name,
+                         const dm_device_counters *before, const dm_device_counters *after,
+                         double seconds, uint64_t counted_bytes, const dm_device_ask *ask);
+/* The flags again, from figures already in seen (a loaded report). */
+unsigned dm_device_seen_flags (const dm_device_seen *seen, const dm_device_ask *ask);
+/* Diskmeter's I/Os at the device at once: the mean queue in requests,
+ * scaled by how many requests one I/O became (a 1 MiB read split in two)
+ * or how many I/Os one request held (merged neighbours). */
+double dm_device_seen_ios_at_device (const dm_device_seen *seen, const dm_device_ask *ask);
+double dm_device_seen_avg_request (const dm_device_seen *seen);
+
+/* "cache_suspected", "host_bound": the names JSON and CSV carry. */
+const char *dm_device_flag_name (dm_device_flag flag);
+int dm_device_flag_parse (const char *name, dm_device_flag *flag);
+/* One sentence for a report line or a tile's detail view. */
+void dm_device_flag_explain (dm_device_flag flag, const dm_device_seen *seen,
+                             const dm_device_ask *ask, char *buf, size_t size);
