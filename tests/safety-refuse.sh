@@ -5,7 +5,8 @@
 # 1 and one line on stderr, and the device's written-sector count does not
 # move: a read-only mount, a folder that does not exist (and is not
 # created), a folder the user may not write, and a block device for write
-# tests without --destroy-data-on naming it (its content stays the same).
+# tests without --destroy-data-on naming it (its content stays the same),
+# and a mounted block device even when --destroy-data-on names it.
 # Read tests on a block device need no permission and change nothing.
 
 . "$(dirname "$0")/lib.sh"
@@ -98,5 +99,41 @@ dm_check "/safety/refuse/device-read is_block_device true" \
 dm_check "/safety/refuse/device-read read the device ($((r1 - r0)) B)" test "$r1" -gt "$r0"
 dm_check "/safety/refuse/device-read no writes ($((w1 - w0)) B)" test "$w1" = "$w0"
 dm_check "/safety/refuse/device-read content unchanged" test "$(sha256sum < "$other")" = "$sum0"
+
+# A mounted device, even when named in --destroy-data-on: the device is
+# opened O_EXCL for writing, which the kernel refuses while a filesystem
+# holds it. Every write mode and the sweep are refused before one sector
+# is written, and the device's content stays the same.
+dm_loop_create 64
+dm_mkfs_mount
+mounted="$DM_LOOP"
+dev_name="$DM_LOOP_NAME"
+echo "keep me" > "$DM_MNT/data"
+dm_settle
+sum_mounted=$(sha256sum < "$mounted")
+for modes in write mix read,write; do
+  args=(--tests RND4K_Q1T1 --modes "$modes" --size 16MiB --count 1 --duration 0.5
+        --warmup 0 --interval 0 --no-history --destroy-data-on "$mounted")
+  refused "mounted-${modes/,/-}" "$mounted"
+  dm_check "/safety/refuse/mounted-${modes/,/-} the error says the device is busy" \
+    grep -qi 'busy' "$DM_TMPDIR/mounted-${modes/,/-}.err"
+done
+# The sweep announces its plan on stderr before it opens the target, so
+# its refusal is the last line there rather than the only one.
+dm_settle
+read -r r0 w0 < <(dm_stat_bytes "$dev_name")
+dm_run "$DM_TMPDIR/mounted-sweep.out" "$DM_TMPDIR/mounted-sweep.err" sweep --mode write \
+  --qd 1 --threads 1 --size 16MiB --count 1 --duration 0.5 --warmup 0 --no-history \
+  --destroy-data-on "$mounted" "$mounted"
+dm_settle
+read -r r1 w1 < <(dm_stat_bytes "$dev_name")
+dm_check "/safety/refuse/mounted-sweep exit status 1 (got $DM_RC)" test "$DM_RC" = 1
+dm_check "/safety/refuse/mounted-sweep no writes reached the device ($((w1 - w0)) B)" test "$w1" = "$w0"
+dm_check "/safety/refuse/mounted-sweep the last line says the device is busy" \
+  bash -c 'tail -n 1 "$1" | grep -qi "^diskmeter-cli: .*busy"' _ "$DM_TMPDIR/mounted-sweep.err"
+dm_check "/safety/refuse/mounted content unchanged (sha256)" \
+  test "$(sha256sum < "$mounted")" = "$sum_mounted"
+dm_check "/safety/refuse/mounted the filesystem still holds its file" \
+  test "$(cat "$DM_MNT/data")" = "keep me"
 
 dm_finish
