@@ -46,6 +46,16 @@ test_value_locale (void)
    * compared with diskmeter-cli's and pasted into English forums. */
   if (!setlocale (LC_NUMERIC, "de_DE.UTF-8") && !setlocale (LC_NUMERIC, "fr_FR.UTF-8"))
     {
+      /* The build generates de_DE.UTF-8 (LOCPATH) and names it, so this
+       * check fails rather than drops out where the locale is missing. */
+      if (g_getenv ("DM_DECIMAL_COMMA_LOCALE"))
+        {
+          g_test_message ("%s (LOCPATH=%s) cannot be loaded; build-aux/dev installs the "
+                          "locales package that generates it",
+                          g_getenv ("DM_DECIMAL_COMMA_LOCALE"), g_getenv ("LOCPATH"));
+          g_test_fail ();
+          return;
+        }
       g_test_skip ("no locale with a decimal comma is installed");
       return;
     }
