@@ -3,12 +3,14 @@
  * What the grid prints and draws, without a display: the digits in every
  * unit as CrystalDiskMark shows them, the meter on its logarithmic scale,
  * the rows and columns of each profile, and the sentence a screen reader
- * speaks for a tile.
+ * speaks for a tile, flags of the disk's counters included.
  */
 #include <math.h>
 #include <locale.h>
+#include <string.h>
 
 #include "dm-format.h"
+#include "dm-tile.h"
 
 static void
 test_value_units (void)
@@ -181,6 +183,67 @@ test_describe (void)
   g_assert_cmpstr (d, ==, "SEQ1M Q8T1 Read: not measured");
 }
 
+/* SEQ1M_Q8T1 Read as a run on vda leaves it: counted, and flagged as the
+ * caller asks. */
+static void
+fill_flagged (dm_result *res,
+              unsigned   flags)
+{
+  memset (res, 0, sizeof *res);
+  g_assert_cmpint (dm_spec_parse ("SEQ1M_Q8T1", &res->spec, NULL, 0), ==, 0);
+  res->mode = DM_MODE_READ;
+  res->read_percent = 100;
+  res->status = DM_STATUS_COMPLETE;
+  res->device.counted = true;
+  g_strlcpy (res->device.name, "vda", sizeof res->device.name);
+  res->device.reads = 800;
+  res->device.read_bytes = 800ull << 19;
+  res->device.seconds = 1;
+  res->device.counted_bytes = 400ull << 20;
+  res->device.avg_queue = 1.1;
+  res->device.busy_percent = 55;
+  res->device.flags = flags;
+}
+
+static void
+test_describe_flags (void)
+{
+  dm_result res;
+  dm_device_ask ask;
+  char host[240], cache[240];
+  g_autofree char *one = NULL;
+  g_autofree char *both = NULL;
+  g_autofree char *want = NULL;
+
+  /* No flag, or no counters at all: nothing to say. */
+  g_assert_null (dm_tile_describe_flags (NULL, " "));
+  fill_flagged (&res, 0);
+  g_assert_null (dm_tile_describe_flags (&res, " "));
+  fill_flagged (&res, DM_FLAG_HOST_BOUND);
+  res.device.counted = false;
+  g_assert_null (dm_tile_describe_flags (&res, " "));
+
+  /* A flag is the report's line as a sentence: capital, full stop. */
+  fill_flagged (&res, DM_FLAG_HOST_BOUND);
+  ask = dm_result_device_ask (&res);
+  dm_device_flag_explain (DM_FLAG_HOST_BOUND, &res.device, &ask, host, sizeof host);
+  dm_device_flag_explain (DM_FLAG_CACHE_SUSPECTED, &res.device, &ask, cache, sizeof cache);
+  one = dm_tile_describe_flags (&res, " ");
+  g_assert_nonnull (one);
+  g_assert_true (g_str_has_prefix (one, "Host bound: vda held "));
+  g_assert_nonnull (strstr (one, "of the 8 I/Os asked"));
+  want = g_strdup_printf ("%s.", host + 1);
+  g_assert_cmpstr (one + 1, ==, want);
+
+  /* Both flags, in the report's order, apart by the separator. */
+  fill_flagged (&res, DM_FLAG_HOST_BOUND | DM_FLAG_CACHE_SUSPECTED);
+  both = dm_tile_describe_flags (&res, "\n");
+  g_assert_true (g_str_has_prefix (both, "Cache suspected: vda moved "));
+  g_assert_nonnull (strstr (both, cache + 1));
+  g_assert_nonnull (strstr (both, ".\nHost bound: vda held "));
+  g_assert_true (g_str_has_suffix (both, "."));
+}
+
 static void
 test_seconds_left (void)
 {
@@ -207,5 +270,6 @@ main (int   argc,
   g_test_add_func ("/ui/format/layout-custom", test_layout_custom);
   g_test_add_func ("/ui/format/describe", test_describe);
   g_test_add_func ("/ui/format/seconds-left", test_seconds_left);
+  g_test_add_func ("/ui/format/describe-flags", test_describe_flags);
   return g_test_run ();
 }
