@@ -25,6 +25,11 @@
 #define REAP_TIMEOUT   (50ull * 1000 * 1000)  /* how often a waiting worker looks at cancel */
 #define MAX_RETRIES    1000                   /* per worker and run */
 #define DRAIN_TIMEOUT  (100ull * 1000 * 1000) /* in-flight I/O we wait for after a cancel */
+/* A device that answers no I/O for this long, or still holds I/O this long
+ * after the test's last window, does not answer: the test fails then
+ * rather than wait for it. The README promises this bound. */
+#define STALL_S        5
+#define STALL_TIMEOUT  (STALL_S * NS_PER_S)
 
 struct dm_runner {
   dm_report        *report;
@@ -90,6 +95,7 @@ typedef struct worker {
   char             why[160];
 
   dm_thread       *thread;
+  atomic_bool      stopped;      /* worker_main is about to return */
 } worker;
 
 static int
@@ -265,6 +271,29 @@ send (worker *w, const dm_backend *be, dm_queue *q, dm_io *io, uint64_t t, bool 
   return 1;
 }
 
+/* A stuck device: nothing completed for STALL_TIMEOUT, counted from the
+ * last completion or from the end of the test, whichever came first. The
+ * I/O still in flight is left to the kernel and the backend's close. */
+static bool
+stalled (worker *w, uint64_t t, uint64_t last_answer, unsigned inflight)
+{
+  uint64_t since = last_answer < w->end_ns ? last_answer : w->end_ns;
+  if (t < since || t - since < STALL_TIMEOUT)
+    return false;
+  if (!w->error)
+    {
+      w->error = -ETIMEDOUT;
+      if (last_answer < w->end_ns)
+        snprintf (w->why, sizeof w->why,
+                  "no I/O completed in %d s; the device does not answer", STALL_S);
+      else
+        snprintf (w->why, sizeof w->why,
+                  "%u I/O%s still unanswered %d s after the test ended; the device does not answer",
+                  inflight, inflight == 1 ? "" : "s", STALL_S);
+    }
+  return true;
+}
+
 /* Adds a batch to a window. Only this thread writes its windows: a plain
  * read-modify-write through relaxed atomics, once per batch. */
 static inline void
@@ -314,6 +343,7 @@ worker_main (void *arg)
   unsigned inflight = 0;
   bool stopping = false;
   uint64_t stop_at = 0;
+  uint64_t last_answer = t;  /* the last reap that brought a completion */
 
   for (unsigned i = 0; i < depth && !stopping; i++)
     {
@@ -331,6 +361,12 @@ worker_main (void *arg)
           worker_fail (w, n, "waiting for I/O");
           break;
         }
+      if (n > 0)
+        last_answer = t;
+      /* Only a reap that waited and got nothing counts: a thread that was
+       * not scheduled for a while finds its completions waiting. */
+      else if (stalled (w, t, last_answer, inflight))
+        break;
       if (!stopping && (t >= deadline || cancelled (r)))
         {
           stopping = true;
@@ -412,10 +448,21 @@ out:
     dm_free_io (bufs, (size_t) depth * buf_size);
   free (ios);
   free (done);
+  atomic_store (&w->stopped, true);
   return NULL;
 }
 
 /* ---- one test: warm-up, then count windows ------------------------------ */
+
+/* Every worker has stopped before the end: each failed, the test is over. */
+static bool
+all_stopped (worker *workers, unsigned n)
+{
+  for (unsigned i = 0; i < n; i++)
+    if (!atomic_load (&workers[i].stopped))
+      return false;
+  return n > 0;
+}
 
 /* Sums window k over the workers; exact once they are joined. */
 static void
