@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "dm-merge.h"
 #include "dm-units.h"
 
 typedef struct json {
@@ -324,6 +325,14 @@ dm_report_write_json (const dm_report *r, dm_buf *b)
       fixed (&j, "cpu_percent", res->cpu_percent);
       fixed (&j, "cpu_us_per_io", res->cpu_us_per_io);
       device (&j, &res->device);
+      if (res->planned_start_ms)
+        {
+          /* --start-at: when the first measured run was due and began. */
+          dm_time_format_ms (res->planned_start_ms, t, sizeof t);
+          str (&j, "planned_start", t);
+          dm_time_format_ms (res->started_ms, t, sizeof t);
+          str (&j, "started", t);
+        }
       close_ (&j, "}");
     }
   close_ (&j, "]");

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "dm-json.h"
+#include "dm-merge.h"
 #include "dm-units.h"
 
 typedef struct loader {
@@ -188,6 +189,8 @@ load_result (loader *l, const dm_json *o, dm_result *res, unsigned index)
 
   if (!load_device (l, o, &res->device, index))
     return false;
+  res->planned_start_ms = dm_time_parse_ms (dm_json_get_string (o, "planned_start", NULL));
+  res->started_ms = dm_time_parse_ms (dm_json_get_string (o, "started", NULL));
 
   const dm_json *runs = dm_json_get (o, "runs");
   if (runs && runs->type != DM_JSON_ARRAY)

@@ -71,6 +71,10 @@ typedef struct dm_result {
   double    cpu_percent;    /* process CPU over all logical CPUs, as Task Manager shows */
   double    cpu_us_per_io;  /* process CPU time per I/O */
   dm_device_seen device;    /* what the disk's own counters saw during the measured runs */
+  /* --start-at: when the first measured run was due and when it began, in
+   * wall-clock milliseconds since the epoch (0: the run was not scheduled). */
+  int64_t   planned_start_ms;
+  int64_t   started_ms;
 } dm_result;
 
 typedef struct dm_report {

@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Fleet runs: the --start-at time and schedule, the merge of several hosts'
+ * reports (sums, spread, percentiles from one histogram of every I/O) and
+ * its refusals, each naming the file at fault.
+ */
+#include <math.h>
+
+#include "dm-merge.h"
+#include "dm-test.h"
+
+static void
+test_time (void)
+{
+  char buf[40];
+  int64_t t;
+  DM_CHECK_INT (dm_time_parse_ms ("2026-11-30T21:00:00Z"), ==, 1796072400000LL);
+  DM_CHECK_INT (dm_time_parse_ms ("2026-11-30T21:00:00.25Z"), ==, 1796072400250LL);
+  DM_CHECK_INT (dm_time_parse_ms ("2026-11-30T22:00:00.250+01:00"), ==, 1796072400250LL);
+  DM_CHECK_INT (dm_time_parse_ms ("2026-11-30T20:30:00-00:30"), ==, 1796072400000LL);
+  DM_CHECK_INT (dm_time_parse_ms ("2026-11-30t21:00:00z"), ==, 1796072400000LL);
+  DM_CHECK_INT (dm_time_parse_ms ("2026-11-30T21:00:00"), ==, 0);  /* no zone */
+  DM_CHECK_INT (dm_time_parse_ms ("2026-11-30T21:00:00.Z"), ==, 0);
+  DM_CHECK_INT (dm_time_parse_ms ("2026-11-30T21:00:00Zjunk"), ==, 0);
+  DM_CHECK_INT (dm_time_parse_ms ("tomorrow"), ==, 0);
+  DM_CHECK_INT (dm_time_parse_ms (NULL), ==, 0);
+  dm_time_format_ms (1796072400250LL, buf, sizeof buf);
+  DM_CHECK_STR (buf, "2026-11-30T21:00:00.250Z");
+  DM_CHECK_INT (dm_time_parse_ms (buf), ==, 1796072400250LL);
+
+  DM_CHECK_INT (dm_start_at_parse ("+30", 1000, &t, NULL, 0), ==, 0);
+  DM_CHECK_INT (t, ==, 31000);
+  DM_CHECK_INT (dm_start_at_parse ("+2.5", 1000, &t, NULL, 0), ==, 0);
+  DM_CHECK_INT (t, ==, 3500);
+  DM_CHECK_INT (dm_start_at_parse ("2026-11-30T21:00:00Z", 0, &t, NULL, 0), ==, 0);
+  DM_CHECK_INT (t, ==, 1796072400000LL);
+  char why[200] = "";
+  DM_CHECK (dm_start_at_parse ("+", 0, &t, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "+SEC") != NULL);
+  DM_CHECK (dm_start_at_parse ("+-5", 0, &t, NULL, 0) < 0);
+  DM_CHECK (dm_start_at_parse ("+1e9", 0, &t, NULL, 0) < 0);
+  DM_CHECK (dm_start_at_parse ("21:00", 0, &t, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "RFC 3339") != NULL);
+}
+
+static void
+test_schedule (void)
+{
+  dm_settings s;
+  dm_settings_init (&s);
+  s.count = 3;
+  s.measure_s = 2;
+  s.warmup_s = 1;
+  s.interval_s = 0.5;
+  /* 1 + 3 x 2 + 0.5 = 7.5 s per test, whatever the tests took. */
+  DM_CHECK_INT (dm_schedule_measure_ms (100000, &s, 0), ==, 100000);
+  DM_CHECK_INT (dm_schedule_measure_ms (100000, &s, 1), ==, 107500);
+  DM_CHECK_INT (dm_schedule_measure_ms (100000, &s, 4), ==, 130000);
+}
+
+/* A host's report of SEQ1M Q8T1 read and RND4K Q1T1 mix: runs of given
+ * MB/s, latencies drawn from a spread the host shifts by lat_ns. */
+static void
+make_host (dm_report *r, double mb, uint64_t lat_ns, int64_t started_ms, dm_histogram *all_read,
+           dm_histogram *all_mix)
+{
+  dm_settings s;
+  dm_spec specs[2];
+  dm_settings_init (&s);
+  s.count = 3;
+  s.measure_s = 5;
+  s.warmup_s = 1;
+  s.interval_s = 0;
+  dm_spec_parse ("SEQ1M_Q8T1", &specs[0], NULL, 0);
+  dm_spec_parse ("RND4K_Q1T1", &specs[1], NULL, 0);
+  DM_CHECK_INT (dm_report_init (r, &s, specs, 2, DM_MODE_BIT (DM_MODE_READ)), ==, 0);
+  /* dm_report_init gives one result per spec and mode; make the second
+   * a Mix. */
+  r->results[1].mode = DM_MODE_MIX;
+  r->results[1].read_percent = 70;
+  r->status = DM_STATUS_COMPLETE;
+  r->started = started_ms / 1000 - 2;
+  r->finished = started_ms / 1000 + 20;
+  for (unsigned i = 0; i < r->n_results; i++)
+    {
+      dm_result *res = &r->results[i];
+      res->status = DM_STATUS_COMPLETE;
+      res->n_runs = 3;
+      for (unsigned k = 0; k < 3; k++)
+        {
+          res->runs[k].mb_per_s = mb + k - 1; /* mean mb */
+          res->runs[k].iops = (mb + k - 1) * 10;
+        }
+      res->planned_start_ms = started_ms ? started_ms - 100 + i * 16000 : 0;
+      res->started_ms = started_ms ? started_ms + i * 16000 : 0;
+      for (uint64_t v = 0; v < 1000; v++)
+        {
+          uint64_t ns = lat_ns + v * v * 7; /* a long tail */
+          dm_histogram *h = (i == 1 && v % 3 == 0) ? res->hist_write : res->hist_read;
+          dm_histogram_add (h, ns, 1 + v % 2);
+          dm_histogram_add (i == 0 ? all_read : all_mix, ns, 1 + v % 2);
+        }
+    }
+}
+
+static void
+test_merge (void)
+{
+  dm_report r[3];
+  dm_histogram all_read, all_mix;
+  dm_merge m;
+  char why[300] = "";
+  const char *names[3] = { "a.json", "b.json", "c.json" };
+  const double mb[3] = { 100, 200, 300 };
+
+  dm_histogram_reset (&all_read);
+  dm_histogram_reset (&all_mix);
+  for (int h = 0; h < 3; h++)
+    make_host (&r[h], mb[h], 20000 * (h + 1), 1796072400000LL + h * 30, &all_read, &all_mix);
+  const dm_report *rp[3] = { &r[0], &r[1], &r[2] };
+  DM_CHECK_INT (dm_merge_build (&m, rp, names, 3, why, sizeof why), ==, 0);
+  if (m.n_rows != 2)
+    {
+      DM_CHECK_INT (m.n_rows, ==, 2);
+      return;
+    }
+  DM_CHECK (m.scheduled);
+  const dm_merge_row *row = &m.rows[0];
+  DM_CHECK (fabs (row->sum_mb_per_s - 600) < 1e-9);
+  DM_CHECK (fabs (row->sum_iops - 6000) < 1e-9);
+  DM_CHECK (fabs (row->hosts[1].mb_per_s - 200) < 1e-9);
+  DM_CHECK (fabs (row->min_mb_per_s - 100) < 1e-9);
+  DM_CHECK (fabs (row->max_mb_per_s - 300) < 1e-9);
+  /* Population CV of 100, 200, 300: sqrt(20000/3) / 200. */
+  DM_CHECK (fabs (row->cv_mb_per_s - sqrt (20000.0 / 3) / 200 * 100) < 1e-9);
+  /* Percentiles of one histogram of every host's I/O, not an average of
+   * the hosts' percentiles. */
+  DM_CHECK (row->latency.p99 == dm_histogram_quantile (&all_read, 0.99) / 1000);
+  DM_CHECK (row->latency.p50 == dm_histogram_quantile (&all_read, 0.50) / 1000);
+  DM_CHECK (row->latency.p99_99 == dm_histogram_quantile (&all_read, 0.9999) / 1000);
+  double mean_p99 = (row->hosts[0].latency.p99 + row->hosts[1].latency.p99
+                     + row->hosts[2].latency.p99) / 3;
+  DM_CHECK (fabs (row->latency.p99 - mean_p99) > 1);
+  DM_CHECK_INT (row->hist->count, ==, all_read.count);
+  /* Mix: reads and writes of all hosts together. */
+  DM_CHECK (m.rows[1].latency.p90 == dm_histogram_quantile (&all_mix, 0.90) / 1000);
+  DM_CHECK (m.rows[1].latency_write.p50 > 0 && m.rows[1].latency_read.p50 > 0);
+  /* The window all three measured: from the last start to the first end. */
+  DM_CHECK_INT (row->window_start_ms, ==, 1796072400060LL);
+  DM_CHECK_INT (row->window_end_ms, ==, 1796072400000LL + 15000);
+
+  dm_buf out;
+  dm_buf_init (&out);
+  dm_merge_write_json (&m, &out);
+  DM_CHECK (out.data && strstr (out.data, "\"mb_per_s\": 600.000"));
+  DM_CHECK (out.data && strstr (out.data, "\"per_host\""));
+  dm_buf_free (&out);
+  dm_buf_init (&out);
+  dm_merge_write_csv (&m, &out);
+  DM_CHECK (out.data && strstr (out.data, "SEQ1M_Q8T1,read,sum,600.000,6000.0,"));
+  DM_CHECK (out.data && strstr (out.data, "SEQ1M_Q8T1,read,b.json,200.000,2000.0,"));
+  dm_buf_free (&out);
+  dm_buf_init (&out);
+  dm_merge_write_text (&m, &out);
+  DM_CHECK (out.data && strstr (out.data, "fleet report of 3 hosts"));
+  dm_buf_free (&out);
+  dm_merge_clear (&m);
+
+  /* Refusals, each naming the file at fault. */
+  r[2].settings.measure_s = 4;
+  DM_CHECK (dm_merge_build (&m, rp, names, 3, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "c.json") && strstr (why, "measure"));
+  r[2].settings.measure_s = 5;
+
+  r[1].results[1].read_percent = 50;
+  DM_CHECK (dm_merge_build (&m, rp, names, 3, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "b.json") && strstr (why, "tests differ"));
+  r[1].results[1].read_percent = 70;
+
+  /* c started its second test 20 s late: no common window. */
+  r[2].results[1].started_ms += 20000;
+  DM_CHECK (dm_merge_build (&m, rp, names, 3, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "c.json") && strstr (why, "overlap"));
+  r[2].results[1].started_ms -= 20000;
+
+  /* 14.9 s late still shares 100 ms with the others. */
+  r[2].results[1].started_ms += 14900 - 30;
+  DM_CHECK_INT (dm_merge_build (&m, rp, names, 3, why, sizeof why), ==, 0);
+  dm_merge_clear (&m);
+  r[2].results[1].started_ms -= 14900 - 30;
+
+  r[0].status = DM_STATUS_CANCELLED;
+  DM_CHECK (dm_merge_build (&m, rp, names, 3, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "a.json") && strstr (why, "did not complete"));
+  r[0].status = DM_STATUS_COMPLETE;
+
+  /* Unscheduled runs: the whole runs must overlap. */
+  for (int h = 0; h < 3; h++)
+    for (unsigned i = 0; i < r[h].n_results; i++)
+      r[h].results[i].started_ms = 0;
+  DM_CHECK_INT (dm_merge_build (&m, rp, names, 3, why, sizeof why), ==, 0);
+  DM_CHECK (!m.scheduled);
+  dm_merge_clear (&m);
+  r[1].started += 3600;
+  r[1].finished += 3600;
+  DM_CHECK (dm_merge_build (&m, rp, names, 3, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "b.json") && strstr (why, "overlap"));
+
+  DM_CHECK (dm_merge_build (&m, rp, names, 1, why, sizeof why) < 0);
+  for (int h = 0; h < 3; h++)
+    dm_report_clear (&r[h]);
+}
+
+/* The schedule survives a JSON round trip; unscheduled results have none. */
+static void
+test_json_schedule (void)
+{
+  dm_report r, back;
+  dm_histogram a, b;
+  dm_buf out;
+  char why[300];
+  dm_histogram_reset (&a);
+  dm_histogram_reset (&b);
+  make_host (&r, 100, 20000, 1796072400000LL, &a, &b);
+  r.results[1].planned_start_ms = r.results[1].started_ms = 0;
+  dm_buf_init (&out);
+  dm_report_write_json (&r, &out);
+  DM_CHECK (strstr (out.data, "\"planned_start\": \"2026-11-30T20:59:59.900Z\""));
+  DM_CHECK (strstr (out.data, "\"started\": \"2026-11-30T21:00:00.000Z\""));
+  DM_CHECK_INT (dm_report_load_json (&back, out.data, out.len, why, sizeof why), ==, 0);
+  DM_CHECK_INT (back.results[0].planned_start_ms, ==, 1796072399900LL);
+  DM_CHECK_INT (back.results[0].started_ms, ==, 1796072400000LL);
+  DM_CHECK_INT (back.results[1].planned_start_ms, ==, 0);
+  DM_CHECK_INT (back.results[1].started_ms, ==, 0);
+  dm_buf_free (&out);
+  dm_report_clear (&back);
+  dm_report_clear (&r);
+}
+
+int
+main (void)
+{
+  DM_RUN ("/merge/time", test_time);
+  DM_RUN ("/merge/schedule", test_schedule);
+  DM_RUN ("/merge/merge", test_merge);
+  DM_RUN ("/merge/json-schedule", test_json_schedule);
+  return dm_test_done ();
+}
