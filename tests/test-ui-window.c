@@ -3,7 +3,8 @@
  * The real window on a display (tests/gui-run.sh starts Xvfb): for each
  * profile the grid has the rows and columns CrystalDiskMark shows, each
  * row has its own button, tiles print a result in the chosen unit and tell
- * assistive technology what they hold, every menu entry is an action, and
+ * assistive technology what they hold, a figure the disk's own counters
+ * flagged carries a mark and says why, every menu entry is an action, and
  * Stop mid-run keeps the finished row, removes the test file and never
  * freezes the window.
  */
@@ -14,6 +15,7 @@
 #include "dm-application.h"
 #include "dm-ui-test.h"
 #include "dm-format.h"
+#include "dm-screenshot.h"
 #include "dm-tile.h"
 #include "dm-window.h"
 #include "dm-window-private.h"
@@ -143,6 +145,99 @@ test_tile_units (void)
   /* Only the measured tile changed. */
   g_assert_cmpint (dm_tile_get_state (DM_TILE (_dm_window_get_tile (window, 0, 1))), ==,
                    DM_TILE_IDLE);
+  reset_settings ();
+}
+
+/* The spoken label GTK holds for a tile, checked the way a screen reader
+ * would get it. */
+static void
+assert_label (GtkWidget  *tile,
+              const char *want)
+{
+  g_autofree char *wrong = gtk_test_accessible_check_property (GTK_ACCESSIBLE (tile),
+                                                               GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                                               want);
+  if (wrong)
+    g_error ("accessible label is \"%s\", not \"%s\"", wrong, want);
+}
+
+static void
+test_tile_flagged (void)
+{
+  dm_report *report;
+  dm_result *read, *write;
+  GtkWidget *flagged, *plain;
+  dm_device_ask ask;
+  dm_spec spec;
+  char why[240];
+  g_autofree char *sentence = NULL;
+  g_autofree char *spoken = NULL;
+  const char *tooltip;
+
+  g_settings_set_string (settings, "profile", "default");
+  dm_ui_test_spin ();
+  report = _dm_window_get_report (window);
+  g_assert_cmpint (dm_spec_parse ("SEQ1M_Q8T1", &spec, NULL, 0), ==, 0);
+  read = dm_report_find (report, &spec, DM_MODE_READ);
+  write = dm_report_find (report, &spec, DM_MODE_WRITE);
+  g_assert_nonnull (read);
+  g_assert_nonnull (write);
+
+  /* The read kept about one of its eight I/Os at the disk: host bound.
+   * The write's queue reached the disk: no flag. */
+  read->status = write->status = DM_STATUS_COMPLETE;
+  read->n_runs = write->n_runs = 1;
+  read->mb_per_s = 1532.4;
+  write->mb_per_s = 1180.2;
+  read->device = (dm_device_seen) { .counted = true, .name = "vda", .reads = 6000,
+                                    .read_bytes = 6000ull << 19, .seconds = 2,
+                                    .counted_bytes = 3000ull << 20, .avg_queue = 2.2,
+                                    .busy_percent = 97, .flags = DM_FLAG_HOST_BOUND };
+  write->device = (dm_device_seen) { .counted = true, .name = "vda", .writes = 4600,
+                                     .write_bytes = 4600ull << 19, .seconds = 2,
+                                     .counted_bytes = 2300ull << 20, .avg_queue = 15.8,
+                                     .busy_percent = 99 };
+  _dm_window_refresh (window);
+  dm_ui_test_spin ();
+
+  flagged = _dm_window_get_tile (window, 0, 0);
+  plain = _dm_window_get_tile (window, 0, 1);
+  g_assert_cmpint (dm_tile_get_state (DM_TILE (flagged)), ==, DM_TILE_DONE);
+  g_assert_true (dm_tile_get_flagged (DM_TILE (flagged)));
+  g_assert_true (gtk_widget_has_css_class (flagged, "flagged"));
+  g_assert_false (dm_tile_get_flagged (DM_TILE (plain)));
+  g_assert_false (gtk_widget_has_css_class (plain, "flagged"));
+
+  /* Tooltip and spoken label carry the flag's sentence after the figure. */
+  ask = dm_result_device_ask (read);
+  dm_device_flag_explain (DM_FLAG_HOST_BOUND, &read->device, &ask, why, sizeof why);
+  g_assert_true (g_str_has_prefix (why, "host bound: vda held "));
+  sentence = g_strdup_printf ("H%s.", why + 1);
+  tooltip = gtk_widget_get_tooltip_text (flagged);
+  g_assert_true (g_str_has_prefix (tooltip, "SEQ1M Q8T1 Read: 1532.40 MB/s"));
+  g_assert_nonnull (strstr (tooltip, sentence));
+  spoken = g_strdup_printf ("SEQ1M Q8T1 Read: 1532.40 MB/s. %s", sentence);
+  assert_label (flagged, spoken);
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (plain), ==, "SEQ1M Q8T1 Write: 1180.20 MB/s");
+  assert_label (plain, "SEQ1M Q8T1 Write: 1180.20 MB/s");
+
+  /* The mark is drawn: a screenshot of the window keeps it. */
+  if (g_getenv ("DM_TILE_PNG"))
+    {
+      g_autoptr (GError) error = NULL;
+
+      g_assert_true (dm_screenshot_save (GTK_WIDGET (window), flagged, g_getenv ("DM_TILE_PNG"),
+                                         &error));
+    }
+
+  /* Once the flag is gone, so is the mark, and the tile still fits. */
+  read->device.flags = 0;
+  _dm_window_refresh (window);
+  dm_ui_test_spin ();
+  g_assert_false (dm_tile_get_flagged (DM_TILE (flagged)));
+  g_assert_false (gtk_widget_has_css_class (flagged, "flagged"));
+  g_assert_cmpstr (gtk_widget_get_tooltip_text (flagged), ==, "SEQ1M Q8T1 Read: 1532.40 MB/s");
+  assert_label (flagged, "SEQ1M Q8T1 Read: 1532.40 MB/s");
   reset_settings ();
 }
 
@@ -334,10 +429,14 @@ main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
+  /* GTK's in-process accessibility backend: the tiles' labels can be read
+   * back without an accessibility bus. */
+  g_setenv ("GTK_A11Y", "test", TRUE);
   window = dm_ui_test_open_window (NULL, &app, &settings);
 
   g_test_add_func ("/ui/window/grid-per-profile", test_grid_per_profile);
   g_test_add_func ("/ui/window/tile-units", test_tile_units);
+  g_test_add_func ("/ui/window/tile-flagged", test_tile_flagged);
   g_test_add_func ("/ui/window/actions", test_actions);
   g_test_add_func ("/ui/window/export-pending", test_export_pending);
   g_test_add_func ("/ui/window/copy-text", test_copy_text);

@@ -3,6 +3,8 @@
  * The grid's cell widget. It has no children: the rounded background comes
  * from CSS (the "tile" class), the meter and the digits are appended to the
  * snapshot here, so a live update costs one small redraw and no relayout.
+ * A result the disk's own counters flagged gets a warning sign in the top
+ * left corner, away from the right-aligned digits.
  */
 #include "dm-tile.h"
 
@@ -20,6 +22,9 @@ struct _DmTile
   DmTileState  state;
   PangoLayout *layout;       /* cached; rebuilt when the digits change */
   char        *description;  /* what assistive technology hears */
+  gboolean     flagged;      /* the disk's counters flagged the result */
+  char        *flags_spoken; /* the flags' sentences, for the label */
+  char        *flags_tooltip; /* the same, one a line */
 };
 
 G_DEFINE_FINAL_TYPE (DmTile, dm_tile, GTK_TYPE_WIDGET)
@@ -28,6 +33,9 @@ G_DEFINE_FINAL_TYPE (DmTile, dm_tile, GTK_TYPE_WIDGET)
 #define TILE_MIN_W   168
 #define TILE_MIN_H   58
 #define METER_STRIP  4
+#define BADGE_SIZE   16  /* the warning sign of a flagged tile */
+#define BADGE_X      8
+#define BADGE_Y      7
 
 static void
 dm_tile_ensure_layout (DmTile *self)
@@ -66,10 +74,45 @@ dm_tile_measure (GtkWidget      *widget,
 
   dm_tile_ensure_layout (self);
   pango_layout_get_pixel_size (self->layout, &w, &h);
+  /* A flagged tile keeps room for its sign left of the widest figure. */
+  if (self->flagged)
+    w += BADGE_X + BADGE_SIZE;
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     *minimum = *natural = MAX (TILE_MIN_W, w + 2 * TILE_PAD_X);
   else
     *minimum = *natural = MAX (TILE_MIN_H, h + 12);
+}
+
+/* An amber triangle with a dark "!", as a warning sign reads in any theme:
+ * drawn into the snapshot, so screenshots keep it. */
+static void
+dm_tile_draw_badge (GtkSnapshot *snapshot)
+{
+  const double s = BADGE_SIZE;
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot,
+                                           &GRAPHENE_RECT_INIT (BADGE_X, BADGE_Y, s, s));
+
+  cairo_translate (cr, BADGE_X, BADGE_Y);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  cairo_move_to (cr, s / 2, 1);
+  cairo_line_to (cr, s - 0.5, s - 1);
+  cairo_line_to (cr, 0.5, s - 1);
+  cairo_close_path (cr);
+  cairo_set_source_rgb (cr, 0.90, 0.65, 0.04);
+  cairo_fill_preserve (cr);
+  cairo_set_source_rgb (cr, 0.62, 0.42, 0.0);
+  cairo_set_line_width (cr, 1);
+  cairo_stroke (cr);
+
+  cairo_set_source_rgb (cr, 0.14, 0.12, 0.19);
+  cairo_set_line_cap (cr, CAIRO_LINE_CAP_ROUND);
+  cairo_set_line_width (cr, 2);
+  cairo_move_to (cr, s / 2, s * 0.38);
+  cairo_line_to (cr, s / 2, s * 0.64);
+  cairo_stroke (cr);
+  cairo_arc (cr, s / 2, s * 0.80, 1.1, 0, 2 * G_PI);
+  cairo_fill (cr);
+  cairo_destroy (cr);
 }
 
 static void
@@ -118,6 +161,9 @@ dm_tile_snapshot (GtkWidget   *widget,
                                                 (height - METER_STRIP - th) / 2.0f + 1));
   gtk_snapshot_append_layout (snapshot, self->layout, &fg);
   gtk_snapshot_restore (snapshot);
+
+  if (self->flagged)
+    dm_tile_draw_badge (snapshot);
 }
 
 static void
@@ -140,6 +186,8 @@ dm_tile_finalize (GObject *object)
   g_clear_object (&self->layout);
   g_free (self->digits);
   g_free (self->description);
+  g_free (self->flags_spoken);
+  g_free (self->flags_tooltip);
   G_OBJECT_CLASS (dm_tile_parent_class)->finalize (object);
 }
 
@@ -247,6 +295,27 @@ dm_tile_get_fraction (DmTile *self)
   return self->fraction;
 }
 
+/* The label and tooltip: the figure's sentence, then the flags' if any. */
+static void
+dm_tile_update_spoken (DmTile *self)
+{
+  g_autofree char *label = NULL;
+  g_autofree char *tooltip = NULL;
+
+  if (!self->description)
+    return;
+  if (self->flagged)
+    {
+      label = g_strdup_printf ("%s. %s", self->description, self->flags_spoken);
+      tooltip = g_strdup_printf ("%s\n%s", self->description, self->flags_tooltip);
+    }
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  label ? label : self->description,
+                                  -1);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self), tooltip ? tooltip : self->description);
+}
+
 void
 dm_tile_set_description (DmTile     *self,
                          const char *description)
@@ -259,8 +328,70 @@ dm_tile_set_description (DmTile     *self,
     return;
   g_free (self->description);
   self->description = g_strdup (description);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, description,
-                                  -1);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self), description);
+  dm_tile_update_spoken (self);
+}
+
+char *
+dm_tile_describe_flags (const dm_result *res,
+                        const char      *separator)
+{
+  dm_device_ask ask;
+  GString *s;
+
+  g_return_val_if_fail (separator, NULL);
+  if (!res || !res->device.counted || !res->device.flags)
+    return NULL;
+  ask = dm_result_device_ask (res);
+  s = g_string_new (NULL);
+  for (unsigned f = 0; f < DM_N_DEVICE_FLAGS; f++)
+    {
+      char why[240];
+
+      if (!(res->device.flags & (1u << f)))
+        continue;
+      dm_device_flag_explain ((dm_device_flag) (1u << f), &res->device, &ask, why, sizeof why);
+      /* The report's line reads "host bound: …"; alone, it is a sentence. */
+      why[0] = g_ascii_toupper (why[0]);
+      if (s->len)
+        g_string_append (s, separator);
+      g_string_append_printf (s, "%s.", why);
+    }
+  return g_string_free (s, s->len == 0);
+}
+
+void
+dm_tile_set_device (DmTile          *self,
+                    const dm_result *res)
+{
+  g_autofree char *spoken = NULL;
+  gboolean flagged;
+
+  g_return_if_fail (DM_IS_TILE (self));
+
+  spoken = dm_tile_describe_flags (res, " ");
+  flagged = spoken != NULL;
+  if (flagged == self->flagged && g_strcmp0 (spoken, self->flags_spoken) == 0)
+    return;
+  g_free (self->flags_spoken);
+  g_free (self->flags_tooltip);
+  self->flags_spoken = g_steal_pointer (&spoken);
+  self->flags_tooltip = dm_tile_describe_flags (res, "\n");
+  if (flagged != self->flagged)
+    {
+      self->flagged = flagged;
+      if (flagged)
+        gtk_widget_add_css_class (GTK_WIDGET (self), "flagged");
+      else
+        gtk_widget_remove_css_class (GTK_WIDGET (self), "flagged");
+      gtk_widget_queue_resize (GTK_WIDGET (self));
+    }
+  dm_tile_update_spoken (self);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+gboolean
+dm_tile_get_flagged (DmTile *self)
+{
+  g_return_val_if_fail (DM_IS_TILE (self), FALSE);
+  return self->flagged;
 }

@@ -7,6 +7,8 @@
 
 #include <gtk/gtk.h>
 
+#include "dm-report.h"
+
 G_BEGIN_DECLS
 
 typedef enum
@@ -31,5 +33,15 @@ const char *dm_tile_get_digits (DmTile      *self);
 double     dm_tile_get_fraction (DmTile     *self);
 void       dm_tile_set_description (DmTile     *self,
                                     const char *description);
+/* Marks the tile when the disk's own counters flagged res (a warning sign
+ * in its corner and the "flagged" class) and says why in its tooltip and
+ * spoken label; NULL, or a result without flags, clears the mark. */
+void       dm_tile_set_device  (DmTile          *self,
+                                const dm_result *res);
+gboolean   dm_tile_get_flagged (DmTile          *self);
+/* Each flag of res as a sentence ("Host bound: vda held …."), joined by
+ * separator; NULL when res has none. */
+char      *dm_tile_describe_flags (const dm_result *res,
+                                   const char      *separator);
 
 G_END_DECLS

@@ -454,6 +454,7 @@ show_result (DmWindow        *self,
   /* A failed test shows a word, not a 0.00 that could pass for a figure. */
   dm_tile_set_figure (tile, state == DM_TILE_FAILED ? "Error" : digits,
                       has_value ? dm_meter_fraction (res->mb_per_s) : 0);
+  dm_tile_set_device (tile, state == DM_TILE_DONE ? res : NULL);
   description = dm_tile_describe (&self->layout.rows[r], self->layout.columns[c],
                                   value, self->unit, has_value);
   if (state == DM_TILE_FAILED && res->error[0])
