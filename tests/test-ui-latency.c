@@ -3,7 +3,10 @@
  * The real window on a display (tests/gui-run.sh starts Xvfb): a finished
  * tile opens its latency detail from the menu entry and from Enter, a tile
  * with nothing measured opens nothing, and Sweep… opens the Sweep window.
- * With DM_LATENCY_PNG set, the detail of a Mix tile is saved there.
+ * The detail shows what the disk's own counters saw and why a figure was
+ * flagged, or why there are no counters.
+ * With DM_LATENCY_PNG set, the detail of a Mix tile is saved there, and
+ * with DM_DEVICE_PNG that of a flagged tile.
  */
 #include <string.h>
 
@@ -161,6 +164,116 @@ test_enter_on_tile (void)
   g_settings_reset (settings, "mix");
 }
 
+/* Every label's text in a widget tree, one a line: what the view says. */
+static void
+collect_labels (GtkWidget *widget,
+                GString   *out)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget))
+    g_string_append_printf (out, "%s\n", gtk_label_get_text (GTK_LABEL (widget)));
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    if (gtk_widget_get_visible (c))
+      collect_labels (c, out);
+}
+
+/* Opens the detail of the tile at (row, column) and returns its text;
+ * saves a PNG of it too when png is set. */
+static char *
+detail_text (guint       row,
+             guint       column,
+             const char *png)
+{
+  g_autoptr (GListModel) toplevels = NULL;
+  GString *out = g_string_new (NULL);
+
+  count_views (NULL, TRUE);
+  g_assert_true (press (_dm_window_get_tile (window, row, column), "Return"));
+  dm_ui_test_spin ();
+  g_assert_cmpuint (count_views (NULL, FALSE), ==, 1);
+  toplevels = g_object_ref (gtk_window_get_toplevels ());
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (!DM_IS_LATENCY_VIEW (w))
+        continue;
+      collect_labels (GTK_WIDGET (w), out);
+      if (png)
+        {
+          g_autoptr (GError) error = NULL;
+          gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC;
+
+          while (g_get_monotonic_time () < until)
+            if (!g_main_context_iteration (NULL, FALSE))
+              g_usleep (10000);
+          g_assert_true (dm_screenshot_save (GTK_WIDGET (w), GTK_WIDGET (w), png, &error));
+        }
+    }
+  count_views (NULL, TRUE);
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_device_detail (void)
+{
+  dm_report *report = NULL;
+  dm_result *res;
+  dm_device_ask ask;
+  char why[240];
+  g_autofree char *flagged = NULL;
+  g_autofree char *plain = NULL;
+  g_autofree char *uncounted = NULL;
+  g_autofree char *noted = NULL;
+
+  g_settings_set_string (settings, "profile", "default");
+  g_settings_set_boolean (settings, "mix", FALSE);
+  dm_ui_test_spin ();
+  report = _dm_window_get_report (window);
+  res = finish_result ("SEQ1M_Q8T1", DM_MODE_READ);
+  res->device = (dm_device_seen) { .counted = true, .name = "vda", .reads = 800,
+                                   .read_bytes = 800ull << 19, .seconds = 1,
+                                   .counted_bytes = 400ull << 20, .avg_queue = 1.1,
+                                   .busy_percent = 55, .flags = DM_FLAG_HOST_BOUND };
+  _dm_window_refresh (window);
+  dm_ui_test_spin ();
+
+  /* The disk's figures beside the latency table, and the flag's sentence. */
+  flagged = detail_text (0, 0, g_getenv ("DM_DEVICE_PNG"));
+  g_test_message ("%s", flagged);
+  g_assert_nonnull (strstr (flagged, "disk\nvda\n"));
+  g_assert_nonnull (strstr (flagged, "reads\n800\n"));
+  g_assert_nonnull (strstr (flagged, "writes\n0\n"));
+  g_assert_nonnull (strstr (flagged, "MB read\n419.4\n"));
+  g_assert_nonnull (strstr (flagged, "MB written\n0.0\n"));
+  g_assert_nonnull (strstr (flagged, "KiB per request\n512.0\n"));
+  g_assert_nonnull (strstr (flagged, "queue\n1.10\n"));
+  g_assert_nonnull (strstr (flagged, "busy %\n55\n"));
+  ask = dm_result_device_ask (res);
+  dm_device_flag_explain (DM_FLAG_HOST_BOUND, &res->device, &ask, why, sizeof why);
+  g_assert_true (g_str_has_prefix (why, "host bound: vda held "));
+  g_assert_nonnull (strstr (flagged, why + 1));
+  g_assert_nonnull (strstr (flagged, "Host bound: vda held "));
+  g_assert_null (strstr (flagged, "No disk counters"));
+
+  /* Counted without a flag: the figures, no warning. */
+  res->device.flags = 0;
+  plain = detail_text (0, 0, NULL);
+  g_assert_nonnull (strstr (plain, "queue\n1.10\n"));
+  g_assert_null (strstr (plain, "Host bound"));
+
+  /* Nothing counted: the view says so, and why when the run knew. */
+  memset (&res->device, 0, sizeof res->device);
+  uncounted = detail_text (0, 0, NULL);
+  g_assert_nonnull (strstr (uncounted, "No disk counters in this result."));
+  g_assert_null (strstr (uncounted, "KiB per request"));
+  g_strlcpy (report->device_note, "tmpfs lives in memory: no block device to count",
+             sizeof report->device_note);
+  noted = detail_text (0, 0, NULL);
+  g_assert_nonnull (strstr (noted,
+                            "No disk counters (tmpfs lives in memory: no block device to count)."));
+  report->device_note[0] = '\0';
+}
+
 static void
 test_sweep_action (void)
 {
@@ -189,6 +302,7 @@ main (int   argc,
 
   g_test_add_func ("/ui/latency/menu-entry", test_menu_entry);
   g_test_add_func ("/ui/latency/enter-on-tile", test_enter_on_tile);
+  g_test_add_func ("/ui/latency/device-detail", test_device_detail);
   g_test_add_func ("/ui/latency/sweep-action", test_sweep_action);
   return g_test_run ();
 }

@@ -3,6 +3,8 @@
  * Fills the latency detail from a result's histograms, which hold every
  * measured I/O, so the table is as exact as the engine's own report; a
  * result loaded without histograms falls back to its saved percentiles.
+ * Beside the table: what the disk's own counters saw over the same runs,
+ * and why a flagged figure may not be the disk's.
  */
 #include "dm-latency-view.h"
 
@@ -10,6 +12,7 @@
 
 #include "dm-latency-chart.h"
 #include "dm-latency.h"
+#include "dm-tile.h"
 
 struct _DmLatencyView
 {
@@ -20,6 +23,11 @@ struct _DmLatencyView
   GtkWidget *heading;
   GtkWidget *table;
   GtkWidget *chart;
+  GtkWidget *device_table;
+  GtkWidget *device_notes;
+
+  gboolean   counted;     /* the result holds the disk's counters */
+  GtkWidget *note;        /* why it does not, when it does not */
 };
 
 G_DEFINE_FINAL_TYPE (DmLatencyView, dm_latency_view, GTK_TYPE_WINDOW)
@@ -48,6 +56,8 @@ dm_latency_view_class_init (DmLatencyViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DmLatencyView, heading);
   gtk_widget_class_bind_template_child (widget_class, DmLatencyView, table);
   gtk_widget_class_bind_template_child (widget_class, DmLatencyView, chart);
+  gtk_widget_class_bind_template_child (widget_class, DmLatencyView, device_table);
+  gtk_widget_class_bind_template_child (widget_class, DmLatencyView, device_notes);
 }
 
 static void
@@ -81,6 +91,91 @@ latency_of (const dm_histogram *h,
     dm_latency_from_histogram (out, h);
   else
     *out = *saved;
+}
+
+/* A figure with one decimal in any locale, as the grid prints its digits. */
+static char *
+format_one (const char *format,
+            double      value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return g_strdup (g_ascii_formatd (buf, sizeof buf, format, value));
+}
+
+static GtkWidget *
+add_note (DmLatencyView *self,
+          const char    *text,
+          const char    *css_class)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  if (css_class)
+    gtk_widget_add_css_class (label, css_class);
+  gtk_box_append (GTK_BOX (self->device_notes), label);
+  gtk_widget_set_visible (self->device_notes, TRUE);
+  return label;
+}
+
+/* The disk's requests, bytes, request size, queue and busy time in a
+ * second table, its rows level with the latency table's, and a line per
+ * flag; or why there are no counters. */
+static void
+show_device (DmLatencyView   *self,
+             const dm_result *res)
+{
+  const dm_device_seen *d = &res->device;
+  g_autofree char *flags = NULL;
+  struct { const char *name; char *value; } rows[] = {
+    { "reads", g_strdup_printf ("%'" G_GUINT64_FORMAT, d->reads) },
+    { "writes", g_strdup_printf ("%'" G_GUINT64_FORMAT, d->writes) },
+    { "MB read", format_one ("%.1f", d->read_bytes / 1e6) },
+    { "MB written", format_one ("%.1f", d->write_bytes / 1e6) },
+    { "KiB per request", format_one ("%.1f", dm_device_seen_avg_request (d) / 1024) },
+    { "queue", format_one ("%.2f", d->avg_queue) },
+    { "busy %", format_one ("%.0f", d->busy_percent) },
+  };
+
+  self->counted = d->counted;
+  if (d->counted)
+    {
+      attach_label (self->device_table, "disk", 0, 0, TRUE);
+      attach_label (self->device_table, d->name, 1, 0, TRUE);
+      for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+        {
+          attach_label (self->device_table, rows[i].name, 0, i + 1, TRUE);
+          attach_label (self->device_table, rows[i].value, 1, i + 1, FALSE);
+        }
+      gtk_widget_set_visible (self->device_table, TRUE);
+      flags = dm_tile_describe_flags (res, "\n");
+      if (flags)
+        {
+          g_auto (GStrv) lines = g_strsplit (flags, "\n", -1);
+
+          for (guint i = 0; lines[i]; i++)
+            add_note (self, lines[i], "dm-device-flag");
+        }
+    }
+  else
+    self->note = add_note (self, "No disk counters in this result.", "dim-label");
+  for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
+    g_free (rows[i].value);
+}
+
+void
+dm_latency_view_set_device_note (DmLatencyView *self,
+                                 const char    *note)
+{
+  g_autofree char *text = NULL;
+
+  g_return_if_fail (DM_IS_LATENCY_VIEW (self));
+
+  if (self->counted || !note || !note[0])
+    return;
+  text = g_strdup_printf ("No disk counters (%s).", note);
+  gtk_label_set_text (GTK_LABEL (self->note), text);
 }
 
 GtkWidget *
@@ -137,6 +232,7 @@ dm_latency_view_new (GtkWindow       *parent,
   else
     heading = g_strdup_printf ("%s: no latency histogram in this result", title);
   gtk_label_set_text (GTK_LABEL (self->heading), heading);
+  show_device (self, res);
 
   dm_latency_chart_set_histograms (DM_LATENCY_CHART (self->chart),
                                    res->mode != DM_MODE_WRITE ? res->hist_read : NULL,

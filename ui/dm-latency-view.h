@@ -2,7 +2,8 @@
  *
  * The latency detail of one result, opened from its tile: the percentile
  * table (min to max) and the histogram chart, reads and writes apart for
- * Mix. It keeps its own copy of the figures, so a new run may start behind it.
+ * Mix, and what the disk's own counters saw meanwhile. It keeps its own
+ * copy of the figures, so a new run may start behind it.
  */
 #pragma once
 
@@ -19,6 +20,10 @@ G_DECLARE_FINAL_TYPE (DmLatencyView, dm_latency_view, DM, LATENCY_VIEW, GtkWindo
 GtkWidget *dm_latency_view_new      (GtkWindow       *parent,
                                      const char      *title,
                                      const dm_result *res);
+/* The report's reason for holding no disk counters ("a network
+ * filesystem"), shown when the result has none. */
+void       dm_latency_view_set_device_note (DmLatencyView *self,
+                                            const char    *note);
 /* Calls activate (widget, data) when widget is clicked, or gets Enter
  * while focused: how a tile opens its detail, for mouse and keyboard. */
 void       dm_latency_view_connect_activate (GtkWidget  *widget,

@@ -302,6 +302,7 @@ open_latency_view (DmWindow *self,
   dm_spec_label (&res->spec, label, sizeof label);
   title = g_strdup_printf ("%s %s", label, dm_mode_title (res->mode));
   view = dm_latency_view_new (GTK_WINDOW (self), title, res);
+  dm_latency_view_set_device_note (DM_LATENCY_VIEW (view), self->report.device_note);
   gtk_window_present (GTK_WINDOW (view));
   return TRUE;
 }
