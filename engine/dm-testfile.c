@@ -32,15 +32,20 @@ fail (dm_report *r, int code, const char *fmt, ...)
   return code;
 }
 
+/* Every stale file is named, as far as the line has room for whole names:
+ * the user decides which of them to delete. */
 static void
 note_stale (const char *path, uint64_t size, void *user)
 {
   dm_report *r = user;
   char sz[32];
+  size_t n = strlen (r->warning);
   dm_size_format (size, sz, sizeof sz);
-  if (!r->warning[0])
+  if (!n)
     snprintf (r->warning, sizeof r->warning,
               "%s (%s) was left by an earlier run that crashed; it is not ours to delete", path, sz);
+  else if (n + (size_t) snprintf (NULL, 0, "; so was %s (%s)", path, sz) < sizeof r->warning)
+    snprintf (r->warning + n, sizeof r->warning - n, "; so was %s (%s)", path, sz);
 }
 
 /* Rounds down to whole MiB, so every block size up to 8 MiB divides it

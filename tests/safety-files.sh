@@ -6,7 +6,8 @@
 # and one with the literal template name, has the same content, size, mode
 # and time after read, write and mix tests as before, and no new name
 # appears in the folder. (The target folder's own time changes: the test
-# file was created in it.)
+# file was created in it.) Both stale-looking files are named in a warning
+# on stderr and in the report.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -44,6 +45,18 @@ dm_check "/safety/files run exit status 0 (got $DM_RC)" test "$DM_RC" = 0
 dm_check "/safety/files status complete" \
   test "$(dm_json "$DM_TMPDIR/out.json" 'j["status"]' 2>/dev/null)" = complete
 snapshot > "$DM_TMPDIR/after"
+
+# A stale test file from elsewhere is reported, on stderr and in the
+# report, every one of them, and left where it is.
+for stale in diskmeter-abc123.tmp diskmeter-XXXXXX.tmp; do
+  dm_check "/safety/files stderr warns of $stale" \
+    bash -c 'grep "^diskmeter-cli: warning: " "$1" | grep -qF "$2 ("' _ "$DM_TMPDIR/err" "$DM_MNT/$stale"
+  dm_check "/safety/files the report's warning names $stale" \
+    test "$(dm_json "$DM_TMPDIR/out.json" "\"$DM_MNT/$stale\" in (j[\"warning\"] or \"\")" 2>/dev/null)" = True
+done
+dm_check "/safety/files the warning says it is not deleted" grep -q 'not ours to delete' "$DM_TMPDIR/err"
+dm_check "/safety/files the stale diskmeter-abc123.tmp is still there" \
+  test "$(stat -c '%s %Y' "$DM_MNT/diskmeter-abc123.tmp")" = "100000 $(date -d '2001-02-03 04:05:06' +%s)"
 
 if diff -u "$DM_TMPDIR/before" "$DM_TMPDIR/after"; then
   dm_check "/safety/files every file and folder is unchanged" true
