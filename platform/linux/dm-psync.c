@@ -6,6 +6,11 @@
  * threads, each doing one blocking I/O at a time, which is how a kernel
  * without asynchronous I/O sees Q I/Os in flight. The hand-off takes a
  * mutex per batch: slower than io_uring, and reports name the backend.
+ *
+ * A pread stuck in the kernel cannot be taken back. Deeper queues leave a
+ * stuck helper behind (the last helper out frees the queue), so a device
+ * that stops answering ends the run as with io_uring. At depth 1 the read
+ * runs on the worker itself, which then waits as long as the kernel does.
  */
 #include "dm-backend.h"
 #include "dm-linux-private.h"
@@ -16,6 +21,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+/* How long close waits for helpers to finish the I/O they hold: well
+ * within the 250 ms a cancel may take. */
+#define CLOSE_WAIT_NS 100000000L
 
 struct dm_queue {
   int             fd;
@@ -30,9 +39,26 @@ struct dm_queue {
   pthread_mutex_t lock;
   pthread_cond_t  work;     /* todo not empty, or stop */
   pthread_cond_t  done;     /* finished not empty */
+  pthread_cond_t  gone;     /* a helper returned */
   pthread_t      *helpers;
   unsigned        n_helpers;
+  unsigned        running;  /* helpers that have not returned */
+  bool            abandoned; /* close gave up on a stuck helper: the last one frees */
 };
+
+static void
+queue_free (dm_queue *q)
+{
+  pthread_mutex_destroy (&q->lock);
+  pthread_cond_destroy (&q->work);
+  pthread_cond_destroy (&q->done);
+  pthread_cond_destroy (&q->gone);
+  free (q->helpers);
+  free (q->ios);
+  free (q->todo);
+  free (q->finished);
+  free (q);
+}
 
 static void
 execute (int fd, dm_io *io)
@@ -80,7 +106,12 @@ helper_main (void *arg)
       q->fin_len++;
       pthread_cond_signal (&q->done);
     }
+  q->running--;
+  bool last = q->abandoned && q->running == 0;
+  pthread_cond_signal (&q->gone);
   pthread_mutex_unlock (&q->lock);
+  if (last)
+    queue_free (q);
   return NULL;
 }
 
@@ -109,6 +140,7 @@ psync_open (const dm_queue_params *params, dm_queue **out, dm_io **ios)
   pthread_condattr_setclock (&ca, CLOCK_MONOTONIC);
   pthread_cond_init (&q->work, NULL);
   pthread_cond_init (&q->done, &ca);
+  pthread_cond_init (&q->gone, &ca);
   pthread_condattr_destroy (&ca);
   if (!q->ios || !q->todo || !q->finished)
     {
@@ -131,9 +163,11 @@ psync_open (const dm_queue_params *params, dm_queue **out, dm_io **ios)
         }
       for (; q->n_helpers < q->depth; q->n_helpers++)
         {
+          q->running++;
           int err = pthread_create (&q->helpers[q->n_helpers], NULL, helper_main, q);
           if (err)
             {
+              q->running--;
               psync_close (q);
               return -err;
             }
@@ -205,22 +239,36 @@ static int
 psync_close (dm_queue *q)
 {
   /* Helpers finish the I/O they hold (a blocking pread cannot be taken
-   * back) and drop what is still queued. */
+   * back) and drop what is still queued. One stuck on a device that does
+   * not answer is not waited for: it is detached, and frees the queue when
+   * the kernel lets it go. Until then it may write into its buffer. */
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  ts.tv_nsec += CLOSE_WAIT_NS;
+  if (ts.tv_nsec >= 1000000000L)
+    {
+      ts.tv_sec++;
+      ts.tv_nsec -= 1000000000L;
+    }
   pthread_mutex_lock (&q->lock);
   q->stop = true;
   q->todo_len = 0;
   pthread_cond_broadcast (&q->work);
+  while (q->running)
+    if (pthread_cond_timedwait (&q->gone, &q->lock, &ts) == ETIMEDOUT)
+      break;
+  if (q->running)
+    {
+      q->abandoned = true;
+      for (unsigned i = 0; i < q->n_helpers; i++)
+        pthread_detach (q->helpers[i]);
+      pthread_mutex_unlock (&q->lock);
+      return 1;
+    }
   pthread_mutex_unlock (&q->lock);
   for (unsigned i = 0; i < q->n_helpers; i++)
     pthread_join (q->helpers[i], NULL);
-  pthread_mutex_destroy (&q->lock);
-  pthread_cond_destroy (&q->work);
-  pthread_cond_destroy (&q->done);
-  free (q->helpers);
-  free (q->ios);
-  free (q->todo);
-  free (q->finished);
-  free (q);
+  queue_free (q);
   /* The helpers have returned from their pread/pwrite: nothing is left. */
   return 0;
 }

@@ -199,10 +199,15 @@ uring_close (dm_queue *q)
         break;
       waited += 5000000ull;
     }
+  /* Tearing the ring down does not wait for the device either: the
+   * kernel cancels or finishes its requests in the background. Registered
+   * buffers stay pinned by the kernel until then; plain ones may still be
+   * written through our mapping, so they must stay allocated. */
+  bool keep_bufs = q->inflight && !q->fixed_bufs;
   io_uring_queue_exit (&q->ring);
   free (q->ios);
   free (q);
-  return 0;
+  return keep_bufs ? 1 : 0;
 }
 
 const dm_backend dm_backend_uring = {

@@ -18,8 +18,10 @@
 #endif
 
 /* How long close() waits for cancelled I/O before it gives up on the
- * memory: a request the device never answers must not be freed under it. */
-#define DM_IOCP_DRAIN_MS 10000
+ * memory: a request the device never answers must not be freed under it.
+ * Cancelled I/O comes back within milliseconds; a device that does not
+ * answer must not hold a cancel (250 ms) or a failed run (README). */
+#define DM_IOCP_DRAIN_MS 100
 
 typedef struct dm_iocp_req {
   dm_io      io;        /* first: the engine's view of the request */
