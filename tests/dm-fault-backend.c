@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The tampering backend: a thin wrapper over the best real backend. The
- * completion counter is shared by all worker queues through an atomic.
+ * completion counter is shared by all worker queues through an atomic. A
+ * withheld completion is dropped after the real I/O finished, so its
+ * buffer is free again even though the runner never hears of it.
  */
 #include "dm-fault-backend.h"
 
@@ -51,34 +53,56 @@ fault_prep (dm_queue *q, dm_io *io)
   return real->prep (q, io);
 }
 
+static bool
+withheld (uint64_t k)
+{
+  return config.what == DM_TAMPER_NEVER && config.nth && k >= config.nth
+         && (config.count == 0 || k < config.nth + config.count);
+}
+
 static int
 fault_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
 {
+  uint64_t t0 = dm_clock_ns ();
   int n = real->reap (q, done, max, timeout_ns);
+  int kept = 0;
   for (int i = 0; i < n; i++)
     {
+      dm_io *io = done[i];
       uint64_t k = atomic_fetch_add (&completions, 1) + 1;
+      if (withheld (k))
+        {
+          atomic_fetch_add (&hits, 1);
+          continue;
+        }
+      done[kept++] = io;
       bool hit = k == config.nth
                  || (config.what == DM_TAMPER_RETRY && k >= config.nth
                      && k < config.nth + config.count);
-      if (!hit || done[i]->res != (int32_t) done[i]->len)
+      if (!hit || io->res != (int32_t) io->len)
         continue;
       atomic_fetch_add (&hits, 1);
       switch (config.what)
         {
-        case DM_TAMPER_ERROR: done[i]->res = config.code; break;
+        case DM_TAMPER_ERROR: io->res = config.code; break;
         case DM_TAMPER_SHORT:
           /* Half, but the rest really is read: the tampered request is
            * only told it ended early, like a split transfer. */
-          done[i]->res = (int32_t) (done[i]->len / 2);
+          io->res = (int32_t) (io->len / 2);
           break;
-        case DM_TAMPER_ZERO: done[i]->res = 0; break;
-        case DM_TAMPER_RETRY: done[i]->res = -EAGAIN; break;
+        case DM_TAMPER_ZERO: io->res = 0; break;
+        case DM_TAMPER_RETRY: io->res = -EAGAIN; break;
         case DM_TAMPER_LATE: dm_sleep_ns (config.delay_ns); break;
+        case DM_TAMPER_NEVER:
         case DM_TAMPER_NONE: break;
         }
     }
-  return n;
+  /* A device with nothing to hand back makes its caller wait; the real
+   * queue, which owes nothing any more, would return at once. */
+  uint64_t waited = dm_clock_ns () - t0;
+  if (n >= 0 && kept == 0 && waited < timeout_ns)
+    dm_sleep_ns (timeout_ns - waited);
+  return n < 0 ? n : kept;
 }
 
 static int

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A backend that passes I/O to the machine's real backend and tampers with
- * one completion: an error code, a short transfer, a request to retry, or
- * a late arrival. The runner sees real I/O with one fault in it.
+ * one completion: an error code, a short transfer, a request to retry, a
+ * late arrival, or one that never arrives. The runner sees real I/O with
+ * one fault in it.
  */
 #pragma once
 
@@ -17,6 +18,7 @@ typedef enum {
   DM_TAMPER_ZERO,   /* completion n moved no bytes */
   DM_TAMPER_RETRY,  /* completions n..n+count-1 ask for a retry (-EAGAIN) */
   DM_TAMPER_LATE,   /* completion n arrives delay_ns late */
+  DM_TAMPER_NEVER,  /* completions n..n+count-1 never arrive (count 0: none from n on) */
 } dm_tamper;
 
 typedef struct dm_fault_config {

@@ -21,10 +21,14 @@ struct dm_queue {
 
 static dm_test_backend_config config;
 static dm_test_record *records;
+static uint64_t *completed_at;
 static uint64_t cap;
 static atomic_ullong n_records;
 static atomic_ullong n_ios;
 static atomic_uint n_queues;
+static atomic_ullong closed_at;
+static dm_test_record cut;  /* written by the one reap that cuts, read after the run */
+static atomic_bool have_cut;
 
 void
 dm_test_backend_reset (const dm_test_backend_config *c, uint64_t capacity)
@@ -32,11 +36,22 @@ dm_test_backend_reset (const dm_test_backend_config *c, uint64_t capacity)
   static const dm_test_backend_config none;
   config = c ? *c : none;
   free (records);
+  free (completed_at);
   records = capacity ? calloc (capacity, sizeof *records) : NULL;
+  completed_at = capacity ? calloc (capacity, sizeof *completed_at) : NULL;
+  if (!records || !completed_at)
+    {
+      free (records);
+      free (completed_at);
+      records = NULL;
+      completed_at = NULL;
+    }
   cap = records ? capacity : 0;
   atomic_store (&n_records, 0);
   atomic_store (&n_ios, 0);
   atomic_store (&n_queues, 0);
+  atomic_store (&closed_at, 0);
+  atomic_store (&have_cut, false);
 }
 
 dm_test_record *
@@ -51,6 +66,29 @@ uint64_t
 dm_test_backend_ios (void)
 {
   return atomic_load (&n_ios);
+}
+
+const uint64_t *
+dm_test_backend_completed_at (uint64_t *n)
+{
+  uint64_t got = atomic_load (&n_ios);
+  *n = got < cap ? got : cap;
+  return completed_at;
+}
+
+uint64_t
+dm_test_backend_closed_at (void)
+{
+  return atomic_load (&closed_at);
+}
+
+bool
+dm_test_backend_cut (dm_test_record *out)
+{
+  if (!atomic_load (&have_cut))
+    return false;
+  *out = cut;
+  return true;
 }
 
 static int
@@ -94,7 +132,7 @@ test_prep (dm_queue *q, dm_io *io)
   uint64_t k = atomic_fetch_add (&n_records, 1);
   if (k < cap)
     records[k] = (dm_test_record) { io->offset, io->len, io->write, q->id,
-                                    io->write ? *(uint64_t *) io->buf : 0 };
+                                    io->write ? *(uint64_t *) io->buf : 0, io->buf };
   q->staged[q->n_staged++] = io;
   q->inflight++;
   return 0;
@@ -111,13 +149,23 @@ test_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
   if (config.latency_ns)
     dm_sleep_ns (config.latency_ns);
   unsigned n = q->n_staged < max ? q->n_staged : max;
+  uint64_t now = dm_clock_ns ();
   for (unsigned i = 0; i < n; i++)
     {
       dm_io *io = q->staged[i];
       uint64_t k = atomic_fetch_add (&n_ios, 1) + 1;
+      if (k <= cap)
+        completed_at[k - 1] = now;
       io->res = (int32_t) io->len;
       if (config.fail_after && k == config.fail_after)
-        io->res = config.short_io ? (int32_t) (io->len / 2) : config.zero_io ? 0 : config.fail_code;
+        {
+          io->res = config.short_io ? (int32_t) (io->len / 2) : config.zero_io ? 0 : config.fail_code;
+          if (config.short_io)
+            {
+              cut = (dm_test_record) { io->offset, io->len, io->write, q->id, 0, io->buf };
+              atomic_store (&have_cut, true);
+            }
+        }
       done[i] = io;
     }
   memmove (q->staged, q->staged + n, (q->n_staged - n) * sizeof *q->staged);
@@ -129,6 +177,7 @@ test_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
 static int
 test_close (dm_queue *q)
 {
+  atomic_store (&closed_at, dm_clock_ns ());
   free (q->ios);
   free (q->staged);
   free (q);

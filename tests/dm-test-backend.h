@@ -14,11 +14,12 @@
 #include "dm-backend.h"
 
 typedef struct dm_test_record {
-  uint64_t offset;
-  uint32_t len;
-  uint8_t  write;
-  uint8_t  queue; /* which worker queue (thread) it came from, mod 256 */
-  uint64_t head;  /* first 8 bytes of the buffer, for writes */
+  uint64_t    offset;
+  uint32_t    len;
+  uint8_t     write;
+  uint8_t     queue; /* which worker queue (thread) it came from, mod 256 */
+  uint64_t    head;  /* first 8 bytes of the buffer, for writes */
+  const void *buf;   /* where the data was to go or come from */
 } dm_test_record;
 
 typedef struct dm_test_backend_config {
@@ -37,3 +38,9 @@ extern const dm_backend dm_test_backend;
 void dm_test_backend_reset (const dm_test_backend_config *config, uint64_t cap);
 dm_test_record *dm_test_backend_records (uint64_t *n);
 uint64_t dm_test_backend_ios (void);
+/* dm_clock_ns() of every completion, in the order the backend made them
+ * (as many as the record buffer holds), and of the last close. */
+const uint64_t *dm_test_backend_completed_at (uint64_t *n);
+uint64_t dm_test_backend_closed_at (void);
+/* The I/O that short_io cut in half, as it was prepped; false if none. */
+bool dm_test_backend_cut (dm_test_record *out);

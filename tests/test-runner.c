@@ -1,18 +1,27 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The runner driven through the in-memory test backend: a run completes
- * with consistent figures, a cancel ends it within 250 ms and keeps what
- * finished, an I/O error or a short transfer fails the test with a reason
- * and no figure, and no test file is ever left in the target folder.
+ * with consistent figures, each window lasts the seconds it claims on the
+ * backend's own clock, a cancel ends it within 250 ms and keeps what
+ * finished, an I/O error fails the test with a reason and no figure, a
+ * short transfer sends its remainder where it belongs, a device that stops
+ * answering fails the test within 5 s (also through the fault backend, on
+ * real I/O), and no test file is ever left in the target folder.
  */
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "dm-fault-backend.h"
 #include "dm-runner.h"
 #include "dm-test-backend.h"
 #include "dm-test.h"
+
+/* The engine's bound for a device that does not answer (STALL_S in
+ * engine/dm-runner.c, promised in the README). */
+#define STALL_S 5
 
 static const char *target = ".";
 
@@ -85,7 +94,6 @@ test_complete (void)
         {
           DM_CHECK (res->runs[k].ios > 0);
           DM_CHECK_INT (res->runs[k].bytes, ==, res->runs[k].ios * res->spec.block_size);
-          DM_CHECK (res->runs[k].seconds > 0.1 && res->runs[k].seconds <= 0.2 + 1e-9);
           DM_CHECK (res->mb_per_s >= res->runs[k].mb_per_s);
           sum += res->runs[k].bytes;
         }
@@ -222,17 +230,49 @@ test_io_error (void)
 static void
 test_short_transfer (void)
 {
-  /* Half an I/O done: the rest is sent on and the I/O counts once. */
+  /* Half an I/O done: the rest is sent on, from where the first half
+   * ended into the second half of the same buffer, and the I/O counts
+   * once. */
   static const char *const tests[] = { "SEQ1M_Q8T1" };
   dm_test_backend_config shrt = { .fail_after = 50, .short_io = true };
   dm_settings s;
   dm_report r;
+  dm_test_record cut;
   small_settings (&s);
   prepare (&r, tests, 1, DM_MODE_BIT (DM_MODE_READ), &s);
-  DM_CHECK_INT (run (&r, &shrt), ==, 0);
+  dm_test_backend_reset (&shrt, 4096);
+  dm_runner *runner = dm_runner_new (&r, target);
+  dm_runner_set_backend (runner, &dm_test_backend);
+  DM_CHECK_INT (dm_runner_run (runner), ==, 0);
+  dm_runner_free (runner);
   DM_CHECK_STR (dm_status_name (r.status), "complete");
   for (unsigned k = 0; k < r.results[0].n_runs; k++)
     DM_CHECK_INT (r.results[0].runs[k].bytes, ==, r.results[0].runs[k].ios << 20);
+
+  DM_CHECK (dm_test_backend_cut (&cut));
+  uint64_t n, rest_at = 0;
+  unsigned rests = 0, half = cut.len / 2;
+  dm_test_record *rec = dm_test_backend_records (&n);
+  DM_CHECK (n > 60);
+  for (uint64_t k = 0; k < n; k++)
+    if (rec[k].len != cut.len)
+      {
+        /* The only I/O that is not a whole block: the remainder. */
+        rests++;
+        rest_at = k;
+        DM_CHECK_INT (rec[k].offset, ==, cut.offset + half);
+        DM_CHECK_INT (rec[k].len, ==, cut.len - half);
+        DM_CHECK ((const char *) rec[k].buf == (const char *) cut.buf + half);
+        DM_CHECK_INT (rec[k].write, ==, cut.write);
+        DM_CHECK_INT (rec[k].queue, ==, cut.queue);
+      }
+  DM_CHECK_INT (rests, ==, 1);
+  /* It was sent after the I/O it completes. */
+  bool first_half = false;
+  for (uint64_t k = 0; k < rest_at; k++)
+    if (rec[k].offset == cut.offset && rec[k].len == cut.len && rec[k].buf == cut.buf)
+      first_half = true;
+  DM_CHECK (first_half);
   DM_CHECK_INT (test_files_left (), ==, 0);
   dm_report_clear (&r);
 }
@@ -307,16 +347,204 @@ test_selection (void)
   dm_report_clear (&r);
 }
 
+/* Each measured window lasts the seconds the report divides by, on the
+ * backend's own clock. At Q1T1 the completions come one at a time, 1 ms
+ * apart: c[j] is the backend's time of completion j, and the runner reads
+ * its clock (which decides the window) after c[j] and before c[j + 1].
+ * If window k holds completions f..l, it began after c[f - 1] and before
+ * c[f + 1], and ended after c[l] and before c[l + 2] (or the queue's
+ * close, for the last one): so c[l] - c[f + 1] < seconds < c[l + 2] -
+ * c[f - 1], whatever the machine's load. */
+static void
+test_window_time (void)
+{
+  static const char *const tests[] = { "RND4K_Q1T1" };
+  dm_test_backend_config slow = { .latency_ns = 1000000 };
+  enum { CAP = 1 << 16 };
+  dm_settings s;
+  dm_report r;
+  small_settings (&s);
+  s.count = 3;
+  s.measure_s = 0.2;
+  s.warmup_s = 0.1;
+  prepare (&r, tests, 1, DM_MODE_BIT (DM_MODE_READ), &s);
+  dm_test_backend_reset (&slow, CAP);
+  dm_runner *runner = dm_runner_new (&r, target);
+  dm_runner_set_backend (runner, &dm_test_backend);
+  DM_CHECK_INT (dm_runner_run (runner), ==, 0);
+  dm_runner_free (runner);
+
+  const dm_result *res = &r.results[0];
+  uint64_t n, sum = 0;
+  const uint64_t *c = dm_test_backend_completed_at (&n);
+  DM_CHECK_INT (res->n_runs, ==, 3);
+  DM_CHECK (n < CAP);
+  for (unsigned k = 0; k < res->n_runs; k++)
+    sum += res->runs[k].ios;
+  /* Before the windows: the warm-up; after them: the one I/O that was in
+   * flight when the last window closed. */
+  DM_CHECK (n >= sum + 2);
+  if (n < sum + 2 || res->n_runs != 3)
+    goto out;
+  uint64_t f = n - sum - 1;
+  for (unsigned k = 0; k < res->n_runs; k++)
+    {
+      uint64_t ios = res->runs[k].ios, l = f + ios - 1;
+      double want = res->runs[k].seconds * 1e9;
+      DM_CHECK (ios >= 2 && f >= 1);
+      if (ios < 2 || f < 1)
+        break;
+      uint64_t after = l + 2 < n ? c[l + 2] : dm_test_backend_closed_at ();
+      double inner = (double) (c[l] - c[f + 1]), outer = (double) (after - c[f - 1]);
+      printf ("# window %u: %llu I/Os, %.2f ms < %.2f ms (reported) < %.2f ms\n", k,
+              (unsigned long long) ios, inner / 1e6, want / 1e6, outer / 1e6);
+      DM_CHECK (inner < want);
+      DM_CHECK (want < outer);
+      f = l + 1;
+    }
+out:
+  DM_CHECK_INT (test_files_left (), ==, 0);
+  dm_report_clear (&r);
+}
+
+typedef struct bounded_job {
+  dm_runner   *runner;
+  int          err;
+  atomic_int   done;
+  atomic_ullong started; /* the test's first progress after preparing */
+} bounded_job;
+
+static void
+note_start (void *user, const dm_progress *p)
+{
+  bounded_job *job = user;
+  if (p->phase != DM_PHASE_PREPARE && !atomic_load (&job->started))
+    atomic_store (&job->started, dm_clock_ns ());
+}
+
+static void *
+bounded_thread (void *arg)
+{
+  bounded_job *job = arg;
+  job->err = dm_runner_run (job->runner);
+  atomic_store (&job->done, 1);
+  return NULL;
+}
+
+/* Runs the job under a watchdog: a run still going after limit_s seconds
+ * hangs, and a hung thread cannot be joined, so the program fails then.
+ * took_s counts from the start of the test, after the test file is filled. */
+static int
+run_bounded (dm_report *r, const dm_backend *backend, double limit_s, double *took_s)
+{
+  static bounded_job job;
+  dm_thread *t;
+  job.runner = dm_runner_new (r, target);
+  job.err = 0;
+  atomic_store (&job.done, 0);
+  atomic_store (&job.started, 0);
+  dm_runner_set_backend (job.runner, backend);
+  dm_runner_set_progress (job.runner, note_start, &job);
+  uint64_t t0 = dm_clock_ns ();
+  DM_CHECK (dm_thread_start (&t, bounded_thread, &job) == 0);
+  while (!atomic_load (&job.done))
+    {
+      if ((double) (dm_clock_ns () - t0) / 1e9 > limit_s)
+        {
+          fprintf (stderr, "%s:%d: check failed: the run still goes after %g s: it hangs\n",
+                   __FILE__, __LINE__, limit_s);
+          printf ("FAIL (hung)\n");
+          fflush (stdout);
+          exit (1);
+        }
+      dm_sleep_ns (10000000);
+    }
+  dm_thread_join (t);
+  uint64_t started = atomic_load (&job.started);
+  DM_CHECK (started != 0);
+  *took_s = (double) (dm_clock_ns () - (started ? started : t0)) / 1e9;
+  dm_runner_free (job.runner);
+  return job.err;
+}
+
+/* A run on a device that stops answering fails within its bound, with one
+ * sentence naming the test and the reason, and leaves nothing behind. The
+ * bound is at_s (the last answer or the end of the windows) plus STALL_S,
+ * from the start of the test; 2 s more are for a busy machine. */
+static void
+check_hang (const char *test, const dm_backend *backend, double measure_s, double at_s,
+            const char *why)
+{
+  const char *const tests[] = { test };
+  dm_settings s;
+  dm_report r;
+  double took;
+  char want[256];
+  small_settings (&s);
+  s.count = 1;
+  s.measure_s = measure_s;
+  prepare (&r, tests, 1, DM_MODE_BIT (DM_MODE_READ), &s);
+  DM_CHECK_INT (run_bounded (&r, backend, at_s + STALL_S + 30, &took), ==, -ETIMEDOUT);
+  printf ("# %s: failed %.2f s after it started (bound %.1f s)\n", test, took, at_s + STALL_S);
+  DM_CHECK (took >= at_s + STALL_S - 1);
+  DM_CHECK (took <= at_s + STALL_S + 2);
+  snprintf (want, sizeof want, "%s read failed: %s", test, why);
+  DM_CHECK_STR (r.error, want);
+  DM_CHECK_STR (r.results[0].error, why);
+  DM_CHECK_STR (dm_status_name (r.status), "failed");
+  DM_CHECK_STR (dm_status_name (r.results[0].status), "failed");
+  DM_CHECK (r.results[0].mb_per_s == 0 && r.results[0].iops == 0);
+  DM_CHECK_INT (test_files_left (), ==, 0);
+  dm_report_clear (&r);
+}
+
+static void
+test_stuck_device (void)
+{
+  /* Nothing ever completes, and nobody cancels: the test fails 5 s after
+   * it started, not at the end of its 20 s window, nor never. */
+  dm_test_backend_config hang = { .hang = true };
+  dm_test_backend_reset (&hang, 0);
+  check_hang ("RND4K_Q4T2", &dm_test_backend, 20, 0,
+              "no I/O completed in 5 s; the device does not answer");
+}
+
+static void
+test_device_stops (void)
+{
+  /* Real I/O, and from the 20th completion on the device answers no more. */
+  dm_fault_config never = { .what = DM_TAMPER_NEVER, .nth = 20 };
+  dm_fault_backend_setup (&never);
+  check_hang ("RND4K_Q4T1", &dm_fault_backend, 20, 0,
+              "no I/O completed in 5 s; the device does not answer");
+  DM_CHECK (dm_fault_backend_hits () >= 1);
+}
+
+static void
+test_unanswered_io (void)
+{
+  /* Real I/O; one read of eight is never answered, the others are. */
+  dm_fault_config one = { .what = DM_TAMPER_NEVER, .nth = 5, .count = 1 };
+  dm_fault_backend_setup (&one);
+  check_hang ("SEQ1M_Q8T1", &dm_fault_backend, 0.5, 0.5,
+              "1 I/O still unanswered 5 s after the test ended; the device does not answer");
+  DM_CHECK_INT (dm_fault_backend_hits (), ==, 1);
+}
+
 int
 main (int argc, char **argv)
 {
   if (argc > 1)
     target = argv[1];
   DM_RUN ("/engine/runner/complete", test_complete);
+  DM_RUN ("/engine/runner/window-time", test_window_time);
   DM_RUN ("/engine/runner/cancel", test_cancel);
   DM_RUN ("/engine/runner/cancel-stuck-device", test_cancel_stuck_device);
   DM_RUN ("/engine/runner/io-error", test_io_error);
   DM_RUN ("/engine/runner/short-transfer", test_short_transfer);
+  DM_RUN ("/engine/runner/stuck-device", test_stuck_device);
+  DM_RUN ("/engine/runner/device-stops", test_device_stops);
+  DM_RUN ("/engine/runner/unanswered-io", test_unanswered_io);
   DM_RUN ("/engine/runner/zero-transfer", test_zero_transfer);
   DM_RUN ("/engine/runner/queue-setup-error", test_queue_setup_error);
   DM_RUN ("/engine/runner/missing-target", test_missing_target);
