@@ -278,16 +278,17 @@ dm_untrack_pid ()
   _dm_pids=("${keep[@]}")
 }
 
-# dm_slow_fs_mount FOLDER SERVICE_US PARALLEL: mounts tests/slow-fs.c (reads
-# of SERVICE_US each, PARALLEL at once) on FOLDER, made if missing; skips
-# where it was not built or the kernel has no FUSE. Sets DM_SLOW_FS_PID.
+# dm_slow_fs_mount FOLDER SERVICE_US PARALLEL [OPTIONS...]: mounts
+# tests/slow-fs.c (reads of SERVICE_US each, PARALLEL at once; OPTIONS as
+# slow-fs takes them) on FOLDER, made if missing; skips where it was not
+# built or the kernel has no FUSE. Sets DM_SLOW_FS_PID.
 dm_slow_fs_mount ()
 {
   local mnt="$1"
   [ -n "${DM_SLOW_FS:-}" ] || dm_skip "built without libfuse3 (build-aux/dev installs libfuse3-dev)"
   [ -c /dev/fuse ] || dm_skip "no /dev/fuse: this kernel or container has no FUSE"
   mkdir -p "$mnt" || dm_die "mkdir $mnt failed"
-  "$DM_SLOW_FS" "$mnt" "$2" "$3" 2> "$mnt.log" &
+  "$DM_SLOW_FS" "$mnt" "$2" "$3" "${@:4}" 2> "$mnt.log" &
   DM_SLOW_FS_PID=$!
   _dm_pids+=("$DM_SLOW_FS_PID")
   _dm_mounts+=("$mnt")

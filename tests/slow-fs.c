@@ -8,15 +8,29 @@
  * a sweep over QD must find its knee at P, which a throttled loop device
  * (one request served at a time, no latency floor) cannot show.
  *
- *   slow-fs MOUNTPOINT SERVICE_US PARALLEL
+ *   slow-fs MOUNTPOINT SERVICE_US PARALLEL [--write-us US] [--keep-writes FILE]
  *
  * Runs in the foreground until unmounted or killed. Files live in memory,
- * up to 512 MiB in all; writes, creation and the rest are immediate. Only
+ * up to 512 MiB in all; creation and the rest are immediate, and so are
+ * writes unless --write-us gives them a service time too. Only
  * what Diskmeter does to its test file is implemented: create, unlink while
  * open, fallocate, read, write, fsync, statfs. The file ".served" reads as
- * "reads N read_bytes B writes N write_bytes B": what the device served, to
+ * "reads N read_bytes B writes N write_bytes B" and then the service it
+ * really delivered to reads, "held N hold_ns S hold_max_ns M" (how long
+ * each read kept its slot: the service time plus however late the sleep
+ * ended, so a test can tell the device's time from the machine's), and
+ * "realtime 0|1 kept_bytes K dropped_bytes D": what the device served, to
  * hold against what Diskmeter reports, as the block tests hold it against
  * the kernel's sector counters.
+ *
+ * It asks for real-time scheduling (SCHED_FIFO) where it may, so that a
+ * busy machine delays its service as little as it can; where it may not,
+ * "realtime 0" says so. --write-us serves writes in the same slots as the
+ * reads, which also bounds how many bytes a test must keep. --keep-writes
+ * appends every write, as it came, to FILE: a 16-byte header (offset, u64;
+ * length, u32; 0, u32; little-endian) and the bytes, up to 1 GiB in all,
+ * so a test can read back what a program wrote to a file whose name it
+ * removed at once.
  */
 
 #define FUSE_USE_VERSION 31
@@ -25,6 +39,7 @@
 #include <fcntl.h>
 #include <fuse.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,6 +51,7 @@
 #define MAX_FILES 16
 #define MAX_BYTES (512ull << 20)
 #define SERVED    MAX_FILES   /* the file handle of ".served" */
+#define MAX_KEPT  (1ull << 30)
 
 typedef struct {
   char     name[256];   /* empty once unlinked */
@@ -54,14 +70,29 @@ static struct {
   unsigned        busy;
   unsigned        parallel;
   long            service_ns;
+  long            write_service_ns;  /* 0: writes are immediate */
+  uint64_t        held, hold_ns, hold_max_ns;  /* reads' slot time, under serve_lock */
   uint64_t        reads, read_bytes, writes, write_bytes;  /* under lock */
+  bool            realtime;
+  FILE           *kept;  /* --keep-writes, under lock */
+  uint64_t        kept_bytes, dropped_bytes;
 } fs = { .lock = PTHREAD_MUTEX_INITIALIZER, .serve_lock = PTHREAD_MUTEX_INITIALIZER,
          .slot_free = PTHREAD_COND_INITIALIZER };
 
-/* One read's service: wait for a free slot, hold it for the service time.
- * The time waited for the slot is the queueing a real device would add. */
+static uint64_t
+now_ns (void)
+{
+  struct timespec t;
+  clock_gettime (CLOCK_MONOTONIC, &t);
+  return (uint64_t) t.tv_sec * 1000000000u + (uint64_t) t.tv_nsec;
+}
+
+/* One request's service: wait for a free slot, hold it for the service
+ * time. The time waited for the slot is the queueing a real device would
+ * add. A read's hold time is added up: it is the service the device really
+ * delivered, which is longer than service_ns when this thread wakes late. */
 static void
-serve (void)
+serve (long service_ns, bool count)
 {
   struct timespec t;
   pthread_mutex_lock (&fs.serve_lock);
@@ -70,14 +101,23 @@ serve (void)
   fs.busy++;
   pthread_mutex_unlock (&fs.serve_lock);
 
-  clock_gettime (CLOCK_MONOTONIC, &t);
-  t.tv_nsec += fs.service_ns;
+  uint64_t start = now_ns ();
+  t.tv_sec = (time_t) (start / 1000000000u);
+  t.tv_nsec = (long) (start % 1000000000u) + service_ns;
   t.tv_sec += t.tv_nsec / 1000000000;
   t.tv_nsec %= 1000000000;
   while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &t, NULL) == EINTR)
     ;
 
   pthread_mutex_lock (&fs.serve_lock);
+  if (count)
+    {
+      uint64_t hold = now_ns () - start;
+      fs.held++;
+      fs.hold_ns += hold;
+      if (hold > fs.hold_max_ns)
+        fs.hold_max_ns = hold;
+    }
   fs.busy--;
   pthread_cond_signal (&fs.slot_free);
   pthread_mutex_unlock (&fs.serve_lock);
@@ -274,12 +314,24 @@ slow_read (const char *path, char *buf, size_t size, off_t off, struct fuse_file
   (void) path;
   if (fi->fh == SERVED)
     {
-      char text[256];
+      char text[512];
+      uint64_t held, hold_ns, hold_max_ns;
+      pthread_mutex_lock (&fs.serve_lock);
+      held = fs.held;
+      hold_ns = fs.hold_ns;
+      hold_max_ns = fs.hold_max_ns;
+      pthread_mutex_unlock (&fs.serve_lock);
       pthread_mutex_lock (&fs.lock);
       int len = snprintf (text, sizeof text,
-                          "reads %llu read_bytes %llu writes %llu write_bytes %llu\n",
+                          "reads %llu read_bytes %llu writes %llu write_bytes %llu"
+                          " held %llu hold_ns %llu hold_max_ns %llu"
+                          " realtime %d kept_bytes %llu dropped_bytes %llu\n",
                           (unsigned long long) fs.reads, (unsigned long long) fs.read_bytes,
-                          (unsigned long long) fs.writes, (unsigned long long) fs.write_bytes);
+                          (unsigned long long) fs.writes, (unsigned long long) fs.write_bytes,
+                          (unsigned long long) held, (unsigned long long) hold_ns,
+                          (unsigned long long) hold_max_ns, fs.realtime ? 1 : 0,
+                          (unsigned long long) fs.kept_bytes,
+                          (unsigned long long) fs.dropped_bytes);
       pthread_mutex_unlock (&fs.lock);
       if (off >= len)
         return 0;
@@ -287,7 +339,7 @@ slow_read (const char *path, char *buf, size_t size, off_t off, struct fuse_file
       memcpy (buf, text + off, got);
       return (int) got;
     }
-  serve ();
+  serve (fs.service_ns, true);
   pthread_mutex_lock (&fs.lock);
   node *n = &fs.files[fi->fh];
   size_t got = 0;
@@ -302,6 +354,29 @@ slow_read (const char *path, char *buf, size_t size, off_t off, struct fuse_file
   return (int) got;
 }
 
+/* --keep-writes: the write as it came, header first. Under fs.lock. */
+static void
+keep_write (const char *buf, size_t size, off_t off)
+{
+  if (!fs.kept)
+    return;
+  if (fs.kept_bytes + size > MAX_KEPT)
+    {
+      fs.dropped_bytes += size;
+      return;
+    }
+  unsigned char head[16] = { 0 };
+  for (int i = 0; i < 8; i++)
+    head[i] = (unsigned char) ((uint64_t) off >> (8 * i));
+  for (int i = 0; i < 4; i++)
+    head[8 + i] = (unsigned char) ((uint32_t) size >> (8 * i));
+  if (fwrite (head, sizeof head, 1, fs.kept) != 1 || fwrite (buf, 1, size, fs.kept) != size
+      || fflush (fs.kept) != 0)
+    fs.dropped_bytes += size;
+  else
+    fs.kept_bytes += size;
+}
+
 static int
 slow_write (const char *path, const char *buf, size_t size, off_t off,
             struct fuse_file_info *fi)
@@ -309,6 +384,8 @@ slow_write (const char *path, const char *buf, size_t size, off_t off,
   (void) path;
   if (fi->fh == SERVED)
     return -EBADF;
+  if (fs.write_service_ns)
+    serve (fs.write_service_ns, false);
   pthread_mutex_lock (&fs.lock);
   node *n = &fs.files[fi->fh];
   int err = grow (n, (size_t) off + size);
@@ -317,6 +394,7 @@ slow_write (const char *path, const char *buf, size_t size, off_t off,
       memcpy (n->data + off, buf, size);
       fs.writes++;
       fs.write_bytes += size;
+      keep_write (buf, size, off);
     }
   pthread_mutex_unlock (&fs.lock);
   return err < 0 ? err : (int) size;
@@ -395,9 +473,12 @@ int
 main (int argc, char **argv)
 {
   char *end1, *end2;
-  if (argc != 4)
+  const char *kept = NULL;
+  long write_us = 0;
+  if (argc < 4)
     {
-      fprintf (stderr, "usage: slow-fs MOUNTPOINT SERVICE_US PARALLEL\n");
+      fprintf (stderr, "usage: slow-fs MOUNTPOINT SERVICE_US PARALLEL [--write-us US] "
+               "[--keep-writes FILE]\n");
       return 2;
     }
   long us = strtol (argv[2], &end1, 10);
@@ -407,15 +488,55 @@ main (int argc, char **argv)
       fprintf (stderr, "slow-fs: SERVICE_US must be 1..10000000 and PARALLEL 1..64\n");
       return 2;
     }
+  for (int i = 4; i < argc; i += 2)
+    {
+      if (i + 1 >= argc)
+        {
+          fprintf (stderr, "slow-fs: %s needs a value\n", argv[i]);
+          return 2;
+        }
+      if (!strcmp (argv[i], "--keep-writes"))
+        kept = argv[i + 1];
+      else if (!strcmp (argv[i], "--write-us"))
+        {
+          write_us = strtol (argv[i + 1], &end1, 10);
+          if (*end1 || write_us < 0 || write_us > 10000000)
+            {
+              fprintf (stderr, "slow-fs: --write-us must be 0..10000000\n");
+              return 2;
+            }
+        }
+      else
+        {
+          fprintf (stderr, "slow-fs: unknown option %s\n", argv[i]);
+          return 2;
+        }
+    }
   fs.service_ns = us * 1000;
+  fs.write_service_ns = write_us * 1000;
   fs.parallel = (unsigned) parallel;
-  /* Sleeps end on time, not up to 50 us late (the worker threads inherit
-   * this from the main thread that creates them). */
+  if (kept && !(fs.kept = fopen (kept, "wbx")))
+    {
+      fprintf (stderr, "slow-fs: cannot create %s: %s\n", kept, strerror (errno));
+      return 1;
+    }
+  /* Sleeps end on time, not up to 50 us late, and a busy machine does not
+   * keep a served read waiting for a CPU: the worker threads inherit both
+   * from the main thread that creates them. A priority low among real-time
+   * ones: the service is sleeping, so it takes almost no CPU from others. */
   prctl (PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+  struct sched_param rt = { .sched_priority = 10 };
+  fs.realtime = sched_setscheduler (0, SCHED_FIFO, &rt) == 0;
+  if (!fs.realtime)
+    fprintf (stderr, "slow-fs: no real-time scheduling (%s); service may run late under load\n",
+             strerror (errno));
 
   /* Foreground, many threads (a queued read holds one while it waits for
    * a slot), and no single-thread option. */
   char *args[] = { argv[0], argv[1], "-f", "-o", "fsname=slow-fs,max_threads=128",
                    NULL };
-  return fuse_main (5, args, &slow_ops, NULL);
+  int rc = fuse_main (5, args, &slow_ops, NULL);
+  if (fs.kept)
+    fclose (fs.kept);
+  return rc;
 }
