@@ -122,7 +122,7 @@ if dm_have_cgroup; then
   dm_check "/safety/signal/queued no diskmeter-*.tmp left" \
     test -z "$(find "$DM_MNT" -maxdepth 1 -name 'diskmeter-*.tmp')"
 else
-  dm_log "no block cgroup here: the slow-device cases are left out"
+  dm_skip_part "no block cgroup (cgroup v1 blkio or v2 io): the throttled fill and queued cases"
 fi
 
 # An unlinked file's blocks return once the last reference goes; reads the
