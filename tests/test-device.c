@@ -1,0 +1,222 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What the disk saw, from two counter readings: the figures (queue from the
+ * time-weighted counter, busy share, request size) and the flags, case by
+ * case at their edges, and their trip through JSON and the text report.
+ */
+#include <errno.h>
+#include <math.h>
+
+#include "dm-device.h"
+#include "dm-report.h"
+#include "dm-test.h"
+
+/* One test's readings: before is all zero, after has what the disk did in
+ * `seconds`; Diskmeter counted `counted` bytes meanwhile. */
+typedef struct {
+  const char *what;
+  unsigned    block, qd, threads, read_percent;
+  uint64_t    counted;
+  uint64_t    reads, read_bytes, writes, write_bytes;
+  double      queue;   /* mean requests at the disk over the span */
+  unsigned    want;    /* flags */
+} flag_case;
+
+static const flag_case flag_cases[] = {
+  /* The disk moved what was counted and held the queue. */
+  { "read, all reached, full queue", 4096, 32, 1, 100, 100u << 20,
+    25600, 100u << 20, 0, 0, 31.0, 0 },
+  /* 89 % reached the disk: a cache served the rest. 90 % does not flag. */
+  { "read, 89% reached", 4096, 32, 1, 100, 100u << 20,
+    22784, 89u << 20, 0, 0, 31.0, DM_FLAG_CACHE_SUSPECTED },
+  { "read, 90% reached", 4096, 32, 1, 100, 100u << 20,
+    23040, 90u << 20, 0, 0, 31.0, 0 },
+  /* Another program's writes do not make up for reads a cache served. */
+  { "read from cache while another program writes", 4096, 32, 1, 100, 100u << 20,
+    10, 40960, 25600, 200u << 20, 31.0, DM_FLAG_CACHE_SUSPECTED },
+  /* Writes held in a cache. */
+  { "write, half reached", 1u << 20, 8, 1, 0, 100u << 20,
+    0, 0, 100, 50u << 20, 8.0, DM_FLAG_CACHE_SUSPECTED },
+  /* Mix 70/30: the writes fell short though the total looks right. */
+  { "mix, writes short", 4096, 32, 1, 70, 100u << 20,
+    25600, 90u << 20, 2560, 10u << 20, 31.0, DM_FLAG_CACHE_SUSPECTED },
+  { "mix, both reached", 4096, 32, 1, 70, 100u << 20,
+    17920, 70u << 20, 7680, 30u << 20, 31.0, 0 },
+  /* Half the queue is the edge; below it the host held the I/O. */
+  { "host bound at 15.9 of 32", 4096, 32, 1, 100, 100u << 20,
+    25600, 100u << 20, 0, 0, 15.9, DM_FLAG_HOST_BOUND },
+  { "not host bound at 16 of 32", 4096, 32, 1, 100, 100u << 20,
+    25600, 100u << 20, 0, 0, 16.0, 0 },
+  /* Q x T counts threads too. */
+  { "host bound at 60 of 4 x 32", 4096, 32, 4, 100, 100u << 20,
+    25600, 100u << 20, 0, 0, 60.0, DM_FLAG_HOST_BOUND },
+  /* Each 1 MiB read split into two 512 KiB requests: 8 requests at the
+   * disk are only 4 of Diskmeter's I/Os, half of Q8: not flagged; 7 are. */
+  { "split reads, 4 of 8 I/Os", 1u << 20, 8, 1, 100, 100u << 20,
+    200, 100u << 20, 0, 0, 8.0, 0 },
+  { "split reads, 3.5 of 8 I/Os", 1u << 20, 8, 1, 100, 100u << 20,
+    200, 100u << 20, 0, 0, 7.0, DM_FLAG_HOST_BOUND },
+  /* Merged neighbours: one 2 MiB request holds two 1 MiB I/Os. */
+  { "merged reads, 2 requests = 4 I/Os", 1u << 20, 8, 1, 100, 100u << 20,
+    50, 100u << 20, 0, 0, 2.0, 0 },
+  /* A disk that saw nothing held no queue: the cache is the story. */
+  { "nothing reached the disk", 4096, 32, 1, 100, 100u << 20,
+    0, 0, 0, 0, 0.0, DM_FLAG_CACHE_SUSPECTED },
+};
+
+static void
+test_flags (void)
+{
+  for (size_t i = 0; i < sizeof flag_cases / sizeof flag_cases[0]; i++)
+    {
+      const flag_case *c = &flag_cases[i];
+      dm_device_counters before = { 0 }, after = { 0 };
+      dm_device_ask ask = { c->block, c->qd, c->threads, c->read_percent };
+      dm_device_seen seen;
+      after.reads = c->reads;
+      after.read_bytes = c->read_bytes;
+      after.writes = c->writes;
+      after.write_bytes = c->write_bytes;
+      after.queue_ns = (uint64_t) (c->queue * 2e9);
+      after.busy_ns = 2000000000ull;
+      after.members = 1;
+      dm_device_seen_set (&seen, "vda", &before, &after, 2.0, c->counted, &ask);
+      if (seen.flags != c->want)
+        fprintf (stderr, "case '%s': flags %u, want %u\n", c->what, seen.flags, c->want);
+      DM_CHECK_INT (seen.flags, ==, c->want);
+      DM_CHECK (fabs (seen.avg_queue - c->queue) < 1e-9);
+    }
+}
+
+static void
+test_figures (void)
+{
+  dm_device_counters before = { 1000, 2000, 1u << 30, 2u << 30, 5000000000ull, 7000000000ull, 2 };
+  dm_device_counters after = before;
+  dm_device_ask ask = { 4096, 4, 1, 100 };
+  dm_device_seen seen;
+
+  /* Two member disks, each busy half of the 4 s: 50 %, not 100 %. */
+  after.reads += 4096;
+  after.read_bytes += 4096ull * 4096;
+  after.busy_ns += 4000000000ull;
+  after.queue_ns += 12000000000ull;
+  dm_device_seen_set (&seen, "sda+sdb", &before, &after, 4.0, 4096ull * 4096, &ask);
+  DM_CHECK (seen.counted);
+  DM_CHECK_STR (seen.name, "sda+sdb");
+  DM_CHECK_INT (seen.reads, ==, 4096);
+  DM_CHECK_INT (seen.read_bytes, ==, 4096ull * 4096);
+  DM_CHECK_INT (seen.writes, ==, 0);
+  DM_CHECK (fabs (seen.avg_queue - 3.0) < 1e-9);
+  DM_CHECK (fabs (seen.busy_percent - 50.0) < 1e-9);
+  DM_CHECK (fabs (dm_device_seen_avg_request (&seen) - 4096) < 1e-9);
+  DM_CHECK_INT (seen.flags, ==, 0);
+
+  /* Millisecond counters over a short span may read a tick over 100 %. */
+  after = before;
+  after.busy_ns += 2 * 1001000000ull;
+  dm_device_seen_set (&seen, "vda", &before, &after, 1.0, 0, &ask);
+  DM_CHECK (seen.busy_percent <= 100.0);
+
+  /* A counter that went backwards (a reset) reads 0, not 2^64 - n. */
+  after = before;
+  after.reads -= 10;
+  dm_device_seen_set (&seen, "vda", &before, &after, 1.0, 0, &ask);
+  DM_CHECK_INT (seen.reads, ==, 0);
+
+  /* No span, no figures. */
+  dm_device_seen_set (&seen, "vda", &before, &after, 0, 0, &ask);
+  DM_CHECK (!seen.counted);
+}
+
+static void
+test_names (void)
+{
+  dm_device_flag f;
+  DM_CHECK_STR (dm_device_flag_name (DM_FLAG_CACHE_SUSPECTED), "cache_suspected");
+  DM_CHECK_STR (dm_device_flag_name (DM_FLAG_HOST_BOUND), "host_bound");
+  DM_CHECK_INT (dm_device_flag_parse ("host_bound", &f), ==, 0);
+  DM_CHECK_INT (f, ==, DM_FLAG_HOST_BOUND);
+  DM_CHECK_INT (dm_device_flag_parse ("fast", &f), ==, -EINVAL);
+}
+
+/* A report whose first result was flagged and whose second was counted
+ * clean, written as JSON and read back: the same device figures, the same
+ * flags, the same text. */
+static void
+test_round_trip (void)
+{
+  dm_report r, back;
+  dm_settings s;
+  dm_spec spec;
+  dm_buf json = { 0 }, text = { 0 }, text_back = { 0 };
+  char why[256] = "";
+
+  dm_settings_init (&s);
+  DM_CHECK_INT (dm_spec_parse ("SEQ1M_Q8T1", &spec, NULL, 0), ==, 0);
+  DM_CHECK_INT (dm_report_init (&r, &s, &spec, 1, DM_MODES_ALL), ==, 0);
+  r.status = DM_STATUS_COMPLETE;
+  r.nocow = true;
+  snprintf (r.backend, sizeof r.backend, "io_uring");
+  for (unsigned i = 0; i < r.n_results; i++)
+    {
+      dm_result *res = &r.results[i];
+      dm_device_counters before = { 0 }, after = { 0 };
+      dm_device_ask ask = dm_result_device_ask (res);
+      res->status = DM_STATUS_COMPLETE;
+      after.members = 1;
+      after.reads = 2000;
+      after.read_bytes = 1000ull << 20;
+      after.queue_ns = i == 0 ? 2000000000ull : 32000000000ull;
+      after.busy_ns = 2000000000ull;
+      dm_device_seen_set (&res->device, "vda", &before, &after, 2.0, 1000ull << 20, &ask);
+    }
+  DM_CHECK_INT (r.results[0].device.flags, ==, DM_FLAG_HOST_BOUND);
+  DM_CHECK_INT (r.results[1].device.flags, ==, DM_FLAG_CACHE_SUSPECTED);
+
+  dm_report_write_json (&r, &json);
+  DM_CHECK (strstr (json.data, "\"flags\": [\n        \"host_bound\"\n      ]") != NULL);
+  DM_CHECK (strstr (json.data, "\"avg_queue\": 1.000") != NULL);
+  DM_CHECK_INT (dm_report_load_json (&back, json.data, json.len, why, sizeof why), ==, 0);
+  DM_CHECK_STR (why, "");
+  DM_CHECK (back.nocow);
+  for (unsigned i = 0; i < r.n_results; i++)
+    {
+      DM_CHECK_INT (back.results[i].device.flags, ==, r.results[i].device.flags);
+      DM_CHECK_INT (back.results[i].device.read_bytes, ==, r.results[i].device.read_bytes);
+      DM_CHECK_INT (back.results[i].device.counted_bytes, ==, r.results[i].device.counted_bytes);
+      DM_CHECK_STR (back.results[i].device.name, "vda");
+    }
+  dm_report_write_text (&r, &text);
+  dm_report_write_text (&back, &text_back);
+  DM_CHECK_STR (text_back.data, text.data);
+  DM_CHECK (strstr (text.data, "   Mode: [direct, io_uring, random, NOCOW]\n") != NULL);
+  DM_CHECK (strstr (text.data, "  SEQ1M_Q8T1 Read: host bound: vda held 0.5 of the 8 I/Os") != NULL);
+  DM_CHECK (strstr (text.data, "  SEQ1M_Q8T1 Write: cache suspected: vda moved 0% of the bytes")
+            != NULL);
+
+  /* No counters: the note, and no device object. */
+  dm_buf_free (&json);
+  memset (&json, 0, sizeof json);
+  memset (&r.results[0].device, 0, sizeof r.results[0].device);
+  snprintf (r.device_note, sizeof r.device_note, "nfs4 is a network filesystem: no block device here to count");
+  dm_report_write_json (&r, &json);
+  DM_CHECK (strstr (json.data, "\"device\": null") != NULL);
+  DM_CHECK (strstr (json.data, "\"device_note\": \"nfs4 is a network filesystem") != NULL);
+
+  dm_buf_free (&json);
+  dm_buf_free (&text);
+  dm_buf_free (&text_back);
+  dm_report_clear (&r);
+  dm_report_clear (&back);
+}
+
+int
+main (void)
+{
+  DM_RUN ("/engine/device/flags", test_flags);
+  DM_RUN ("/engine/device/figures", test_figures);
+  DM_RUN ("/engine/device/names", test_names);
+  DM_RUN ("/engine/device/round-trip", test_round_trip);
+  return dm_test_done ();
+}
