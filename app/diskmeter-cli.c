@@ -253,6 +253,8 @@ main (int argc, char **argv)
     return dm_cli_sweep_main (argc - 1, argv + 1);
   if (argc > 1 && !strcmp (argv[1], "show"))
     return dm_cli_show_main (argc - 1, argv + 1);
+  if (argc > 1 && !strcmp (argv[1], "merge"))
+    return dm_cli_merge_main (argc - 1, argv + 1);
 
   if (dm_cli_parse (argc, argv, &c.opt, why, sizeof why) < 0)
     {

@@ -57,6 +57,7 @@ const char dm_cli_usage[] =
   "Other commands (each with --help):\n"
   "  diskmeter-cli compare A.json B.json [C.json...]   saved runs side by side\n"
   "  diskmeter-cli history [list|show|comment|export|delete]   the runs kept\n"
+  "  diskmeter-cli merge A.json B.json [C.json...]   a fleet run's hosts added up\n"
   "  diskmeter-cli show FILE       a saved run again, as text, JSON or CSV\n"
   "  diskmeter-cli sweep [OPTIONS] TARGET   every QD x threads, with the knee\n"
   "\n"
