@@ -7,6 +7,8 @@
  * file is removed, the exit status is 130.
  */
 #include <errno.h>
+#include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@
 #include "dm-compare.h"
 #include "dm-history.h"
 #include "dm-interleave.h"
+#include "dm-merge.h"
 #include "dm-profile.h"
 #include "dm-runner.h"
 #include "dm-units.h"
@@ -33,12 +36,14 @@ typedef struct cli {
   bool           tty;
   double         last_print;
   int            last_len;
+  volatile sig_atomic_t interrupted; /* also ends a wait for --start-at */
 } cli;
 
 static void
 on_interrupt (void *user)
 {
   cli *c = user;
+  c->interrupted = 1;
   dm_runner_cancel (c->runner);
   if (c->runner_b)
     dm_runner_cancel (c->runner_b);
@@ -234,6 +239,87 @@ any_result_ran (const dm_report *r)
   return false;
 }
 
+/* Waits on the wall clock (which chrony may slew or step) until at_ms;
+ * -ECANCELED if interrupted. */
+static int
+wait_until (cli *c, int64_t at_ms)
+{
+  for (;;)
+    {
+      int64_t left = at_ms - dm_wall_ms ();
+      if (c->interrupted)
+        return -ECANCELED;
+      if (left <= 0)
+        return 0;
+      if (c->tty && !c->opt.quiet && left > 1000)
+        {
+          clear_line (c);
+          c->last_len = fprintf (stderr, "Waiting for the start time: %d:%02d", (int) (left / 60000),
+                                 (int) (left / 1000 % 60));
+        }
+      dm_sleep_ns ((uint64_t) (left < 100 ? left : 100) * 1000000);
+    }
+}
+
+/* --start-at: the test file is prepared first; then every test begins on
+ * its slot of a fixed schedule from TIME (dm_schedule_measure_ms), its
+ * warm-up just before, so that hosts with agreeing clocks measure each
+ * test over the same window. A test that cannot begin on time fails the
+ * run: a host out of step would make the fleet's sums wrong. */
+static int
+run_scheduled (cli *c)
+{
+  dm_report *rep = &c->report;
+  const dm_settings *s = &rep->settings;
+  char when[40], ready[40];
+  int64_t start_ms;
+  unsigned k = 0;
+
+  dm_start_at_parse (c->opt.start_at, dm_wall_ms (), &start_ms, NULL, 0);
+  int err = dm_runner_prepare (c->runner);
+  int64_t warmup_ms = (int64_t) llround (s->warmup_s * 1000);
+  for (unsigned i = 0; !err && i < rep->n_results; i++)
+    {
+      if (!dm_runner_selected (c->runner, i))
+        continue;
+      dm_result *res = &rep->results[i];
+      int64_t planned = dm_schedule_measure_ms (start_ms, s, k);
+      int64_t now = dm_wall_ms ();
+      if (now > planned - warmup_ms + DM_SCHEDULE_TOLERANCE_MS)
+        {
+          char name[32];
+          dm_time_format_ms (planned - warmup_ms, when, sizeof when);
+          dm_time_format_ms (now, ready, sizeof ready);
+          dm_spec_name (&res->spec, name, sizeof name);
+          if (k == 0)
+            snprintf (rep->error, sizeof rep->error,
+                      "missed --start-at: the first test was due to begin at %s but the test "
+                      "file was ready only at %s (%.1f s late); give a later TIME", when, ready,
+                      (double) (now - planned + warmup_ms) / 1000);
+          else
+            snprintf (rep->error, sizeof rep->error,
+                      "%s %s was due to begin at %s on the --start-at schedule, but the test "
+                      "before it ran until %s (%.1f s late); a longer --interval leaves room",
+                      name, dm_mode_name (res->mode), when, ready,
+                      (double) (now - planned + warmup_ms) / 1000);
+          err = -ETIME;
+          break;
+        }
+      err = wait_until (c, planned - warmup_ms);
+      if (err < 0)
+        break;
+      clear_line (c);
+      /* The runner begins its warm-up as soon as its threads are up, and
+       * its first measured run exactly warmup_s later. */
+      int64_t began = dm_wall_ms ();
+      err = dm_runner_run_result (c->runner, i, false);
+      res->planned_start_ms = planned;
+      res->started_ms = began + warmup_ms;
+      k++;
+    }
+  return dm_runner_finish (c->runner, err);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -287,7 +373,9 @@ main (int argc, char **argv)
   c.tty = isatty (STDERR_FILENO);
   dm_interrupt_install (on_interrupt, &c);
 
-  int err = c.runner_b ? dm_interleave_run (c.runner, c.runner_b) : dm_runner_run (c.runner);
+  int err = c.runner_b        ? dm_interleave_run (c.runner, c.runner_b)
+            : c.opt.start_at ? run_scheduled (&c)
+                             : dm_runner_run (c.runner);
   clear_line (&c);
   status = err == -ECANCELED ? EXIT_CANCELLED : err < 0 ? EXIT_FAILED : EXIT_DONE;
   tell_outcome (&c.report, c.runner_b ? c.opt.target : NULL);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dm-backend.h"
+#include "dm-merge.h"
 #include "dm-profile.h"
 #include "dm-units.h"
 
@@ -52,6 +53,9 @@ const char dm_cli_usage[] =
   "                       measure TARGET_B too, test by test in turns with TARGET,\n"
   "                       and print the comparison (--format applies to it)\n"
   "  --list-targets       list the filesystems that can be measured, then exit\n"
+  "  --start-at TIME      prepare, then start the first measured run at TIME\n"
+  "                       (2026-11-30T21:00:00Z or +SEC) and every later test on\n"
+  "                       a fixed schedule from it, for hosts measured together\n"
   "  --help, --version\n"
   "\n"
   "Other commands (each with --help):\n"
@@ -97,6 +101,7 @@ typedef enum {
   OPT_LIST_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH, OPT_NO_HISTORY,
   OPT_THRESHOLD,
   OPT_LATENCY,
+  OPT_START_AT,
 } opt_id;
 
 static const struct {
@@ -121,6 +126,7 @@ static const struct {
   { "threshold", OPT_THRESHOLD, true },
   { "help", OPT_HELP, false },            { "version", OPT_VERSION, false },
   { "latency", OPT_LATENCY, false },
+  { "start-at", OPT_START_AT, true },
 };
 
 static int
@@ -232,6 +238,14 @@ apply (dm_cli_options *o, opt_id id, const char *name, const char *v, char *why,
     case OPT_HELP: o->help = true; break;
     case OPT_VERSION: o->version = true; break;
     case OPT_LATENCY: o->latency = true; break;
+    case OPT_START_AT:
+      {
+        /* Checked here; "+SEC" is counted from when the run begins. */
+        int64_t t;
+        err = dm_start_at_parse (v, 0, &t, inner, sizeof inner);
+        o->start_at = v;
+      }
+      break;
     }
   if (err < 0)
     return dm_why (why, ws, "--%s: %s", name, inner);
@@ -321,6 +335,8 @@ parse (int argc, char **argv, dm_cli_options *o, char *why, size_t why_size)
     return dm_why (why, why_size, "--compare-with names the same target as TARGET");
   if (o->compare_with && o->settings.destroy_device[0])
     return dm_why (why, why_size, "--compare-with and --destroy-data-on do not go together");
+  if (o->compare_with && o->start_at)
+    return dm_why (why, why_size, "--start-at and --compare-with do not go together");
   if (o->modes && !(o->modes & DM_MODE_BIT (DM_MODE_MIX)) && o->mix)
     o->modes |= DM_MODE_BIT (DM_MODE_MIX);
   return 0;

@@ -34,6 +34,7 @@ typedef struct dm_cli_options {
   dm_threshold thresholds[16]; /* --threshold, repeatable */
   unsigned    n_thresholds;
   bool        latency;        /* --latency: percentile table and histogram after the text */
+  const char *start_at;       /* --start-at TIME, checked; NULL = start at once */
   bool        help;
   bool        version;
   bool        list_targets;

@@ -99,16 +99,15 @@ dm_start_at_parse (const char *text, int64_t now_ms, int64_t *out_ms, char *why,
       char *end;
       double sec = strtod (text + 1, &end);
       if (end == text + 1 || *end || !isfinite (sec) || sec < 0 || sec > 86400)
-        return dm_why (why, why_size, "--start-at +SEC takes 0 to 86400 seconds, not '%.40s'",
-                       text);
+        return dm_why (why, why_size, "'%.40s' is not +SEC with 0 to 86400 seconds", text);
       *out_ms = now_ms + (int64_t) llround (sec * 1000);
       return 0;
     }
   int64_t t = dm_time_parse_ms (text);
   if (t <= 0)
     return dm_why (why, why_size,
-                   "--start-at takes a time as 2026-11-30T21:00:00Z (RFC 3339) or +SEC, "
-                   "not '%.40s'", text ? text : "");
+                   "'%.40s' is not a time as 2026-11-30T21:00:00Z (RFC 3339) or +SEC",
+                   text ? text : "");
   *out_ms = t;
   return 0;
 }
