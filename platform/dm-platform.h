@@ -51,6 +51,14 @@ typedef struct dm_system_info {
 
 int dm_system_info_get (dm_system_info *info);
 
+typedef enum {
+  DM_TARGET_LOCAL,     /* a filesystem on a fixed disk */
+  DM_TARGET_REMOVABLE, /* USB sticks and cards, automounted under /run/media */
+  DM_TARGET_NETWORK,   /* NFS, SMB: device holds server:/export or //server/share */
+  DM_TARGET_FUSE,      /* user-space filesystem: its overhead is in every figure */
+  DM_TARGET_DEVICE,    /* a whole disk or partition, read without a filesystem */
+} dm_target_kind;
+
 typedef struct dm_target_info {
   char     path[1024];      /* folder (or block device) as the user gave it */
   char     mount_point[1024];
@@ -63,6 +71,11 @@ typedef struct dm_target_info {
   uint32_t sector_size;     /* logical block size: I/O alignment */
   bool     is_block_device;
   bool     read_only;
+  /* What a user calls the drive, as a file manager shows it. */
+  dm_target_kind kind;
+  char     label[128];      /* filesystem label, "" when it has none */
+  char     bus[64];         /* "USB", "NVMe", "SATA", "virtio", "SCSI (mptspi)", "network" */
+  bool     writable;        /* a test file can be created there (never for a device) */
 } dm_target_info;
 
 /* Facts about a folder or block device the user named. -ENOENT, -ENOTDIR... */
@@ -71,6 +84,12 @@ int dm_target_probe (const char *path, dm_target_info *info);
 /* The filesystems a user would pick as a target (no pseudo filesystems),
  * for the window's target chooser. Free with dm_target_list_free. */
 int  dm_target_list (dm_target_info **out, unsigned *n);
+enum {
+  DM_TARGET_LIST_DEVICES = 1 << 0, /* add whole disks and partitions (kind device) */
+  DM_TARGET_LIST_MEMORY  = 1 << 1, /* add tmpfs and other memory filesystems */
+};
+/* dm_target_list with DM_TARGET_LIST_* flags; flags 0 is dm_target_list. */
+int  dm_target_list_full (dm_target_info **out, unsigned *n, unsigned flags);
 void dm_target_list_free (dm_target_info *list);
 
 /* What the block device under a target has done since it came up, as the

@@ -150,6 +150,10 @@ dm_teardown ()
     if mountpoint -q "${_dm_mounts[i]}"; then
       umount "${_dm_mounts[i]}" 2>/dev/null || { sleep 0.5; umount "${_dm_mounts[i]}"; } \
         || umount -l "${_dm_mounts[i]}"
+    else
+      # A FUSE mount whose server was killed above is no mount point to
+      # mountpoint(1) ("transport endpoint is not connected"), yet mounted.
+      umount -l "${_dm_mounts[i]}" 2>/dev/null
     fi
   done
   for ((i = ${#_dm_loops[@]} - 1; i >= 0; i--)); do

@@ -7,6 +7,7 @@
  */
 #include "dm-platform.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -20,6 +21,9 @@
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#ifdef DM_HAVE_BLKID
+#include <blkid.h>
+#endif
 
 /* Reads the first line of a small file, without the newline and trailing
  * blanks (SCSI vendor strings are space padded). */
@@ -110,13 +114,65 @@ disk_sysfs (dev_t dev, char *out, size_t size)
   return 0;
 }
 
-/* Model and controller driver of the disk under a block device. */
+/* Whether the disk under a block device is one a user unplugs: the
+ * kernel's removable flag (card readers, most sticks) or a USB bus (USB
+ * disks that call themselves fixed). */
+static bool
+disk_removable (const char *sys)
+{
+  char path[PATH_MAX + 32], v[8] = "";
+  snprintf (path, sizeof path, "%s/removable", sys);
+  return read_line (path, v, sizeof v) == 0 && v[0] == '1';
+}
+
+/* The bus a user recognises, from where the disk hangs in sysfs: a USB
+ * stick's path runs through the USB controller, an ATA disk's through its
+ * ataN port; other SCSI disks are named with their host adapter's driver. */
 static void
+describe_bus (const char *sys, const char *name, dm_target_info *info)
+{
+  char path[PATH_MAX + 32], real[PATH_MAX];
+  const char *bus = "";
+  char scsi[96];
+
+  snprintf (path, sizeof path, "%s/device", sys);
+  if (!realpath (path, real))
+    copy (real, sizeof real, sys);
+  if (strstr (real, "/usb"))
+    bus = "USB";
+  else if (!strncmp (name, "nvme", 4))
+    bus = "NVMe";
+  else if (!strncmp (name, "loop", 4))
+    bus = "loop";
+  else if (!strncmp (name, "dm-", 3))
+    bus = "device-mapper";
+  else if (!strncmp (name, "md", 2))
+    bus = "md RAID";
+  else if (!strncmp (name, "mmcblk", 6))
+    bus = "SD/MMC";
+  else if (!strncmp (name, "vd", 2) || !strcmp (info->driver, "virtio_blk"))
+    bus = "virtio";
+  else if (strstr (real, "/ata"))
+    bus = "SATA";
+  else if (strstr (real, "/host"))
+    {
+      snprintf (scsi, sizeof scsi, "SCSI%s%s%s", info->driver[0] ? " (" : "", info->driver,
+                info->driver[0] ? ")" : "");
+      bus = scsi;
+    }
+  else
+    bus = info->driver;
+  copy (info->bus, sizeof info->bus, bus);
+}
+
+/* Model, controller driver and bus of the disk under a block device; true
+ * when a user unplugs that disk. */
+static bool
 describe_disk (dev_t dev, dm_target_info *info)
 {
   char sys[PATH_MAX], path[PATH_MAX + 64], vendor[64] = "", model[128] = "", real[PATH_MAX];
   if (disk_sysfs (dev, sys, sizeof sys) < 0)
-    return;
+    return false;
   const char *name = strrchr (sys, '/') + 1;
 
   snprintf (path, sizeof path, "%s/device/vendor", sys);
@@ -135,7 +191,7 @@ describe_disk (dev_t dev, dm_target_info *info)
     snprintf (info->model, sizeof info->model, "%s%s%s", vendor, vendor[0] ? " " : "", model);
 
   if (info->driver[0])
-    return;
+    goto out;
   /* SCSI disks: the host adapter's driver (mptspi, mptsas, vmw_pvscsi,
    * megaraid_sas, virtio_scsi...) is what an administrator compares. */
   snprintf (path, sizeof path, "%s/device", sys);
@@ -149,7 +205,7 @@ describe_disk (dev_t dev, dm_target_info *info)
             {
               snprintf (path, sizeof path, "/sys/class/scsi_host/host%u/proc_name", h);
               if (read_line (path, info->driver, sizeof info->driver) == 0 && info->driver[0])
-                return;
+                goto out;
             }
         }
     }
@@ -169,6 +225,78 @@ describe_disk (dev_t dev, dm_target_info *info)
       if (realpath (path, real))
         copy (info->driver, sizeof info->driver, strrchr (real, '/') + 1);
     }
+out:
+  describe_bus (sys, name, info);
+  return disk_removable (sys) || !strcmp (info->bus, "USB");
+}
+
+/* Decodes udev's \xNN escapes (ID_FS_LABEL_ENC) in place. */
+static void
+unescape_udev (char *s)
+{
+  char *o = s;
+  for (; *s; s++)
+    {
+      unsigned v;
+      if (s[0] == '\\' && s[1] == 'x' && sscanf (s + 2, "%2x", &v) == 1)
+        {
+          *o++ = (char) v;
+          s += 3;
+        }
+      else
+        *o++ = *s;
+    }
+  *o = '\0';
+}
+
+/* The label and filesystem type on a block device. udev's database is
+ * readable by every user and is what desktops show; where udev does not
+ * run (containers, rescue systems), libblkid reads the superblock itself,
+ * which needs read access to the device. */
+static void
+read_label (dev_t dev, const char *node, char *label, size_t label_size,
+            char *type, size_t type_size)
+{
+  char path[64], line[512];
+  FILE *f;
+
+  label[0] = '\0';
+  snprintf (path, sizeof path, "/run/udev/data/b%u:%u", major (dev), minor (dev));
+  if ((f = fopen (path, "re")))
+    {
+      while (fgets (line, sizeof line, f))
+        {
+          line[strcspn (line, "\n")] = '\0';
+          if (!strncmp (line, "E:ID_FS_LABEL_ENC=", 18))
+            {
+              unescape_udev (line + 18);
+              copy (label, label_size, line + 18);
+            }
+          else if (!strncmp (line, "E:ID_FS_TYPE=", 13) && type && !type[0])
+            copy (type, type_size, line + 13);
+        }
+      fclose (f);
+      if (label[0])
+        return;
+    }
+#ifdef DM_HAVE_BLKID
+  blkid_probe pr = blkid_new_probe_from_filename (node);
+  const char *v;
+  if (!pr)
+    return;
+  blkid_probe_enable_superblocks (pr, 1);
+  blkid_probe_set_superblocks_flags (pr, BLKID_SUBLKS_LABEL | BLKID_SUBLKS_TYPE);
+  if (blkid_do_safeprobe (pr) == 0)
+    {
+      if (blkid_probe_lookup_value (pr, "LABEL", &v, NULL) == 0)
+        copy (label, label_size, v);
+      if (type && !type[0] && blkid_probe_lookup_value (pr, "TYPE", &v, NULL) == 0)
+        copy (type, type_size, v);
+    }
+  blkid_free_probe (pr);
+#else
+  (void) node;
+#endif
 }
 
 /* Unescapes the octal \040 style of /proc/self/mountinfo in place. */
@@ -251,10 +379,61 @@ match_mount (const mount_entry *m, void *user)
   return 0;
 }
 
+/* True when path is folder or lies below it. */
+static bool
+under (const char *path, const char *folder)
+{
+  size_t n = strlen (folder);
+  return !strncmp (path, folder, n) && (path[n] == '/' || path[n] == '\0');
+}
+
+static bool
+network_fs (const char *t)
+{
+  static const char *const net[] = {
+    "nfs", "nfs4", "cifs", "smb3", "smbfs", "ncpfs", "ceph", "9p", "afs", "glusterfs",
+    "lustre", "gfs2", "ocfs2", "fuse.glusterfs",
+  };
+  for (size_t i = 0; i < sizeof net / sizeof net[0]; i++)
+    if (!strcmp (t, net[i]))
+      return true;
+  return false;
+}
+
+static bool
+fuse_fs (const char *t)
+{
+  return !strcmp (t, "fuse") || !strcmp (t, "fuseblk") || !strncmp (t, "fuse.", 5);
+}
+
+static bool
+memory_fs (const char *t)
+{
+  return !strcmp (t, "tmpfs") || !strcmp (t, "ramfs");
+}
+
+/* A block device's size and read-only flag from sysfs, for a user who may
+ * not open it (a whole disk without root). */
+static void
+probe_sysfs_block (dev_t dev, dm_target_info *info)
+{
+  char path[96], v[32] = "";
+  snprintf (path, sizeof path, "/sys/dev/block/%u:%u/size", major (dev), minor (dev));
+  if (read_line (path, v, sizeof v) == 0)
+    info->size_bytes = strtoull (v, NULL, 10) * 512;
+  snprintf (path, sizeof path, "/sys/dev/block/%u:%u/ro", major (dev), minor (dev));
+  if (read_line (path, v, sizeof v) == 0)
+    info->read_only = v[0] == '1';
+  snprintf (path, sizeof path, "/sys/dev/block/%u:%u/queue/logical_block_size", major (dev),
+            minor (dev));
+  if (read_line (path, v, sizeof v) == 0)
+    info->sector_size = (uint32_t) strtoul (v, NULL, 10);
+}
+
 int
 dm_target_probe (const char *path, dm_target_info *info)
 {
-  struct stat st;
+  struct stat st, src;
   char real[PATH_MAX];
 
   memset (info, 0, sizeof *info);
@@ -265,22 +444,33 @@ dm_target_probe (const char *path, dm_target_info *info)
   if (S_ISBLK (st.st_mode))
     {
       int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-      if (fd < 0)
-        return -errno;
-      uint64_t bytes = 0;
-      int ssz = 512;
-      ioctl (fd, BLKGETSIZE64, &bytes);
-      ioctl (fd, BLKSSZGET, &ssz);
-      int ro = 0;
-      ioctl (fd, BLKROGET, &ro);
-      close (fd);
       info->is_block_device = true;
-      info->size_bytes = bytes;
-      info->free_bytes = bytes;
-      info->sector_size = (uint32_t) ssz;
-      info->read_only = ro != 0;
+      info->kind = DM_TARGET_DEVICE;
+      if (fd >= 0)
+        {
+          uint64_t bytes = 0;
+          int ssz = 512;
+          ioctl (fd, BLKGETSIZE64, &bytes);
+          ioctl (fd, BLKSSZGET, &ssz);
+          int ro = 0;
+          ioctl (fd, BLKROGET, &ro);
+          close (fd);
+          info->size_bytes = bytes;
+          info->sector_size = (uint32_t) ssz;
+          info->read_only = ro != 0;
+        }
+      else if (errno == EACCES || errno == EPERM)
+        /* Listed all the same: a read may go through udisks2. */
+        probe_sysfs_block (st.st_rdev, info);
+      else
+        return -errno;
+      if (info->sector_size < 512)
+        info->sector_size = 512;
+      info->free_bytes = info->size_bytes;
       copy (info->device, sizeof info->device, realpath (path, real) ? real : path);
       describe_disk (st.st_rdev, info);
+      read_label (st.st_rdev, info->device, info->label, sizeof info->label,
+                  info->filesystem, sizeof info->filesystem);
       return 0;
     }
   if (!S_ISDIR (st.st_mode))
@@ -303,13 +493,43 @@ dm_target_probe (const char *path, dm_target_info *info)
       if (fm.best.ro)
         info->read_only = true;
     }
+  info->writable = !info->read_only && faccessat (AT_FDCWD, path, W_OK, AT_EACCESS) == 0;
   /* The sector size of the disk below the filesystem decides O_DIRECT's
    * alignment; 4096 covers 512e and 4Kn disks alike. */
   info->sector_size = 4096;
+
+  bool removable = false;
+  if (network_fs (info->filesystem))
+    {
+      /* Named as mount shows it: server:/export, //server/share. */
+      info->kind = DM_TARGET_NETWORK;
+      copy (info->model, sizeof info->model, info->device);
+      copy (info->driver, sizeof info->driver, info->filesystem);
+      copy (info->bus, sizeof info->bus, "network");
+      return 0;
+    }
+  /* btrfs and FUSE block filesystems (ntfs-3g, exFAT) report a device
+   * number of their own; the disk is the one mount names. */
   if (major (st.st_dev) != 0)
-    describe_disk (st.st_dev, info);
+    removable = describe_disk (st.st_dev, info);
+  else if (info->device[0] == '/' && stat (info->device, &src) == 0 && S_ISBLK (src.st_mode))
+    removable = describe_disk (src.st_rdev, info);
   else if (info->filesystem[0])
     copy (info->driver, sizeof info->driver, info->filesystem);
+
+  if (major (st.st_dev) != 0)
+    read_label (st.st_dev, info->device, info->label, sizeof info->label, NULL, 0);
+  else if (info->device[0] == '/' && stat (info->device, &src) == 0 && S_ISBLK (src.st_mode))
+    read_label (src.st_rdev, info->device, info->label, sizeof info->label, NULL, 0);
+
+  if (fuse_fs (info->filesystem))
+    info->kind = DM_TARGET_FUSE;
+  else if (removable || under (info->mount_point, "/run/media") || under (info->mount_point, "/media"))
+    info->kind = DM_TARGET_REMOVABLE;
+  else
+    info->kind = DM_TARGET_LOCAL;
+  if (memory_fs (info->filesystem))
+    copy (info->bus, sizeof info->bus, "memory");
   return 0;
 }
 
@@ -320,7 +540,7 @@ pseudo_fs (const char *t)
     "proc", "sysfs", "devtmpfs", "devpts", "tmpfs", "cgroup", "cgroup2", "pstore", "bpf",
     "securityfs", "debugfs", "tracefs", "configfs", "fusectl", "mqueue", "hugetlbfs",
     "autofs", "binfmt_misc", "rpc_pipefs", "nsfs", "efivarfs", "squashfs", "ramfs",
-    "fuse.gvfsd-fuse", "fuse.portal", "overlay",
+    "fuse.gvfsd-fuse", "fuse.portal", "overlay", "nfsd", "selinuxfs", "erofs",
   };
   for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
     if (!strcmp (t, skip[i]))
@@ -330,44 +550,117 @@ pseudo_fs (const char *t)
 
 typedef struct list_state {
   dm_target_info *items;
+  dev_t          *devs;   /* each item's device number, to list a filesystem once */
   unsigned        n, cap;
+  unsigned        flags;
   int             err;
 } list_state;
 
-static int
-add_mount (const mount_entry *m, void *user)
+static dm_target_info *
+list_grow (list_state *ls)
 {
-  list_state *ls = user;
-  if (pseudo_fs (m->fstype) || !strncmp (m->point, "/proc", 5) || !strncmp (m->point, "/sys", 4)
-      || !strncmp (m->point, "/run", 4) || !strncmp (m->point, "/snap/", 6)
-      || !strncmp (m->point, "/boot/efi", 9))
-    return 0;
-  /* A filesystem mounted twice (bind mounts) is listed once. */
-  for (unsigned i = 0; i < ls->n; i++)
-    if (!strcmp (ls->items[i].device, m->source) && m->source[0] == '/')
-      return 0;
   if (ls->n == ls->cap)
     {
       unsigned cap = ls->cap ? ls->cap * 2 : 16;
       dm_target_info *items = realloc (ls->items, cap * sizeof *items);
       if (!items)
-        {
-          ls->err = -ENOMEM;
-          return 1;
-        }
+        return NULL;
       ls->items = items;
+      dev_t *devs = realloc (ls->devs, cap * sizeof *devs);
+      if (!devs)
+        return NULL;
+      ls->devs = devs;
       ls->cap = cap;
     }
-  if (dm_target_probe (m->point, &ls->items[ls->n]) == 0)
-    ls->n++;
+  return &ls->items[ls->n];
+}
+
+static int
+add_mount (const mount_entry *m, void *user)
+{
+  list_state *ls = user;
+  bool memory = memory_fs (m->fstype) && (ls->flags & DM_TARGET_LIST_MEMORY);
+  /* System folders are never a drive; of /run only the desktop's
+   * automounts (/run/media/USER/LABEL) are. */
+  if ((pseudo_fs (m->fstype) && !memory) || under (m->point, "/proc") || under (m->point, "/sys")
+      || (under (m->point, "/run") && !under (m->point, "/run/media"))
+      || under (m->point, "/snap") || under (m->point, "/boot/efi")
+      || under (m->point, "/var/lib/docker") || under (m->point, "/var/lib/containers"))
+    return 0;
+  /* A filesystem mounted twice (bind mounts, the same btrfs volume under
+   * two folders) is listed once, where it was mounted first. */
+  dev_t dev = makedev (m->maj, m->min);
+  for (unsigned i = 0; i < ls->n; i++)
+    if (ls->devs[i] == dev)
+      return 0;
+  dm_target_info *info = list_grow (ls);
+  if (!info)
+    {
+      ls->err = -ENOMEM;
+      return 1;
+    }
+  if (dm_target_probe (m->point, info) == 0)
+    ls->devs[ls->n++] = dev;
+  return 0;
+}
+
+static int
+by_path (const void *a, const void *b)
+{
+  return strcmp (((const dm_target_info *) a)->path, ((const dm_target_info *) b)->path);
+}
+
+/* Whole disks and partitions, as /sys/class/block knows them: everything
+ * with a size, but not RAM disks, zram swap or empty drives. */
+static int
+add_devices (list_state *ls)
+{
+  DIR *d = opendir ("/sys/class/block");
+  struct dirent *e;
+  unsigned first = ls->n;
+  if (!d)
+    return 0;
+  while ((e = readdir (d)))
+    {
+      char path[PATH_MAX], v[32] = "", node[300];
+      unsigned maj, min;
+      struct stat st;
+      if (e->d_name[0] == '.' || !strncmp (e->d_name, "ram", 3) || !strncmp (e->d_name, "zram", 4)
+          || !strncmp (e->d_name, "sr", 2) || !strncmp (e->d_name, "fd", 2))
+        continue;
+      snprintf (path, sizeof path, "/sys/class/block/%s/size", e->d_name);
+      if (read_line (path, v, sizeof v) < 0 || strtoull (v, NULL, 10) == 0)
+        continue;
+      snprintf (path, sizeof path, "/sys/class/block/%s/dev", e->d_name);
+      if (read_line (path, v, sizeof v) < 0 || sscanf (v, "%u:%u", &maj, &min) != 2)
+        continue;
+      /* Only a node that is that very device: a container's /dev may
+       * hold other devices under the host's names, or none. */
+      snprintf (node, sizeof node, "/dev/%s", e->d_name);
+      if (stat (node, &st) < 0 || !S_ISBLK (st.st_mode) || st.st_rdev != makedev (maj, min))
+        continue;
+      dm_target_info *info = list_grow (ls);
+      if (!info)
+        {
+          closedir (d);
+          return -ENOMEM;
+        }
+      if (dm_target_probe (node, info) == 0)
+        ls->devs[ls->n++] = st.st_rdev;
+    }
+  closedir (d);
+  qsort (ls->items + first, ls->n - first, sizeof *ls->items, by_path);
   return 0;
 }
 
 int
-dm_target_list (dm_target_info **out, unsigned *n)
+dm_target_list_full (dm_target_info **out, unsigned *n, unsigned flags)
 {
-  list_state ls = { 0 };
+  list_state ls = { .flags = flags };
   int err = each_mount (add_mount, &ls);
+  if (err == 0 && ls.err == 0 && (flags & DM_TARGET_LIST_DEVICES))
+    err = add_devices (&ls);
+  free (ls.devs);
   if (err < 0 || ls.err < 0)
     {
       free (ls.items);
@@ -376,6 +669,12 @@ dm_target_list (dm_target_info **out, unsigned *n)
   *out = ls.items;
   *n = ls.n;
   return 0;
+}
+
+int
+dm_target_list (dm_target_info **out, unsigned *n)
+{
+  return dm_target_list_full (out, n, 0);
 }
 
 void

@@ -9,6 +9,7 @@
 #include "dm-win-private.h"
 
 #include <ntddscsi.h>
+#include <winnetwk.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -198,6 +199,9 @@ query_storage (const wchar_t *volume, dm_target_info *info)
         snprintf (info->model, sizeof info->model, "%s", product);
       snprintf (bus, sizeof bus, "%s", bus_name ((unsigned) desc->BusType));
       snprintf (info->driver, sizeof info->driver, "%s", bus);
+      /* A USB disk that calls itself fixed is still one a user unplugs. */
+      if (!info->is_block_device && (desc->RemovableMedia || desc->BusType == 7 /* USB */))
+        info->kind = DM_TARGET_REMOVABLE;
 
       if (_dm_win_ioctl (disk, IOCTL_SCSI_GET_ADDRESS, NULL, 0, &address, sizeof address, NULL) == 0)
         {
@@ -207,6 +211,7 @@ query_storage (const wchar_t *volume, dm_target_info *info)
           if (reg_string (key, L"Driver", miniport, sizeof miniport) == 0 && miniport[0] != '\0')
             snprintf (info->driver, sizeof info->driver, "%s (%s)", bus, miniport);
         }
+      snprintf (info->bus, sizeof info->bus, "%s", info->driver);
     }
 
   query.PropertyId = StorageAccessAlignmentProperty;
@@ -249,6 +254,7 @@ probe_device (const wchar_t *wpath, dm_target_info *info)
   if (h == INVALID_HANDLE_VALUE)
     return _dm_win_error (GetLastError ());
   info->is_block_device = true;
+  info->kind = DM_TARGET_DEVICE;
   snprintf (info->device, sizeof info->device, "%s", info->path);
   if (_dm_win_ioctl (h, IOCTL_DISK_GET_LENGTH_INFO, NULL, 0, &length, sizeof length, NULL) == 0)
     info->size_bytes = (uint64_t) length.Length.QuadPart;
@@ -264,10 +270,61 @@ probe_device (const wchar_t *wpath, dm_target_info *info)
   return 0;
 }
 
+/* Whether a test file can be created in a folder: the only answer that
+ * holds for ACLs, read-only media and shares alike is to create one. The
+ * name is new (CREATE_NEW) and the file goes when its handle closes, even
+ * if the process dies. */
+static bool
+can_create_file (const wchar_t *dir)
+{
+  size_t n = wcslen (dir);
+  wchar_t *name = malloc ((n + 64) * sizeof *name);
+  HANDLE h;
+
+  if (name == NULL)
+    return false;
+  swprintf (name, n + 64, L"%ls%lsdiskmeter-probe-%lu-%lu.tmp", dir,
+            n > 0 && (dir[n - 1] == L'\\' || dir[n - 1] == L'/') ? L"" : L"\\",
+            (unsigned long) GetCurrentProcessId (), (unsigned long) GetTickCount ());
+  h = CreateFileW (name, GENERIC_WRITE, 0, NULL, CREATE_NEW,
+                   FILE_ATTRIBUTE_TEMPORARY | FILE_FLAG_DELETE_ON_CLOSE, NULL);
+  free (name);
+  if (h == INVALID_HANDLE_VALUE)
+    return false;
+  CloseHandle (h);
+  return true;
+}
+
+/* The share behind a mapped drive letter, as a UNC path (\\server\share). */
+static void
+network_name (const wchar_t *root, dm_target_info *info)
+{
+  wchar_t unc[MAX_PATH + 1];
+  DWORD len = MAX_PATH + 1;
+
+  if (root[0] == L'\\' && root[1] == L'\\')
+    {
+      /* A UNC path given as the target: its root is the share. */
+      _dm_wide_to_utf8 (root, info->model, sizeof info->model);
+      size_t n = strlen (info->model);
+      if (n > 2 && info->model[n - 1] == '\\')
+        info->model[n - 1] = '\0';
+    }
+  else if (iswalpha (root[0]) && root[1] == L':')
+    {
+      wchar_t drive[3] = { root[0], L':', L'\0' };
+      if (WNetGetConnectionW (drive, unc, &len) == NO_ERROR)
+        _dm_wide_to_utf8 (unc, info->model, sizeof info->model);
+    }
+  snprintf (info->device, sizeof info->device, "%s", info->model);
+}
+
 int
 dm_target_probe (const char *path, dm_target_info *info)
 {
   wchar_t *wpath, root[MAX_PATH + 1], volume[MAX_PATH + 1], fs[MAX_PATH + 1];
+  wchar_t label[MAX_PATH + 1] = L"";
+  UINT type;
   ULARGE_INTEGER avail, total, nfree;
   DWORD attr, flags = 0, spc, bps, nfc, tc;
   int ret = 0;
@@ -307,10 +364,11 @@ dm_target_probe (const char *path, dm_target_info *info)
     wcscat (root, L"\\");
   _dm_wide_to_utf8 (root, info->mount_point, sizeof info->mount_point);
 
-  if (GetVolumeInformationW (root, NULL, 0, NULL, NULL, &flags, fs, MAX_PATH + 1)
+  if (GetVolumeInformationW (root, label, MAX_PATH + 1, NULL, NULL, &flags, fs, MAX_PATH + 1)
       || volume_info_by_handle (wpath, &flags, fs, MAX_PATH + 1))
     {
       _dm_wide_to_utf8 (fs, info->filesystem, sizeof info->filesystem);
+      _dm_wide_to_utf8 (label, info->label, sizeof info->label);
       info->read_only = (flags & FILE_READ_ONLY_VOLUME) != 0;
     }
   if (GetDiskFreeSpaceExW (wpath, &avail, &total, &nfree))
@@ -321,8 +379,17 @@ dm_target_probe (const char *path, dm_target_info *info)
   if (GetDiskFreeSpaceW (root, &spc, &bps, &nfc, &tc))
     info->sector_size = bps;
 
-  if (GetDriveTypeW (root) == DRIVE_REMOTE)
-    snprintf (info->driver, sizeof info->driver, "Network");
+  type = GetDriveTypeW (root);
+  info->kind = type == DRIVE_REMOVABLE ? DM_TARGET_REMOVABLE : DM_TARGET_LOCAL;
+  if (type == DRIVE_REMOTE)
+    {
+      info->kind = DM_TARGET_NETWORK;
+      snprintf (info->driver, sizeof info->driver, "Network");
+      snprintf (info->bus, sizeof info->bus, "network");
+      network_name (root, info);
+    }
+  else if (type == DRIVE_RAMDISK)
+    snprintf (info->bus, sizeof info->bus, "memory");
   else if (GetVolumeNameForVolumeMountPointW (root, volume, MAX_PATH + 1))
     {
       /* "\\?\Volume{...}\" names the volume's root folder; without the
@@ -340,14 +407,34 @@ dm_target_probe (const char *path, dm_target_info *info)
     }
   if (info->sector_size < 512 || (info->sector_size & (info->sector_size - 1)) != 0)
     info->sector_size = 512;
+  info->writable = !info->read_only && can_create_file (wpath);
 
 out:
   free (wpath);
   return ret;
 }
 
+/* Whether this process runs elevated (as administrator): only then can it
+ * open a physical disk for reading. */
+static bool
+elevated (void)
+{
+  TOKEN_ELEVATION e = { 0 };
+  DWORD got = 0;
+  HANDLE token;
+  BOOL ok;
+
+  if (!OpenProcessToken (GetCurrentProcess (), TOKEN_QUERY, &token))
+    return false;
+  ok = GetTokenInformation (token, TokenElevation, &e, sizeof e, &got);
+  CloseHandle (token);
+  return ok && e.TokenIsElevated;
+}
+
+enum { MAX_DRIVES = 26, MAX_DISKS = 64 };
+
 int
-dm_target_list (dm_target_info **out, unsigned *n)
+dm_target_list_full (dm_target_info **out, unsigned *n, unsigned flags)
 {
   wchar_t drives[27 * 4 + 1];
   dm_target_info *list;
@@ -359,11 +446,11 @@ dm_target_list (dm_target_info **out, unsigned *n)
   len = GetLogicalDriveStringsW (sizeof drives / sizeof drives[0], drives);
   if (len == 0 || len > sizeof drives / sizeof drives[0])
     return _dm_win_error (GetLastError ());
-  list = calloc (26, sizeof *list);
+  list = calloc (MAX_DRIVES + MAX_DISKS, sizeof *list);
   if (list == NULL)
     return -ENOMEM;
 
-  for (wchar_t *d = drives; *d != L'\0' && count < 26; d += wcslen (d) + 1)
+  for (wchar_t *d = drives; *d != L'\0' && count < MAX_DRIVES; d += wcslen (d) + 1)
     {
       char utf8[8];
       UINT type = GetDriveTypeW (d);
@@ -371,7 +458,7 @@ dm_target_list (dm_target_info **out, unsigned *n)
       /* Drives a benchmark makes sense on; an empty card reader or DVD
        * drive fails GetVolumeInformationW in the probe and is left out. */
       if (type != DRIVE_FIXED && type != DRIVE_REMOVABLE
-          && type != DRIVE_REMOTE && type != DRIVE_RAMDISK)
+          && type != DRIVE_REMOTE && (type != DRIVE_RAMDISK || !(flags & DM_TARGET_LIST_MEMORY)))
         continue;
       if (!GetVolumeInformationW (d, NULL, 0, NULL, NULL, NULL, NULL, 0))
         continue;
@@ -380,9 +467,27 @@ dm_target_list (dm_target_info **out, unsigned *n)
       if (dm_target_probe (utf8, &list[count]) == 0)
         count++;
     }
+
+  /* Whole disks, read-only: only an administrator can open them, so they
+   * are not offered to anyone else. Disk numbers can have gaps. */
+  if ((flags & DM_TARGET_LIST_DEVICES) && elevated ())
+    for (unsigned i = 0; i < MAX_DISKS; i++)
+      {
+        char name[32];
+        snprintf (name, sizeof name, "\\\\.\\PhysicalDrive%u", i);
+        if (dm_target_probe (name, &list[count]) == 0 && list[count].size_bytes > 0)
+          count++;
+      }
   *out = list;
   *n = count;
   return 0;
+}
+
+int
+dm_target_list (dm_target_info **out, unsigned *n)
+{
+  /* As before the window knew whole disks: the drives, RAM disks too. */
+  return dm_target_list_full (out, n, DM_TARGET_LIST_MEMORY);
 }
 
 void
