@@ -95,25 +95,97 @@ on_progress (void *user, const dm_progress *p)
   c->last_len = fprintf (stderr, "%s", line);
 }
 
+static const char *const target_kinds[] = {
+  [DM_TARGET_LOCAL] = "local",       [DM_TARGET_REMOVABLE] = "removable",
+  [DM_TARGET_NETWORK] = "network",   [DM_TARGET_FUSE] = "fuse",
+  [DM_TARGET_DEVICE] = "device",
+};
+
+static const char fuse_note[] =
+  "FUSE: user-space overhead in every figure, O_DIRECT may be ignored";
+
+static void
+list_targets_json (const dm_target_info *list, unsigned n, dm_buf *out)
+{
+  dm_buf_add (out, "[");
+  for (unsigned i = 0; i < n; i++)
+    {
+      const dm_target_info *t = &list[i];
+      dm_buf_add (out, i ? ",\n  {" : "\n  {");
+      dm_buf_add (out, "\"path\": ");
+      dm_buf_add_json_string (out, t->path);
+      dm_buf_printf (out, ", \"kind\": \"%s\", \"filesystem\": ", target_kinds[t->kind]);
+      dm_buf_add_json_string (out, t->filesystem);
+      dm_buf_add (out, ", \"label\": ");
+      dm_buf_add_json_string (out, t->label);
+      dm_buf_add (out, ", \"model\": ");
+      dm_buf_add_json_string (out, t->model);
+      dm_buf_add (out, ", \"bus\": ");
+      dm_buf_add_json_string (out, t->bus);
+      dm_buf_printf (out, ", \"size_bytes\": %llu, \"free_bytes\": %llu, \"writable\": %s",
+                     (unsigned long long) t->size_bytes, (unsigned long long) t->free_bytes,
+                     t->writable ? "true" : "false");
+      dm_buf_add (out, ", \"device\": ");
+      dm_buf_add_json_string (out, t->device);
+      if (t->kind == DM_TARGET_FUSE)
+        {
+          dm_buf_add (out, ", \"note\": ");
+          dm_buf_add_json_string (out, fuse_note);
+        }
+      dm_buf_add (out, "}");
+    }
+  dm_buf_add (out, n ? "\n]\n" : "]\n");
+}
+
+static void
+list_targets_text (const dm_target_info *list, unsigned n, dm_buf *out)
+{
+  bool fuse = false;
+  dm_buf_printf (out, "%-28s %-9s %9s %9s %-8s %-16s %-14s %s\n", "TARGET", "KIND", "SIZE",
+                 "FREE", "FS", "LABEL", "BUS", "MODEL");
+  for (unsigned i = 0; i < n; i++)
+    {
+      const dm_target_info *t = &list[i];
+      char size[32], free_[32];
+      fuse |= t->kind == DM_TARGET_FUSE;
+      dm_size_human (t->size_bytes, size, sizeof size);
+      if (t->kind == DM_TARGET_DEVICE)
+        snprintf (free_, sizeof free_, "-");
+      else
+        dm_size_human (t->free_bytes, free_, sizeof free_);
+      dm_buf_printf (out, "%-28s %-9s %9s %9s %-8s %-16s %-14s %s%s%s\n", t->path,
+                     target_kinds[t->kind], size, free_, t->filesystem[0] ? t->filesystem : "-",
+                     t->label[0] ? t->label : "-", t->bus[0] ? t->bus : "-", t->model,
+                     t->kind == DM_TARGET_FUSE ? " *" : "",
+                     !t->writable && t->kind != DM_TARGET_DEVICE ? " (read-only)" : "");
+    }
+  if (fuse)
+    dm_buf_printf (out, "* %s\n", fuse_note);
+}
+
 static int
-list_targets (void)
+list_targets (const dm_cli_options *o)
 {
   dm_target_info *list;
   unsigned n;
-  int err = dm_target_list (&list, &n);
+  dm_buf out;
+  int err = dm_target_list_full (&list, &n, DM_TARGET_LIST_DEVICES
+                                 | (o->all_targets ? DM_TARGET_LIST_MEMORY : 0));
   if (err < 0)
     {
       fprintf (stderr, "diskmeter-cli: cannot list filesystems: %s\n", dm_strerror (err));
       return EXIT_FAILED;
     }
-  printf ("%-24s %10s %10s %-8s %-16s %s\n", "TARGET", "SIZE", "FREE", "FS", "DEVICE", "MODEL");
-  for (unsigned i = 0; i < n; i++)
-    printf ("%-24s %9.1fG %9.1fG %-8s %-16s %s%s%s%s\n", list[i].mount_point,
-            (double) list[i].size_bytes / (1ull << 30), (double) list[i].free_bytes / (1ull << 30),
-            list[i].filesystem, list[i].device, list[i].model, list[i].driver[0] ? " [" : "",
-            list[i].driver, list[i].driver[0] ? "]" : "");
+  dm_buf_init (&out);
+  if (o->format == DM_FORMAT_JSON)
+    list_targets_json (list, n, &out);
+  else
+    list_targets_text (list, n, &out);
   dm_target_list_free (list);
-  return EXIT_DONE;
+  fputs (out.data ? out.data : "", stdout);
+  err = out.error;
+  dm_buf_free (&out);
+  return err < 0 || fflush (stdout) != 0 ? EXIT_FAILED : EXIT_DONE;
 }
 
 static int write_output (cli *c, dm_buf *out);
@@ -359,7 +431,7 @@ main (int argc, char **argv)
       return EXIT_DONE;
     }
   if (c.opt.list_targets)
-    return list_targets ();
+    return list_targets (&c.opt);
 
   const dm_spec *specs = dm_cli_specs (&c.opt, &n_specs, &modes);
   if (setup_run (&c, &c.report, &c.runner, c.opt.target, specs, n_specs, modes) < 0

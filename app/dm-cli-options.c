@@ -52,7 +52,9 @@ const char dm_cli_usage[] =
   "  --compare-with TARGET_B\n"
   "                       measure TARGET_B too, test by test in turns with TARGET,\n"
   "                       and print the comparison (--format applies to it)\n"
-  "  --list-targets       list the filesystems that can be measured, then exit\n"
+  "  --list-targets       list the drives that can be measured (filesystems, then\n"
+  "                       disks and partitions), then exit; --format json for JSON\n"
+  "  --all-targets        with --list-targets, memory filesystems (tmpfs) too\n"
   "  --start-at TIME      prepare, then start the first measured run at TIME\n"
   "                       (2026-11-30T21:00:00Z or +SEC) and every later test on\n"
   "                       a fixed schedule from it, for hosts measured together\n"
@@ -98,7 +100,7 @@ typedef enum {
   OPT_PROFILE, OPT_NVME, OPT_MIX, OPT_MIX_READ, OPT_MODES, OPT_TESTS, OPT_COUNT, OPT_SIZE,
   OPT_DURATION, OPT_INTERVAL, OPT_WARMUP, OPT_DATA, OPT_BACKEND, OPT_BUFFERED,
   OPT_WRITE_THROUGH, OPT_DESTROY, OPT_FORMAT, OPT_OUTPUT, OPT_COMMENT, OPT_QUIET,
-  OPT_LIST_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH, OPT_NO_HISTORY,
+  OPT_LIST_TARGETS, OPT_ALL_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH, OPT_NO_HISTORY,
   OPT_THRESHOLD,
   OPT_LATENCY,
   OPT_START_AT,
@@ -121,6 +123,7 @@ static const struct {
   { "format", OPT_FORMAT, true },         { "output", OPT_OUTPUT, true },
   { "comment", OPT_COMMENT, true },       { "quiet", OPT_QUIET, false },
   { "list-targets", OPT_LIST_TARGETS, false },
+  { "all-targets", OPT_ALL_TARGETS, false },
   { "compare-with", OPT_COMPARE_WITH, true },
   { "no-history", OPT_NO_HISTORY, false },
   { "threshold", OPT_THRESHOLD, true },
@@ -235,6 +238,7 @@ apply (dm_cli_options *o, opt_id id, const char *name, const char *v, char *why,
         o->n_thresholds++;
       break;
     case OPT_LIST_TARGETS: o->list_targets = true; break;
+    case OPT_ALL_TARGETS: o->all_targets = true; break;
     case OPT_HELP: o->help = true; break;
     case OPT_VERSION: o->version = true; break;
     case OPT_LATENCY: o->latency = true; break;

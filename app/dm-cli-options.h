@@ -38,6 +38,7 @@ typedef struct dm_cli_options {
   bool        help;
   bool        version;
   bool        list_targets;
+  bool        all_targets;    /* --all-targets: tmpfs in the list too */
 } dm_cli_options;
 
 /* 0 on success; -EINVAL with a one-line reason in why for bad usage. */
