@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dm-cli-commands.h"
+#include "dm-cli-xlsx.h"
 #include "dm-compare.h"
 #include "dm-units.h"
 
@@ -20,7 +21,7 @@ static const char usage[] =
   "  --unit MB/s|GB/s|IOPS|us   figure to compare (default MB/s)\n"
   "  --sort COLUMN              sort rows by run A, B, C... (highest first)\n"
   "  --threshold RULE           colour cells, e.g. \"read IOPS green>90000 red<50000\"\n"
-  "  --format text|csv|json     (default text)\n"
+  "  --format text|csv|json|xlsx  (default text; xlsx needs --output)\n"
   "  --output FILE              write to FILE (atomically) instead of stdout\n";
 
 static int
@@ -83,8 +84,9 @@ dm_cli_compare_main (int argc, char **argv)
             }
           if (!strcmp (a, "--format"))
             {
-              if (strcmp (v, "text") && strcmp (v, "csv") && strcmp (v, "json"))
-                return usage_error ("--format: '%s' is not text, csv or json", v);
+              if (strcmp (v, "text") && strcmp (v, "csv") && strcmp (v, "json")
+                  && strcmp (v, "xlsx"))
+                return usage_error ("--format: '%s' is not text, csv, json or xlsx", v);
               format = v;
             }
           if (!strcmp (a, "--output"))
@@ -101,6 +103,8 @@ dm_cli_compare_main (int argc, char **argv)
     return usage_error ("%s", "needs at least two result files");
   if (sort >= (int) n)
     return usage_error ("--sort: there is no run %s", sort_name);
+  if (!strcmp (format, "xlsx") && !output)
+    return usage_error ("%s", "--format xlsx writes a file: give it with --output");
 
   for (; loaded < n; loaded++)
     {
@@ -125,7 +129,21 @@ dm_cli_compare_main (int argc, char **argv)
       ptrs[loaded] = &reports[loaded];
     }
 
-  if (!status)
+  if (!status && !strcmp (format, "xlsx"))
+    {
+      /* A workbook of the runs themselves, a row per run, each labelled by
+       * its comment or else its file. */
+      const char *labels[DM_COMPARE_MAX];
+      char why[320];
+      for (unsigned i = 0; i < n; i++)
+        labels[i] = reports[i].comment[0] ? reports[i].comment : files[i];
+      if (dm_cli_xlsx_write_runs (ptrs, labels, n, rules, n_rules, output, why, sizeof why) < 0)
+        {
+          fprintf (stderr, "diskmeter-cli compare: cannot write %s: %s\n", output, why);
+          status = 1;
+        }
+    }
+  else if (!status)
     {
       dm_compare c;
       dm_buf out;

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dm-cli-commands.h"
+#include "dm-cli-xlsx.h"
 #include "dm-history.h"
 #include "dm-units.h"
 
@@ -18,6 +19,7 @@ static const char usage[] =
   "       diskmeter-cli history show N [--format text|json|csv]\n"
   "       diskmeter-cli history comment N TEXT\n"
   "       diskmeter-cli history export N FILE [--format text|json|csv]\n"
+  "       diskmeter-cli history export N[,M...] FILE.xlsx --format xlsx\n"
   "       diskmeter-cli history delete N\n"
   "N is the number in the list (1 = newest). Runs are saved automatically\n"
   "unless --no-history is given.\n";
@@ -67,6 +69,55 @@ pick (const dm_history_entry *e, unsigned n, const char *arg)
   return &e[k - 1];
 }
 
+/* export N[,M...] FILE --format xlsx: the runs side by side in one
+ * workbook, as compare writes it, a row per run labelled by its comment. */
+static int
+export_xlsx (const dm_history_entry *entries, unsigned n, const char *list, const char *file)
+{
+  enum { MAX = 64 };
+  dm_report runs[MAX];
+  const dm_report *ptrs[MAX];
+  const char *labels[MAX];
+  char copy[512], why[320];
+  unsigned k = 0;
+  int status = 0;
+
+  snprintf (copy, sizeof copy, "%s", list);
+  for (char *tok = copy, *next; tok && !status; tok = next)
+    {
+      next = strchr (tok, ',');
+      if (next)
+        *next++ = '\0';
+      const dm_history_entry *e = pick (entries, n, tok);
+      if (!e || k == MAX)
+        {
+          snprintf (why, sizeof why, "'%s' is not a run number (1 to %u)", tok, n);
+          status = e ? usage_error ("at most 64 runs in a workbook") : usage_error (why);
+        }
+      else if (dm_history_load (e->path, &runs[k], why, sizeof why) < 0)
+        {
+          fprintf (stderr, "diskmeter-cli history: %s: %s\n", e->name, why);
+          status = 1;
+        }
+      else
+        {
+          ptrs[k] = &runs[k];
+          labels[k] = runs[k].comment[0] ? runs[k].comment : e->name;
+          k++;
+        }
+    }
+  if (!status && !k)
+    status = usage_error ("which runs?");
+  if (!status && dm_cli_xlsx_write_runs (ptrs, labels, k, NULL, 0, file, why, sizeof why) < 0)
+    {
+      fprintf (stderr, "diskmeter-cli history: cannot write %s: %s\n", file, why);
+      status = 1;
+    }
+  for (unsigned i = 0; i < k; i++)
+    dm_report_clear (&runs[i]);
+  return status;
+}
+
 int
 dm_cli_history_main (int argc, char **argv)
 {
@@ -85,8 +136,9 @@ dm_cli_history_main (int argc, char **argv)
           if (i + 1 >= argc)
             return usage_error ("--format needs a value");
           format = argv[++i];
-          if (strcmp (format, "text") && strcmp (format, "json") && strcmp (format, "csv"))
-            return usage_error ("--format must be text, json or csv");
+          if (strcmp (format, "text") && strcmp (format, "json") && strcmp (format, "csv")
+              && strcmp (format, "xlsx"))
+            return usage_error ("--format must be text, json, csv or xlsx");
           continue;
         }
       if (n_args == 3)
@@ -117,6 +169,14 @@ dm_cli_history_main (int argc, char **argv)
       list (entries, n);
       dm_history_free (entries);
       return 0;
+    }
+
+  if (!strcmp (format, "xlsx"))
+    {
+      status = strcmp (verb, "export") ? usage_error ("--format xlsx is for export")
+                                       : export_xlsx (entries, n, args[0], args[1]);
+      dm_history_free (entries);
+      return status;
     }
 
   const dm_history_entry *e = pick (entries, n, args[0]);

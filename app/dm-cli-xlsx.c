@@ -1,0 +1,344 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Excel workbooks written with libxlsxwriter: figures as real numbers the
+ * user can chart, cells filled green or red by the same thresholds the grid
+ * and the JSON use, frozen headers and readable widths. The workbook is
+ * written beside the destination and renamed into place, so a reader never
+ * sees half a file.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <xlsxwriter.h>
+
+#include "dm-cli-xlsx.h"
+#include "dm-platform.h"
+#include "dm-units.h"
+
+const bool dm_cli_xlsx_available = true;
+
+/* Excel's own "Good" and "Bad" cell fills. */
+#define GREEN_FILL 0xC6EFCE
+#define RED_FILL   0xFFC7CE
+
+typedef struct book {
+  lxw_workbook *wb;
+  lxw_format   *head;
+  lxw_format   *num[3][3]; /* [unit MB/s, IOPS, us][none, green, red] */
+  lxw_format   *plain2;    /* two decimals, no fill */
+  char          tmp[1200];
+} book;
+
+static const char *const unit_formats[3] = { "0.00", "0", "0.0" };
+
+static int
+book_open (book *b, const char *path, char *why, size_t why_size)
+{
+  memset (b, 0, sizeof *b);
+  if ((size_t) snprintf (b->tmp, sizeof b->tmp, "%s.part", path) >= sizeof b->tmp)
+    {
+      snprintf (why, why_size, "the file name is too long");
+      return -ENAMETOOLONG;
+    }
+  b->wb = workbook_new (b->tmp);
+  if (!b->wb)
+    {
+      snprintf (why, why_size, "cannot create %s", b->tmp);
+      return -EIO;
+    }
+  b->head = workbook_add_format (b->wb);
+  format_set_bold (b->head);
+  format_set_text_wrap (b->head);
+  for (int u = 0; u < 3; u++)
+    for (int c = 0; c < 3; c++)
+      {
+        lxw_format *f = workbook_add_format (b->wb);
+        format_set_num_format (f, unit_formats[u]);
+        if (c)
+          {
+            format_set_pattern (f, LXW_PATTERN_SOLID);
+            format_set_bg_color (f, c == DM_COLOUR_GREEN ? GREEN_FILL : RED_FILL);
+          }
+        b->num[u][c] = f;
+      }
+  b->plain2 = b->num[0][0];
+  return 0;
+}
+
+static int
+book_close (book *b, const char *path, char *why, size_t why_size)
+{
+  lxw_error e = workbook_close (b->wb);
+  if (e != LXW_NO_ERROR)
+    {
+      remove (b->tmp);
+      snprintf (why, why_size, "%s", lxw_strerror (e));
+      return -EIO;
+    }
+  if (rename (b->tmp, path) != 0)
+    {
+      int err = -errno;
+      remove (b->tmp);
+      snprintf (why, why_size, "%s", dm_strerror (err));
+      return err;
+    }
+  return 0;
+}
+
+static void
+header (book *b, lxw_worksheet *ws, lxw_col_t col, const char *text)
+{
+  worksheet_write_string (ws, 0, col, text, b->head);
+}
+
+/* A string cell, empty strings left empty. */
+static void
+text (lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, const char *s)
+{
+  if (s && *s)
+    worksheet_write_string (ws, row, col, s, NULL);
+}
+
+/* ---- runs side by side ----------------------------------------------------- */
+
+/* The tests of all runs, in the order they first appear. */
+static unsigned
+collect_tests (const dm_report *const *runs, unsigned n, dm_spec *specs, unsigned max)
+{
+  unsigned k = 0;
+  for (unsigned i = 0; i < n; i++)
+    for (unsigned j = 0; j < runs[i]->n_results; j++)
+      {
+        const dm_spec *s = &runs[i]->results[j].spec;
+        unsigned t = 0;
+        while (t < k && memcmp (&specs[t], s, sizeof *s))
+          t++;
+        if (t == k && k < max)
+          specs[k++] = *s;
+      }
+  return k;
+}
+
+static const dm_unit sheet_units[3] = { DM_UNIT_MBPS, DM_UNIT_IOPS, DM_UNIT_US };
+
+static void
+mode_sheet (book *b, dm_mode mode, const dm_report *const *runs, const char *const *labels,
+            unsigned n, const dm_spec *specs, unsigned n_specs, const dm_threshold *rules,
+            unsigned n_rules)
+{
+  lxw_worksheet *ws = workbook_add_worksheet (b->wb, dm_mode_title (mode));
+  char name[32], head[64];
+
+  header (b, ws, 0, "Run");
+  for (unsigned t = 0; t < n_specs; t++)
+    for (int u = 0; u < 3; u++)
+      {
+        dm_spec_name (&specs[t], name, sizeof name);
+        snprintf (head, sizeof head, "%s %s", name,
+                  sheet_units[u] == DM_UNIT_US ? "\xc2\xb5s" : dm_unit_name (sheet_units[u]));
+        header (b, ws, (lxw_col_t) (1 + 3 * t + u), head);
+      }
+  for (unsigned i = 0; i < n; i++)
+    {
+      const dm_report *r = runs[i];
+      lxw_row_t row = (lxw_row_t) (1 + i);
+      text (ws, row, 0, labels[i]);
+      /* Limits given on the command line win; else each run's own. */
+      const dm_threshold *use = n_rules ? rules : r->thresholds;
+      unsigned n_use = n_rules ? n_rules : r->n_thresholds;
+      for (unsigned t = 0; t < n_specs; t++)
+        {
+          const dm_result *res = dm_report_find (r, &specs[t], mode);
+          if (!res || res->status != DM_STATUS_COMPLETE)
+            continue;
+          for (int u = 0; u < 3; u++)
+            {
+              double v = dm_result_value (res, sheet_units[u]);
+              dm_colour c = dm_threshold_colour (use, n_use, &res->spec, mode, sheet_units[u], v);
+              worksheet_write_number (ws, row, (lxw_col_t) (1 + 3 * t + u), v, b->num[u][c]);
+            }
+        }
+    }
+  worksheet_set_column (ws, 0, 0, 28, NULL);
+  if (n_specs)
+    worksheet_set_column (ws, 1, (lxw_col_t) (3 * n_specs), 13, NULL);
+  worksheet_freeze_panes (ws, 1, 1);
+}
+
+static void
+settings_sheet (book *b, const dm_report *const *runs, const char *const *labels, unsigned n)
+{
+  lxw_worksheet *ws = workbook_add_worksheet (b->wb, "Settings");
+  static const char *const heads[] = {
+    "Run", "Comment", "Started (UTC)", "Status", "Profile", "Count", "Test size (bytes)",
+    "Measure (s)", "Interval (s)", "Warm-up (s)", "Data", "Mix read %", "Buffered",
+    "Write-through", "Backend", "Target", "Mount point", "Filesystem", "Device", "Model",
+    "Driver", "Size (bytes)", "OS", "Kernel", "CPU", "Logical CPUs", "Memory (bytes)",
+    "Thresholds",
+  };
+  const lxw_col_t n_heads = (lxw_col_t) (sizeof heads / sizeof heads[0]);
+  for (lxw_col_t c = 0; c < n_heads; c++)
+    header (b, ws, c, heads[c]);
+  for (unsigned i = 0; i < n; i++)
+    {
+      const dm_report *r = runs[i];
+      const dm_settings *s = &r->settings;
+      lxw_row_t row = (lxw_row_t) (1 + i);
+      char when[40], rules[1200] = "";
+      lxw_col_t c = 0;
+      dm_time_format_ms (r->started * 1000, when, sizeof when);
+      when[19] = '\0'; /* to the second: the run's start is kept to the second */
+      text (ws, row, c++, labels[i]);
+      text (ws, row, c++, r->comment);
+      text (ws, row, c++, when);
+      text (ws, row, c++, dm_status_name (r->status));
+      text (ws, row, c++, r->profile);
+      worksheet_write_number (ws, row, c++, s->count, NULL);
+      worksheet_write_number (ws, row, c++, (double) s->test_size, NULL);
+      worksheet_write_number (ws, row, c++, s->measure_s, NULL);
+      worksheet_write_number (ws, row, c++, s->interval_s, NULL);
+      worksheet_write_number (ws, row, c++, s->warmup_s, NULL);
+      text (ws, row, c++, dm_data_name (s->data));
+      worksheet_write_number (ws, row, c++, s->mix_read_percent, NULL);
+      text (ws, row, c++, s->buffered ? "yes" : "no");
+      text (ws, row, c++, s->write_through ? "yes" : "no");
+      text (ws, row, c++, r->backend);
+      text (ws, row, c++, r->target.path);
+      text (ws, row, c++, r->target.mount_point);
+      text (ws, row, c++, r->target.filesystem);
+      text (ws, row, c++, r->target.device);
+      text (ws, row, c++, r->target.model);
+      text (ws, row, c++, r->target.driver);
+      worksheet_write_number (ws, row, c++, (double) r->target.size_bytes, NULL);
+      text (ws, row, c++, r->system.os);
+      text (ws, row, c++, r->system.kernel);
+      text (ws, row, c++, r->system.cpu_model);
+      worksheet_write_number (ws, row, c++, r->system.logical_cpus, NULL);
+      worksheet_write_number (ws, row, c++, (double) r->system.memory_bytes, NULL);
+      for (unsigned k = 0; k < r->n_thresholds; k++)
+        {
+          char rule[160];
+          dm_threshold_format (&r->thresholds[k], rule, sizeof rule);
+          if (strlen (rules) + strlen (rule) + 3 < sizeof rules)
+            {
+              if (k)
+                strcat (rules, "; ");
+              strcat (rules, rule);
+            }
+        }
+      text (ws, row, c++, rules);
+    }
+  worksheet_set_column (ws, 0, 1, 28, NULL);
+  worksheet_set_column (ws, 2, 2, 20, NULL);
+  worksheet_set_column (ws, 3, n_heads - 1, 14, NULL);
+  worksheet_freeze_panes (ws, 1, 1);
+}
+
+int
+dm_cli_xlsx_write_runs (const dm_report *const *runs, const char *const *labels, unsigned n,
+                        const dm_threshold *rules, unsigned n_rules, const char *path, char *why,
+                        size_t why_size)
+{
+  dm_spec specs[256];
+  book b;
+  int err = book_open (&b, path, why, why_size);
+  if (err < 0)
+    return err;
+  unsigned n_specs = collect_tests (runs, n, specs, 256);
+  for (int mode = DM_MODE_READ; mode <= DM_MODE_MIX; mode++)
+    {
+      bool any = false;
+      for (unsigned i = 0; i < n && !any; i++)
+        for (unsigned j = 0; j < runs[i]->n_results && !any; j++)
+          any = runs[i]->results[j].mode == (dm_mode) mode;
+      if (any)
+        mode_sheet (&b, (dm_mode) mode, runs, labels, n, specs, n_specs, rules, n_rules);
+    }
+  settings_sheet (&b, runs, labels, n);
+  return book_close (&b, path, why, why_size);
+}
+
+/* ---- a merged fleet report ------------------------------------------------ */
+
+int
+dm_cli_xlsx_write_merge (const dm_merge *m, const char *path, char *why, size_t why_size)
+{
+  static const char *const fleet_heads[] = {
+    "Test", "Mode", "Hosts", "Sum MB/s", "Sum IOPS", "p50 \xc2\xb5s", "p90 \xc2\xb5s",
+    "p99 \xc2\xb5s", "p99.9 \xc2\xb5s", "p99.99 \xc2\xb5s", "Max \xc2\xb5s", "Min MB/s",
+    "Max MB/s", "CV MB/s %", "Min IOPS", "Max IOPS", "CV IOPS %",
+  };
+  static const char *const host_heads[] = {
+    "Test", "Mode", "Host", "Comment", "MB/s", "IOPS", "p50 \xc2\xb5s", "p99 \xc2\xb5s",
+    "p99.9 \xc2\xb5s", "Max \xc2\xb5s", "Started (UTC)",
+  };
+  char name[32], when[40];
+  book b;
+  int err = book_open (&b, path, why, why_size);
+  if (err < 0)
+    return err;
+
+  lxw_worksheet *ws = workbook_add_worksheet (b.wb, "Fleet");
+  for (lxw_col_t c = 0; c < sizeof fleet_heads / sizeof fleet_heads[0]; c++)
+    header (&b, ws, c, fleet_heads[c]);
+  for (unsigned i = 0; i < m->n_rows; i++)
+    {
+      const dm_merge_row *row = &m->rows[i];
+      lxw_row_t r = (lxw_row_t) (1 + i);
+      const double v[] = { row->sum_mb_per_s, row->sum_iops, row->latency.p50,
+                           row->latency.p90, row->latency.p99, row->latency.p99_9,
+                           row->latency.p99_99, row->latency.max, row->min_mb_per_s,
+                           row->max_mb_per_s, row->cv_mb_per_s, row->min_iops, row->max_iops,
+                           row->cv_iops };
+      const int unit[] = { 0, 1, 2, 2, 2, 2, 2, 2, 0, 0, 0, 1, 1, 0 };
+      dm_spec_name (&row->spec, name, sizeof name);
+      text (ws, r, 0, name);
+      text (ws, r, 1, dm_mode_title (row->mode));
+      worksheet_write_number (ws, r, 2, m->n_hosts, NULL);
+      for (unsigned k = 0; k < sizeof v / sizeof v[0]; k++)
+        worksheet_write_number (ws, r, (lxw_col_t) (3 + k), v[k], b.num[unit[k]][0]);
+    }
+  worksheet_set_column (ws, 0, 0, 16, NULL);
+  worksheet_set_column (ws, 1, 2, 8, NULL);
+  worksheet_set_column (ws, 3, 16, 12, NULL);
+  worksheet_freeze_panes (ws, 1, 2);
+
+  ws = workbook_add_worksheet (b.wb, "Hosts");
+  for (lxw_col_t c = 0; c < sizeof host_heads / sizeof host_heads[0]; c++)
+    header (&b, ws, c, host_heads[c]);
+  lxw_row_t r = 1;
+  for (unsigned i = 0; i < m->n_rows; i++)
+    for (unsigned h = 0; h < m->n_hosts; h++, r++)
+      {
+        const dm_merge_row *row = &m->rows[i];
+        const dm_merge_host *c = &row->hosts[h];
+        const double v[] = { c->mb_per_s, c->iops, c->latency.p50, c->latency.p99,
+                             c->latency.p99_9, c->latency.max };
+        const int unit[] = { 0, 1, 2, 2, 2, 2 };
+        dm_spec_name (&row->spec, name, sizeof name);
+        text (ws, r, 0, name);
+        text (ws, r, 1, dm_mode_title (row->mode));
+        text (ws, r, 2, m->names[h]);
+        text (ws, r, 3, m->reports[h]->comment);
+        for (unsigned k = 0; k < sizeof v / sizeof v[0]; k++)
+          worksheet_write_number (ws, r, (lxw_col_t) (4 + k), v[k], b.num[unit[k]][0]);
+        if (c->started_ms)
+          {
+            dm_time_format_ms (c->started_ms, when, sizeof when);
+            text (ws, r, 10, when);
+          }
+      }
+  worksheet_set_column (ws, 0, 0, 16, NULL);
+  worksheet_set_column (ws, 1, 1, 8, NULL);
+  worksheet_set_column (ws, 2, 3, 24, NULL);
+  worksheet_set_column (ws, 4, 9, 12, NULL);
+  worksheet_set_column (ws, 10, 10, 26, NULL);
+  worksheet_freeze_panes (ws, 1, 3);
+
+  /* Every host's settings, target and system, as for compared runs. */
+  const char *labels[DM_MERGE_MAX];
+  for (unsigned h = 0; h < m->n_hosts; h++)
+    labels[h] = m->names[h];
+  settings_sheet (&b, m->reports, labels, m->n_hosts);
+  return book_close (&b, path, why, why_size);
+}
