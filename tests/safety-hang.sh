@@ -34,6 +34,22 @@ bound_s=$((window_s + stall_s + margin_s))
 watchdog_s=60
 want="RND4K_Q4T1 read failed: no I/O completed in $stall_s s; the device does not answer"
 
+# The slow-fs servers are killed with reads still in their hands, after
+# which a FUSE mount no longer answers even mountpoint(1): detach each one
+# first, lazily, and let lib.sh's teardown kill the servers and clean up.
+hang_mounts=()
+hang_teardown ()
+{
+  local rc=$? m
+  for m in "${hang_mounts[@]}"; do
+    umount -l "$m" 2>/dev/null || fusermount3 -uz "$m" 2>/dev/null \
+      || printf '# teardown: could not detach %s\n' "$m"
+  done
+  (exit "$rc")
+  _dm_on_exit
+}
+trap hang_teardown EXIT
+
 dm_tmpdir
 args=(--tests RND4K_Q4T1 --modes read --count 1 --duration "$window_s" --warmup 0
       --interval 0 --size 16MiB --format json)
@@ -86,6 +102,7 @@ check_report ()
 # io_uring: the whole process ends within the bound.
 mnt="$DM_TMPDIR/uring"
 dm_slow_fs_mount "$mnt" "$service_us" 1
+hang_mounts+=("$mnt")
 dm_log "slow-fs on $mnt: $service_us us per read, one at a time"
 run uring "$mnt" "${args[@]}" --backend io_uring
 dm_check "/safety/hang/uring exit status 1 (got $rc; 137 = killed by the watchdog)" test "$rc" = 1
@@ -100,6 +117,7 @@ dm_check "/safety/hang/uring no test file left" test -z "$(ls -A "$mnt" 2>/dev/n
 # device serves all four at once so that the exit comes after one service.
 mnt="$DM_TMPDIR/psync"
 dm_slow_fs_mount "$mnt" "$service_us" 4
+hang_mounts+=("$mnt")
 dm_log "slow-fs on $mnt: $service_us us per read, four at once"
 run psync "$mnt" "${args[@]}" --backend psync
 dm_check "/safety/hang/psync exit status 1 (got $rc; 137 = killed by the watchdog)" test "$rc" = 1
