@@ -438,6 +438,55 @@ dm_run ()
   return 0
 }
 
+# dm_run_watch OUT LOG PATTERN COMMAND...: runs COMMAND (diskmeter-cli, or a
+# wrapper that execs it) with stdout to OUT and stderr on a pseudo-terminal,
+# so that the CLI prints its progress line. Each line goes to LOG as
+# "SECONDS<tab>LINE<tab>SNAPSHOT", SNAPSHOT being the contents of the file
+# DM_WATCH_READ (if set) read as the line came. The first line that matches
+# the regular expression PATTERN (empty: none) sends COMMAND SIGINT: a test
+# acts on the run's own progress, not after a guessed sleep. Sets DM_RC.
+dm_run_watch ()
+{
+  local out="$1" log="$2" pattern="$3"; shift 3
+  printf '# $ %s (progress watched%s)\n' "$*" "${pattern:+, Ctrl-C at /$pattern/}"
+  python3 - "$out" "$log" "$pattern" "${DM_WATCH_READ:-}" "$@" <<'PY'
+import os, pty, re, signal, subprocess, sys, time
+out, log, pattern, watch = sys.argv[1:5]
+master, slave = pty.openpty()
+child = subprocess.Popen(sys.argv[5:], stdin=subprocess.DEVNULL, stdout=open(out, "wb"),
+                         stderr=slave)
+os.close(slave)
+sent, rest = False, b""
+with open(log, "w") as f:
+    while True:
+        try:
+            chunk = os.read(master, 4096)
+        except OSError:  # EIO: the child closed the terminal
+            chunk = b""
+        if not chunk:
+            break
+        parts = re.split(rb"[\r\n]", rest + chunk)
+        # A progress line is written whole and ends in "left"; anything else
+        # waits for its end of line.
+        rest = b"" if parts[-1].rstrip().endswith(b"left") else parts.pop()
+        for part in parts:
+            line = part.decode(errors="replace").strip()
+            if not line:
+                continue
+            snap = open(watch).read().strip() if watch else ""
+            f.write("%.3f\t%s\t%s\n" % (time.monotonic(), line, snap))
+            f.flush()
+            if pattern and not sent and re.search(pattern, line):
+                child.send_signal(signal.SIGINT)
+                sent = True
+rc = child.wait()
+sys.exit(rc if rc >= 0 else 128 - rc)
+PY
+  DM_RC=$?
+  grep -v ' left	' "$log" | cut -f 2 | sed 's/^/#   stderr: /' | head -n 20
+  return 0
+}
+
 # dm_json FILE EXPRESSION: evaluates a Python expression over the JSON
 # report j and prints the result.
 dm_json ()
