@@ -54,17 +54,30 @@ dm_check "the heat maps show the bright end of the scale" test "${yellow:-0}" -g
 # that with longer runs). The red outline must be drawn and move right with
 # the knee; the legend's red key is the same in both, so only the outline
 # moves the red pixels' centre.
+# build-aux/dev installs libfuse3, so a build without slow-fs fails here; a
+# kernel or container without FUSE leaves the outline out, counted.
+dm_check "slow-fs is built (build-aux/dev installs libfuse3-dev)" test -n "${DM_SLOW_FS:-}"
 if [ -n "${DM_SLOW_FS:-}" ] && [ -c /dev/fuse ]; then
   declare -A knee_x=()
   for parallel in 2 4; do
     mnt="$out/slow-$parallel"
     dm_slow_fs_mount "$mnt" 10000 "$parallel"
-    dm_run "$out/knee-$parallel.json" "$out/err.txt" sweep --pattern RND --block 4K \
-      --mode read --qd 1,2,4,8 --threads 1 --size 16MiB --duration 0.8 --warmup 0.2 \
-      --format json --quiet "$mnt"
+    # A machine busy enough to stretch one load's service more than
+    # another's moves the knee (truth-knee measures that); the outline is
+    # what is checked here, so the sweep is measured again, up to three
+    # times, until it finds the device's knee. The CLI runs one step below
+    # slow-fs's real-time priority where root may, as in truth-knee.
+    for attempt in 1 2 3; do
+      DM_RUN_PREFIX="$(chrt -f 5 true 2>/dev/null && echo chrt -f 5)" \
+        dm_run "$out/knee-$parallel.json" "$out/err.txt" sweep --pattern RND --block 4K \
+        --mode read --qd 1,2,4,8 --threads 1 --size 16MiB --duration 0.8 --warmup 0.2 \
+        --format json --quiet "$mnt"
+      knee=$(dm_json "$out/knee-$parallel.json" '(j["sweep"]["knee"] or {}).get("queue_depth")')
+      dm_log "attempt $attempt: IOPS by QD $(dm_json "$out/knee-$parallel.json" '[r["iops"] for r in j["results"]]'), knee QD $knee"
+      [ "$knee" = "$parallel" ] && break
+    done
     dm_slow_fs_unmount "$mnt"
-    dm_check "the knee is QD $parallel with $parallel reads in service" \
-      test "$(dm_json "$out/knee-$parallel.json" '(j["sweep"]["knee"] or {}).get("queue_depth")')" = "$parallel"
+    dm_check "the knee is QD $parallel with $parallel reads in service" test "$knee" = "$parallel"
     timeout 60 "$DM_UI_SWEEP" "$out/knee-$parallel.json" "$out/knee-$parallel.png" \
       "$out/knee-latency.png" >"$out/render.log" 2>&1
     dm_check "the window rendered the knee-$parallel sweep (status $?)" test -s "$out/knee-$parallel.png"
@@ -76,9 +89,8 @@ if [ -n "${DM_SLOW_FS:-}" ] && [ -c /dev/fuse ]; then
   dm_check "the outline moves right with the knee (x ${knee_x[2]} -> ${knee_x[4]})" \
     python3 -c "import sys; sys.exit(0 if ${knee_x[4]} > ${knee_x[2]} + 20 else 1)"
 
-else
-  # truth-knee skips too, so the summary shows what was not checked.
-  dm_log "no slow-fs or /dev/fuse here: the knee's outline is not checked"
+elif [ -n "${DM_SLOW_FS:-}" ]; then
+  dm_skip_part "the knee's outline: no /dev/fuse, this kernel or container has no FUSE"
 fi
 
 # The first sweep again, from the window's own command line: --open shows a
@@ -116,8 +128,9 @@ dm_check "the window's CSV has a header and a row per combination" \
   test "$(wc -l < "$out/sweep.png.csv")" = 9
 
 # The window's own run: Start on the ordinary job, the maps filled, and
-# the JSON saved with every combination; then Stop mid-sweep keeps the
-# combinations already measured and leaves no test file.
+# the JSON saved with every combination; then Stop mid-sweep (as the first
+# combination is measured, not after a time) keeps the combinations
+# already measured and leaves no test file.
 timeout 60 "$DM_UI_SWEEP" --run "$DM_MNT" "$out/run.png" "$out/run.json" >"$out/run.log" 2>&1
 rc=$?
 sed 's/^/#   /' "$out/run.log"
