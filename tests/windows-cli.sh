@@ -15,6 +15,10 @@ failures=0
 
 fail() { echo "  FAIL: $*"; failures=$((failures + 1)); }
 skip() { echo "SKIP: $*"; exit 77; }
+# A part this machine cannot run: the rest still runs, then the test ends
+# as skipped (77) and names the part, unless something failed.
+skipped=()
+skip_part() { echo "  (skipped: $*)"; skipped+=("$*"); }
 
 if [ -n "$wine" ]; then
   command -v "$wine" >/dev/null || skip "no $wine"
@@ -178,7 +182,13 @@ fi
 echo "/windows/cli/no-room"
 dir="$scratch/small"
 mkdir -p "$dir"
-if [ -n "$wine" ] && [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=24m diskmeter-test "$dir" 2>/dev/null; then
+if [ -z "$wine" ]; then
+  skip_part "no-room: a small drive is made as a tmpfs under Wine only"
+elif [ "$(id -u)" != 0 ]; then
+  skip_part "no-room: mounting its 24 MiB tmpfs needs root"
+elif ! mount -t tmpfs -o size=24m diskmeter-test "$dir"; then
+  fail "no-room: could not mount a 24 MiB tmpfs on $dir"
+else
   mounts+=("$dir")
   out=$(run_win "$DM_CLI" --tests SEQ1M_Q8T1 --count 1 --size 64MiB --duration 0.5 \
     --warmup 0 --interval 0 "$(winpath "$dir")" 2>&1)
@@ -188,8 +198,6 @@ if [ -n "$wine" ] && [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=24m diskmeter-
   echo "$out" | grep -q "not enough free space" || fail "no word of free space: $out"
   [ -z "$(ls -A "$dir")" ] || fail "something was written: $(ls -A "$dir")"
   umount "$dir" && mounts=()
-else
-  echo "  (needs root and tmpfs under Wine; skipped)"
 fi
 
 # Ctrl-C reaches a Windows console program under Wine as SIGINT, which Wine
@@ -199,7 +207,7 @@ echo "/windows/cli/ctrl-c"
 dir="$scratch/ctrl-c"
 mkdir -p "$dir"
 if [ -z "$wine" ]; then
-  echo "  (not under Wine; skipped)"
+  skip_part "ctrl-c: an MSYS2 shell cannot send CTRL_C_EVENT to a native program"
 else
   ${wine:+"$wine"} "$DM_CLI" --tests SEQ1M_Q8T1 --count 9 --size 16MiB --duration 30 \
     --warmup 0 --interval 0 --format json --output "$(winpath "$dir/report.json")" \
@@ -276,11 +284,16 @@ if [ -n "${DM_OBJDUMP:-}" ]; then
     esac
   done
 else
-  echo "  (no objdump; skipped)"
+  # build-aux/dev installs binutils-mingw-w64-x86-64, MSYS2 has objdump.
+  fail "no objdump to list the DLLs diskmeter-cli.exe needs (DM_OBJDUMP is not set)"
 fi
 
 if [ $failures -gt 0 ]; then
   echo "$failures checks failed"
   exit 1
+fi
+if [ ${#skipped[@]} -gt 0 ]; then
+  printf 'SKIP: %s\n' "${skipped[@]}"
+  exit 77
 fi
 echo "all passed"
