@@ -20,11 +20,13 @@
 
 /* ---- time ---------------------------------------------------------------- */
 
+/* clock_gettime, not C11's timespec_get: MinGW has the latter only with
+ * the UCRT, and the former everywhere (winpthreads). */
 int64_t
 dm_wall_ms (void)
 {
   struct timespec ts;
-  if (timespec_get (&ts, TIME_UTC) != TIME_UTC)
+  if (clock_gettime (CLOCK_REALTIME, &ts) != 0)
     return (int64_t) time (NULL) * 1000;
   return (int64_t) ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
