@@ -150,9 +150,9 @@ dm_file_open_device (const char *device, bool writable, const dm_file_options *o
     flags |= O_DIRECT;
   if (opt->write_through && writable)
     flags |= O_DSYNC;
-  int fd = open (device, flags);
+  int fd = _dm_device_open (device, flags, writable);
   if (fd < 0)
-    return errno == EINVAL && opt->direct ? DM_E_NODIRECT : -errno;
+    return fd == -EINVAL && opt->direct ? DM_E_NODIRECT : fd;
   dm_file *f = calloc (1, sizeof *f);
   if (!f)
     {

@@ -14,3 +14,8 @@ struct dm_file {
 
 /* Non-zero (the code to fail with) when a test armed a fault at point. */
 int _dm_fault_check (dm_fault_point point);
+
+/* Opens a block device with open(2)'s flags; a read the kernel refuses
+ * goes through udisks2's OpenForBenchmark where it runs (dm-udisks-linux.c).
+ * A descriptor, or a negative errno code. */
+int _dm_device_open (const char *device, int flags, bool writable);

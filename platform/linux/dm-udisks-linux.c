@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Reading a whole disk without root, as GNOME Disks does: when opening a
+ * block device for reading is refused, udisks2 is asked to open it
+ * (OpenForBenchmark), polkit decides whether this user may, and the
+ * descriptor comes back over the system bus. Writes never go this way.
+ */
+#include "dm-linux-private.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#ifdef DM_HAVE_SDBUS
+#include <systemd/sd-bus.h>
+#endif
+
+#ifdef DM_HAVE_SDBUS
+#define UDISKS_NAME "org.freedesktop.UDisks2"
+
+/* The udisks2 object of a device node; -ENODEV where udisks2 does not
+ * know it, or a negative code from the bus. */
+static int
+udisks_object (sd_bus *bus, const char *device, char **path)
+{
+  sd_bus_error error = SD_BUS_ERROR_NULL;
+  sd_bus_message *reply = NULL;
+  const char *object = NULL;
+  int r;
+
+  r = sd_bus_call_method (bus, UDISKS_NAME, "/org/freedesktop/UDisks2/Manager",
+                          UDISKS_NAME ".Manager", "ResolveDevice", &error, &reply,
+                          "a{sv}a{sv}", 1, "path", "s", device, 0);
+  if (r < 0)
+    goto out;
+  r = sd_bus_message_enter_container (reply, 'a', "o");
+  if (r >= 0)
+    r = sd_bus_message_read (reply, "o", &object);
+  if (r <= 0 || !object)
+    r = -ENODEV;
+  else if (!(*path = strdup (object)))
+    r = -ENOMEM;
+  else
+    r = 0;
+out:
+  sd_bus_error_free (&error);
+  sd_bus_message_unref (reply);
+  return r;
+}
+
+/* A read-only descriptor for device from udisks2, with O_DIRECT as flags
+ * ask; -EACCES where polkit says no, another negative code where udisks2
+ * is not there. */
+static int
+udisks_open (const char *device, int flags)
+{
+  sd_bus_error error = SD_BUS_ERROR_NULL;
+  sd_bus_message *reply = NULL;
+  sd_bus *bus = NULL;
+  char *object = NULL;
+  int r, fd = -1;
+
+  r = sd_bus_open_system (&bus);
+  if (r < 0)
+    return r;
+  /* Lets polkit ask the user for a password where the desktop requires it. */
+  sd_bus_set_allow_interactive_authorization (bus, 1);
+  r = udisks_object (bus, device, &object);
+  if (r < 0)
+    goto out;
+  r = sd_bus_call_method (bus, UDISKS_NAME, object, UDISKS_NAME ".Block", "OpenForBenchmark",
+                          &error, &reply, "a{sv}", 1, "writable", "b", 0);
+  if (r < 0)
+    {
+      if (sd_bus_error_has_name (&error, "org.freedesktop.UDisks2.Error.NotAuthorized")
+          || sd_bus_error_has_name (&error, "org.freedesktop.UDisks2.Error.NotAuthorizedCanObtain")
+          || sd_bus_error_has_name (&error, "org.freedesktop.UDisks2.Error.NotAuthorizedDismissed"))
+        r = -EACCES;
+      goto out;
+    }
+  r = sd_bus_message_read (reply, "h", &fd);
+  if (r < 0)
+    goto out;
+  /* The descriptor belongs to the message: keep a copy. */
+  fd = fcntl (fd, F_DUPFD_CLOEXEC, 3);
+  if (fd < 0)
+    {
+      r = -errno;
+      goto out;
+    }
+  /* udisks2 opens with O_DIRECT; a buffered run turns it off. */
+  if (!(flags & O_DIRECT))
+    fcntl (fd, F_SETFL, fcntl (fd, F_GETFL) & ~O_DIRECT);
+  r = fd;
+out:
+  free (object);
+  sd_bus_error_free (&error);
+  sd_bus_message_unref (reply);
+  sd_bus_flush_close_unref (bus);
+  return r;
+}
+#endif
+
+int
+_dm_device_open (const char *device, int flags, bool writable)
+{
+  /* DM_UDISKS=only makes reads go through udisks2 even for a user who
+   * could open the device itself: for tests, which run as root. */
+  const char *mode = getenv ("DM_UDISKS");
+  bool only = !writable && mode && !strcmp (mode, "only");
+  int err;
+
+  if (!only)
+    {
+      int fd = open (device, flags);
+      if (fd >= 0)
+        return fd;
+      err = -errno;
+      if (writable || (err != -EACCES && err != -EPERM))
+        return err;
+    }
+  else
+    err = -EACCES;
+#ifdef DM_HAVE_SDBUS
+  int fd = udisks_open (device, flags);
+  if (fd >= 0)
+    return fd;
+  /* Without udisks2 the user is told what the kernel said. */
+  return fd == -EACCES || !only ? err : fd;
+#else
+  return err;
+#endif
+}
