@@ -6,6 +6,7 @@
  */
 #include <math.h>
 
+#include "dm-cli-options.h"
 #include "dm-merge.h"
 #include "dm-test.h"
 
@@ -237,6 +238,34 @@ test_json_schedule (void)
   dm_report_clear (&r);
 }
 
+static int
+parse_start_at (const char *value, dm_cli_options *o, char *why, size_t size)
+{
+  char *argv[] = { (char *) "diskmeter-cli", (char *) "--start-at", (char *) value,
+                   (char *) "/mnt/data", NULL };
+  memset (o, 0, sizeof *o);
+  return dm_cli_parse (4, argv, o, why, size);
+}
+
+/* --start-at on the command line: checked when parsed, kept as given. */
+static void
+test_cli_option (void)
+{
+  static dm_cli_options o;
+  char why[512] = "";
+  DM_CHECK_INT (parse_start_at ("2026-11-30T21:00:00Z", &o, why, sizeof why), ==, 0);
+  DM_CHECK_STR (o.start_at, "2026-11-30T21:00:00Z");
+  DM_CHECK_INT (parse_start_at ("+90", &o, why, sizeof why), ==, 0);
+  DM_CHECK_STR (o.start_at, "+90");
+  DM_CHECK (parse_start_at ("9pm", &o, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "--start-at") && strstr (why, "RFC 3339"));
+  char *argv[] = { (char *) "diskmeter-cli", (char *) "--start-at", (char *) "+5",
+                   (char *) "--compare-with", (char *) "/mnt/b", (char *) "/mnt/a", NULL };
+  memset (&o, 0, sizeof o);
+  DM_CHECK (dm_cli_parse (6, argv, &o, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "--compare-with") != NULL);
+}
+
 int
 main (void)
 {
@@ -244,5 +273,6 @@ main (void)
   DM_RUN ("/merge/schedule", test_schedule);
   DM_RUN ("/merge/merge", test_merge);
   DM_RUN ("/merge/json-schedule", test_json_schedule);
+  DM_RUN ("/merge/cli-option", test_cli_option);
   return dm_test_done ();
 }
