@@ -25,7 +25,6 @@ typedef struct book {
   lxw_workbook *wb;
   lxw_format   *head;
   lxw_format   *num[3][3]; /* [unit MB/s, IOPS, us][none, green, red] */
-  lxw_format   *plain2;    /* two decimals, no fill */
   char          tmp[1200];
 } book;
 
@@ -61,7 +60,6 @@ book_open (book *b, const char *path, char *why, size_t why_size)
           }
         b->num[u][c] = f;
       }
-  b->plain2 = b->num[0][0];
   return 0;
 }
 

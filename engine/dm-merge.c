@@ -552,7 +552,7 @@ dm_merge_write_json (const dm_merge *m, dm_buf *b)
       jstr (b, &f, "test", name);
       jstr (b, &f, "mode", dm_mode_name (row->mode));
       jnum (b, &f, "read_percent", "%.0f", row->read_percent);
-      jnum (b, &f, "hosts", "%.0f", m->n_hosts);
+      jnum (b, &f, "host_count", "%.0f", m->n_hosts);
       jnum (b, &f, "mb_per_s", "%.3f", row->sum_mb_per_s);
       jnum (b, &f, "iops", "%.1f", row->sum_iops);
       jkey (b, &f, "spread");
