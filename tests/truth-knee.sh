@@ -66,8 +66,8 @@ fi
 out="$DM_TMPDIR/sweep.json"
 progress="$DM_TMPDIR/progress.txt"
 # The counters are read at every progress line; the last line of each
-# combination is printed as it ends, so the reads between two such lines
-# are that combination's (warm-up and measured). Where the machine
+# combination is printed as it ends, so the reads between the first line of
+# its measured window and that one are the combination's. Where the machine
 # stretched the service at one load more than at another, the device had
 # its knee elsewhere or too close to call: the sweep is measured again, up
 # to three times, and the checks judge the last one.
@@ -84,18 +84,23 @@ for attempt in 1 2 3; do
     hold_at[$k]="$v"
   done < <(python3 - "$progress" "$hold0" <<'PY'
 import re, sys
-held, ns = map(int, sys.argv[2].split())
-last = {}
+seen = {}
 for line in open(sys.argv[1]):
     _, text, snap = (line.rstrip("\n").split("\t") + ["", ""])[:3]
-    m = re.match(r"Q(\d+) +T\d+ +\d+/\d+ ", text)
+    m = re.match(r"Q(\d+) +T\d+ +\d+/\d+ +(\S+)", text)
     f = snap.split()
     if m and "held" in f:
-        last[int(m.group(1))] = (int(f[f.index("held") + 1]), int(f[f.index("hold_ns") + 1]))
-for qd in sorted(last):
-    h, n = last[qd]
-    print(qd, "%.1f" % ((n - ns) / 1000.0 / max(1, h - held)))
-    held, ns = h, n
+        seen.setdefault(int(m.group(1)), []).append(
+            (m.group(2), int(f[f.index("held") + 1]), int(f[f.index("hold_ns") + 1])))
+# From the first line of the measured window (or the combination's start)
+# to its last line, printed as it ends: the service while it was measured.
+held, ns = map(int, sys.argv[2].split())
+for qd in sorted(seen):
+    lines = seen[qd]
+    start = next((l for l in lines[:-1] if l[0] == "measure"), None)
+    h0, n0 = (start[1], start[2]) if start else (held, ns)
+    _, held, ns = lines[-1]
+    print(qd, "%.1f" % ((ns - n0) / 1000.0 / max(1, held - h0)))
 PY
   )
   # The knee of the curve the device delivered, by the sweep's rule: the
