@@ -153,7 +153,9 @@ list_targets_text (const dm_target_info *list, unsigned n, dm_buf *out)
         snprintf (free_, sizeof free_, "-");
       else
         dm_size_human (t->free_bytes, free_, sizeof free_);
-      dm_buf_printf (out, "%-28s %-9s %9s %9s %-8s %-16s %-14s %s%s%s\n", t->path,
+      /* The folder, as users type it: "C:\\" rather than the drive "C:". */
+      dm_buf_printf (out, "%-28s %-9s %9s %9s %-8s %-16s %-14s %s%s%s\n",
+                     t->mount_point[0] && t->kind != DM_TARGET_DEVICE ? t->mount_point : t->path,
                      target_kinds[t->kind], size, free_, t->filesystem[0] ? t->filesystem : "-",
                      t->label[0] ? t->label : "-", t->bus[0] ? t->bus : "-", t->model,
                      t->kind == DM_TARGET_FUSE ? " *" : "",

@@ -107,7 +107,7 @@ if ls "$scratch/net" "$scratch/stick" | grep -q 'diskmeter-'; then
   echo "not ok $checks - the writable probes left a file behind"; failures=$((failures + 1))
 else echo "ok $checks - the writable probes left no file behind"; fi
 checks=$((checks + 1))
-if grep -q '^N: *removable ' "$text"; then echo "ok $checks - the text table lists N: as removable"
+if grep -q '^N:\\ *removable ' "$text"; then echo "ok $checks - the text table lists N: as removable"
 else echo "not ok $checks - the text table lists N: as removable"; failures=$((failures + 1)); fi
 
 if [ "$failures" -gt 0 ]; then

@@ -312,9 +312,20 @@ network_name (const wchar_t *root, dm_target_info *info)
     }
   else if (iswalpha (root[0]) && root[1] == L':')
     {
+      /* mpr.dll is loaded only here, so that diskmeter-cli.exe imports
+       * nothing beyond the core system DLLs. */
+      typedef DWORD (WINAPI *get_connection_fn) (LPCWSTR, LPWSTR, LPDWORD);
       wchar_t drive[3] = { root[0], L':', L'\0' };
-      if (WNetGetConnectionW (drive, unc, &len) == NO_ERROR)
+      HMODULE mpr = LoadLibraryExW (L"mpr.dll", NULL, LOAD_LIBRARY_SEARCH_SYSTEM32);
+      /* Windows 7 and 2008 R2 without KB2533623 lack that flag. */
+      if (mpr == NULL)
+        mpr = LoadLibraryW (L"mpr.dll");
+      get_connection_fn get_connection = mpr == NULL ? NULL
+        : (get_connection_fn) (void (*) (void)) GetProcAddress (mpr, "WNetGetConnectionW");
+      if (get_connection != NULL && get_connection (drive, unc, &len) == NO_ERROR)
         _dm_wide_to_utf8 (unc, info->model, sizeof info->model);
+      if (mpr != NULL)
+        FreeLibrary (mpr);
     }
   snprintf (info->device, sizeof info->device, "%s", info->model);
 }
