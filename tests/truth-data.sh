@@ -109,6 +109,8 @@ data_run ()
   served="$(cat "$mnt/.served")"
   dm_log "$name: slow-fs: $served"
   dm_slow_fs_unmount "$mnt"
+  local rc=$?
+  dm_check "$name: slow-fs ended cleanly after unmount (status $rc)" test "$rc" = 0
   fig=()
   local k v
   while read -r k v; do
