@@ -1,0 +1,442 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What the menus, the shortcuts and D-Bus reach: runs, copies and saves in
+ * every format (with a file chooser, or to a path for scripts), the
+ * history, the limits, comparisons and the latency detail.
+ */
+#include "dm-window-private.h"
+
+#include "dm-file-dialog.h"
+#include "dm-history-window.h"
+#include "dm-latency-view.h"
+#include "dm-screenshot.h"
+#include "dm-thresholds-dialog.h"
+
+/* --- exports --------------------------------------------------------------- */
+
+void
+_dm_window_sync_comment (DmWindow *self)
+{
+  g_strlcpy (self->report.comment, gtk_editable_get_text (GTK_EDITABLE (self->comment_entry)),
+             sizeof self->report.comment);
+}
+
+
+gboolean
+_dm_window_export_to (DmWindow     *self,
+                      DmExportKind  kind,
+                      const char   *path,
+                      GError      **error)
+{
+  dm_buf buf;
+  int rc;
+
+  if (kind == DM_EXPORT_PNG)
+    return dm_window_save_screenshot (self, path, error);
+
+  _dm_window_sync_comment (self);
+  dm_buf_init (&buf);
+  if (_dm_window_compare_export (self, kind, &buf))
+    ;
+  else if (kind == DM_EXPORT_TEXT)
+    dm_report_write_text (&self->report, &buf);
+  else if (kind == DM_EXPORT_JSON)
+    dm_report_write_json (&self->report, &buf);
+  else
+    dm_report_write_csv (&self->report, &buf);
+  rc = buf.error ? buf.error : dm_write_file_atomic (path, &buf);
+  dm_buf_free (&buf);
+  if (rc != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Could not save %s: %s", path,
+                   dm_strerror (rc));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+on_screenshot_after_paint (GdkFrameClock *clock,
+                           DmWindow      *self)
+{
+  g_autofree char *path = g_object_steal_data (G_OBJECT (self), "dm-screenshot-path");
+  g_autoptr (GError) error = NULL;
+
+  g_signal_handlers_disconnect_by_func (clock, on_screenshot_after_paint, self);
+  if (!path)
+    return;
+  if (!dm_window_save_screenshot (self, path, &error))
+    dm_window_show_error (self, error->message);
+  else
+    {
+      g_autofree char *status = g_strdup_printf ("Saved %s", path);
+      _dm_window_set_status (self, status);
+    }
+}
+
+static void
+export_and_report (DmWindow     *self,
+                   DmExportKind  kind,
+                   const char   *path)
+{
+  g_autoptr (GError) error = NULL;
+
+  /* A screenshot waits for the next paint, when every widget's drawing is
+   * up to date (a live tile may have just changed). */
+  if (kind == DM_EXPORT_PNG && gtk_widget_get_mapped (GTK_WIDGET (self)))
+    {
+      GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+      gboolean pending = g_object_get_data (G_OBJECT (self), "dm-screenshot-path") != NULL;
+
+      g_object_set_data_full (G_OBJECT (self), "dm-screenshot-path", g_strdup (path), g_free);
+      if (!pending)
+        g_signal_connect (clock, "after-paint", G_CALLBACK (on_screenshot_after_paint), self);
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+      return;
+    }
+
+  if (!_dm_window_export_to (self, kind, path, &error))
+    dm_window_show_error (self, error->message);
+  else
+    {
+      g_autofree char *status = g_strdup_printf ("Saved %s", path);
+      _dm_window_set_status (self, status);
+    }
+}
+
+static void
+on_save_response (GtkNativeDialog *dialog,
+                  int              response,
+                  DmWindow        *self)
+{
+  DmExportKind kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (dialog), "dm-kind"));
+  g_autofree char *path = dm_file_dialog_get_path (dialog, response);
+
+  if (path)
+    export_and_report (self, kind, path);
+  g_object_unref (dialog);
+}
+
+static void
+save_with_chooser (DmWindow     *self,
+                   DmExportKind  kind)
+{
+  static const char *const ext[] = { "txt", "json", "csv", "png" };
+  static const char *const titles[] = { "Save Results as Text", "Save Results as JSON",
+                                        "Save Results as CSV", "Save Screenshot" };
+  g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *stamp = g_date_time_format (now, "%Y%m%d%H%M%S");
+  g_autofree char *name = g_strdup_printf ("Diskmeter_%s.%s", stamp, ext[kind]);
+  GtkFileChooserNative *chooser;
+
+  chooser = dm_file_dialog_new_save (GTK_WINDOW (self), titles[kind], name);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_object_set_data (G_OBJECT (chooser), "dm-kind", GINT_TO_POINTER (kind));
+  g_signal_connect (chooser, "response", G_CALLBACK (on_save_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+gboolean
+dm_window_save_screenshot (DmWindow    *self,
+                           const char  *path,
+                           GError     **error)
+{
+  /* The sweep window saves its PNG the same way. */
+  return dm_screenshot_save (GTK_WIDGET (self), self->content, path, error);
+}
+
+/* --- latency detail ------------------------------------------------------- */
+
+/* The latency detail of the grid's figure at (r, c), if it has a finished
+ * one: the grid's report owns its histograms, so they outlive the run. */
+gboolean
+_dm_window_open_latency_view (DmWindow *self,
+                              guint     r,
+                              guint     c)
+{
+  const dm_result *res;
+  GtkWidget *view;
+  char label[64];
+  g_autofree char *title = NULL;
+
+  if (r >= self->layout.n_rows || c >= self->layout.n_columns)
+    return FALSE;
+  res = dm_report_find (&self->report, &self->layout.rows[r], self->layout.columns[c]);
+  if (!res || res->status != DM_STATUS_COMPLETE)
+    return FALSE;
+  dm_spec_label (&res->spec, label, sizeof label);
+  title = g_strdup_printf ("%s %s", label, dm_mode_title (res->mode));
+  view = dm_latency_view_new (GTK_WINDOW (self), title, res);
+  dm_latency_view_set_device_note (DM_LATENCY_VIEW (view), self->report.device_note);
+  gtk_window_present (GTK_WINDOW (view));
+  return TRUE;
+}
+
+/* The menu's Latency Detail: the focused tile's, or the first finished
+ * one in the focused row (its Run button), or in the first row. */
+static void
+action_latency (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       data)
+{
+  DmWindow *self = data;
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  guint row = 0;
+
+  for (guint r = 0; r < self->layout.n_rows; r++)
+    {
+      if (focus && focus == self->row_buttons[r])
+        row = r;
+      for (guint c = 0; c < self->layout.n_columns; c++)
+        if (focus && focus == self->tiles[r][c] && _dm_window_open_latency_view (self, r, c))
+          return;
+    }
+  for (guint c = 0; c < self->layout.n_columns; c++)
+    if (_dm_window_open_latency_view (self, row, c))
+      return;
+}
+
+/* --- actions --------------------------------------------------------------- */
+
+static void
+action_run_all (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  _dm_window_start (DM_WINDOW (user_data), -1);
+}
+
+static void
+action_run_row (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  DmWindow *self = DM_WINDOW (user_data);
+  int row = g_variant_get_int32 (param);
+
+  if (self->layout_stale)
+    _dm_window_rebuild_grid (self);
+  if (row < 0 || (guint) row >= self->layout.n_rows)
+    {
+      g_autofree char *m = g_strdup_printf ("There is no test row %d in this profile.", row);
+      dm_window_show_error (self, m);
+      return;
+    }
+  _dm_window_start (self, row);
+}
+
+static void
+action_stop (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  DmWindow *self = DM_WINDOW (user_data);
+
+  if (self->job)
+    {
+      dm_job_cancel (self->job);
+      _dm_window_set_status (self, "Stopping…");
+    }
+}
+
+static void
+action_copy_text (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       user_data)
+{
+  DmWindow *self = DM_WINDOW (user_data);
+  dm_buf buf;
+
+  _dm_window_sync_comment (self);
+  dm_buf_init (&buf);
+  if (!_dm_window_compare_export (self, DM_EXPORT_TEXT, &buf))
+    dm_report_write_text (&self->report, &buf);
+  if (!buf.error && buf.data)
+    {
+      gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), buf.data);
+      _dm_window_set_status (self, "Results copied as text");
+    }
+  dm_buf_free (&buf);
+}
+
+/* Ctrl+C. Application shortcuts come before the focused widget's in GTK 4,
+ * so with text selected in the comment this copies that text, as Ctrl+C
+ * does anywhere; otherwise the results. */
+static void
+action_copy (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  DmWindow *self = DM_WINDOW (user_data);
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  int start, end;
+
+  if (focus && GTK_IS_EDITABLE (focus)
+      && gtk_editable_get_selection_bounds (GTK_EDITABLE (focus), &start, &end))
+    gtk_widget_activate_action (focus, "clipboard.copy", NULL);
+  else
+    action_copy_text (action, param, user_data);
+}
+
+static void
+action_choose_folder (GSimpleAction *action,
+                      GVariant      *param,
+                      gpointer       user_data)
+{
+  _dm_window_choose_folder (DM_WINDOW (user_data));
+}
+
+/* save-text, save-json-to, ...: the format is in the action's name. */
+static DmExportKind
+export_kind_of (GSimpleAction *action)
+{
+  const char *name = g_action_get_name (G_ACTION (action));
+
+  if (g_str_has_prefix (name, "save-json"))
+    return DM_EXPORT_JSON;
+  if (g_str_has_prefix (name, "save-csv"))
+    return DM_EXPORT_CSV;
+  if (g_str_has_prefix (name, "save-screenshot"))
+    return DM_EXPORT_PNG;
+  return DM_EXPORT_TEXT;
+}
+
+static void
+action_save (GSimpleAction *action,
+             GVariant      *param,
+             gpointer       user_data)
+{
+  save_with_chooser (DM_WINDOW (user_data), export_kind_of (action));
+}
+
+static void
+action_save_to (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  export_and_report (DM_WINDOW (user_data), export_kind_of (action),
+                     g_variant_get_string (param, NULL));
+}
+
+static void
+action_history (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  DmWindow *self = DM_WINDOW (user_data);
+
+  if (!self->history_window)
+    {
+      self->history_window = GTK_WIDGET (dm_history_window_new (self));
+      g_object_add_weak_pointer (G_OBJECT (self->history_window),
+                                 (gpointer *) &self->history_window);
+    }
+  else
+    dm_history_window_reload (DM_HISTORY_WINDOW (self->history_window));
+  gtk_window_present (GTK_WINDOW (self->history_window));
+}
+
+static void
+action_thresholds (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       user_data)
+{
+  DmWindow *self = DM_WINDOW (user_data);
+
+  gtk_window_present (GTK_WINDOW (dm_thresholds_dialog_new (GTK_WINDOW (self), self->settings)));
+}
+
+static void
+on_compare_folder_chosen (GtkNativeDialog *dialog,
+                          int              response,
+                          DmWindow        *self)
+{
+  g_autofree char *path = dm_file_dialog_get_path (dialog, response);
+
+  if (path)
+    {
+      g_autofree char *status = g_strdup_printf ("All compares with %s, measured in turns", path);
+      dm_window_set_compare_target (self, path);
+      _dm_window_set_status (self, status);
+    }
+  g_object_unref (dialog);
+}
+
+static void
+action_compare_folder (GSimpleAction *action,
+                       GVariant      *param,
+                       gpointer       user_data)
+{
+  DmWindow *self = DM_WINDOW (user_data);
+  GtkFileChooserNative *chooser;
+
+  chooser = gtk_file_chooser_native_new ("Compare With Folder", GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, "_Select",
+                                         "_Cancel");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_compare_folder_chosen), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+action_compare_off (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       user_data)
+{
+  DmWindow *self = DM_WINDOW (user_data);
+
+  dm_window_set_compare_target (self, NULL);
+  if (self->comparing && !self->job)
+    _dm_window_compare_show (self, FALSE);
+  _dm_window_set_status (self, "All measures the target alone");
+}
+
+static const GActionEntry window_actions[] = {
+  { "run-all", action_run_all },
+  { "run-row", action_run_row, "i" },
+  { "stop", action_stop },
+  { "copy", action_copy },
+  { "copy-text", action_copy_text },
+  { "choose-folder", action_choose_folder },
+  { "save-text", action_save },
+  { "save-json", action_save },
+  { "save-csv", action_save },
+  { "save-screenshot", action_save },
+  /* For scripts: `gapplication action ID save-json-to "'/tmp/r.json'"`. */
+  { "save-text-to", action_save_to, "s" },
+  { "save-json-to", action_save_to, "s" },
+  { "save-csv-to", action_save_to, "s" },
+  { "save-screenshot-to", action_save_to, "s" },
+  { "history", action_history },
+  { "thresholds", action_thresholds },
+  { "compare-folder", action_compare_folder },
+  { "compare-off", action_compare_off },
+  { "latency", action_latency },
+};
+
+/* Settings whose keys double as stateful actions for the menus and D-Bus. */
+static const char *const settings_actions[] = {
+  "profile", "nvme", "mix", "mix-ratio", "units", "count", "size", "target",
+};
+
+void
+_dm_window_install_actions (DmWindow       *self,
+                            GtkApplication *app)
+{
+  g_action_map_add_action_entries (G_ACTION_MAP (app), window_actions,
+                                   G_N_ELEMENTS (window_actions), self);
+  for (guint i = 0; i < G_N_ELEMENTS (settings_actions); i++)
+    {
+      g_autoptr (GAction) action = g_settings_create_action (self->settings, settings_actions[i]);
+      g_action_map_add_action (G_ACTION_MAP (app), action);
+    }
+}
+
+void
+_dm_window_remove_actions (GtkApplication *app)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (window_actions); i++)
+    g_action_map_remove_action (G_ACTION_MAP (app), window_actions[i].name);
+  for (guint i = 0; i < G_N_ELEMENTS (settings_actions); i++)
+    g_action_map_remove_action (G_ACTION_MAP (app), settings_actions[i]);
+}
