@@ -449,12 +449,15 @@ dm_run_watch ()
 {
   local out="$1" log="$2" pattern="$3"; shift 3
   printf '# $ %s (progress watched%s)\n' "$*" "${pattern:+, Ctrl-C at /$pattern/}"
-  python3 - "$out" "$log" "$pattern" "${DM_WATCH_READ:-}" "$@" <<'PY'
-import os, pty, re, signal, subprocess, sys, time
+  local pid
+  "$DM_PYTHON" - "$out" "$log" "$pattern" "${DM_WATCH_READ:-}" "$@" <<'PY' &
+import ctypes, os, pty, re, signal, subprocess, sys, time
 out, log, pattern, watch = sys.argv[1:5]
 master, slave = pty.openpty()
+# The command dies with this watcher, which the teardown kills.
+libc = ctypes.CDLL(None, use_errno=True)
 child = subprocess.Popen(sys.argv[5:], stdin=subprocess.DEVNULL, stdout=open(out, "wb"),
-                         stderr=slave)
+                         stderr=slave, preexec_fn=lambda: libc.prctl(1, signal.SIGKILL))
 os.close(slave)
 sent, rest = False, b""
 with open(log, "w") as f:
@@ -482,7 +485,11 @@ with open(log, "w") as f:
 rc = child.wait()
 sys.exit(rc if rc >= 0 else 128 - rc)
 PY
+  pid=$!
+  _dm_pids+=("$pid")
+  wait "$pid"
   DM_RC=$?
+  dm_untrack_pid "$pid"
   grep -v ' left	' "$log" | cut -f 2 | sed 's/^/#   stderr: /' | head -n 20
   return 0
 }
