@@ -258,6 +258,28 @@ test_actions (void)
       if (!g_action_group_has_action (G_ACTION_GROUP (app), names[i]))
         g_error ("no app.%s action", names[i]);
     }
+  /* The grid's own actions are on the window's class (as its menus name
+   * them, win.*); the application's of the same name forward to them. */
+  {
+    const char *own[] = { "run-all", "run-row", "stop", "copy", "copy-text", "save-json-to",
+                          "history", "latency" };
+    GtkWidgetClass *klass = GTK_WIDGET_GET_CLASS (window);
+
+    for (guint i = 0; i < G_N_ELEMENTS (own); i++)
+      {
+        g_autofree char *want = g_strconcat ("win.", own[i], NULL);
+        const GVariantType *type;
+        const char *name, *property;
+        gboolean found = FALSE;
+        GType owner;
+
+        for (guint k = 0; !found && gtk_widget_class_query_action (klass, k, &owner, &name, &type,
+                                                                   &property); k++)
+          found = owner == DM_TYPE_WINDOW && !strcmp (name, want);
+        if (!found)
+          g_error ("the window class has no %s action", want);
+      }
+  }
   /* The profile action is the setting. */
   g_action_group_activate_action (G_ACTION_GROUP (app), "profile", g_variant_new_string ("peak"));
   dm_ui_test_spin ();

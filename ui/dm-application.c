@@ -220,6 +220,7 @@ action_quit (GSimpleAction *action,
 }
 
 static void action_open (GSimpleAction *action, GVariant *param, gpointer data);
+static DmWindow *main_window (DmApplication *self);
 
 static const GActionEntry app_actions[] = {
   { "open", action_open },
@@ -228,6 +229,58 @@ static const GActionEntry app_actions[] = {
   { "sweep", action_sweep },
   { "quit", action_quit },
 };
+
+/* The main window's actions (run-all, save-json-to, ...) live on its class;
+ * the same names here forward to it, so menus in other windows, the
+ * shortcuts and `gapplication action` reach them. */
+static void
+forward_to_window (GSimpleAction *action,
+                   GVariant      *param,
+                   gpointer       data)
+{
+  DmWindow *window = main_window (data);
+  g_autofree char *name = g_strconcat ("win.", g_action_get_name (G_ACTION (action)), NULL);
+
+  if (window)
+    gtk_widget_activate_action_variant (GTK_WIDGET (window), name, param);
+}
+
+static void
+add_window_actions (DmApplication *self)
+{
+  GtkWidgetClass *klass = g_type_class_ref (DM_TYPE_WINDOW);
+  const GVariantType *type;
+  const char *name, *property;
+  GType owner;
+
+  /* GTK 4.8 fills in every out argument: none may be NULL. */
+  for (guint i = 0; gtk_widget_class_query_action (klass, i, &owner, &name, &type, &property); i++)
+    {
+      g_autoptr (GSimpleAction) action = NULL;
+
+      if (owner != DM_TYPE_WINDOW || !g_str_has_prefix (name, "win."))
+        continue;
+      action = g_simple_action_new (name + strlen ("win."), type);
+      g_signal_connect (action, "activate", G_CALLBACK (forward_to_window), self);
+      g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (action));
+    }
+  g_type_class_unref (klass);
+}
+
+/* Settings whose keys double as stateful actions for the menus and D-Bus. */
+static void
+add_settings_actions (DmApplication *self)
+{
+  static const char *const keys[] = {
+    "profile", "nvme", "mix", "mix-ratio", "units", "count", "size", "target",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      g_autoptr (GAction) action = g_settings_create_action (self->settings, keys[i]);
+      g_action_map_add_action (G_ACTION_MAP (self), action);
+    }
+}
 
 #ifdef G_OS_UNIX
 /* SIGINT and SIGTERM close the window like its close button, so the
@@ -295,6 +348,8 @@ dm_application_startup (GApplication *app)
   self->settings = dm_application_open_settings ();
   g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions),
                                    app);
+  add_window_actions (self);
+  add_settings_actions (self);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (GTK_APPLICATION (app), accels[i].action,
                                            accels[i].accels);
@@ -312,15 +367,23 @@ dm_application_startup (GApplication *app)
 #endif
 }
 
+/* The main window, not whichever was focused last: a Sweep or History
+ * window may be in front when a command line is forwarded. */
 static DmWindow *
-ensure_window (DmApplication *self)
+main_window (DmApplication *self)
 {
-  /* The main window, not whichever was focused last: a Sweep or History
-   * window may be in front when a command line is forwarded. */
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l; l = l->next)
     if (DM_IS_WINDOW (l->data))
       return DM_WINDOW (l->data);
-  return dm_window_new (GTK_APPLICATION (self), self->settings);
+  return NULL;
+}
+
+static DmWindow *
+ensure_window (DmApplication *self)
+{
+  DmWindow *window = main_window (self);
+
+  return window ? window : dm_window_new (GTK_APPLICATION (self), self->settings);
 }
 
 static void

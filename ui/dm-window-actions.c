@@ -175,11 +175,11 @@ _dm_window_open_latency_view (DmWindow *self,
 /* The menu's Latency Detail: the focused tile's, or the first finished
  * one in the focused row (its Run button), or in the first row. */
 static void
-action_latency (GSimpleAction *action,
-                GVariant      *param,
-                gpointer       data)
+action_latency (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
 {
-  DmWindow *self = data;
+  DmWindow *self = DM_WINDOW (widget);
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
   guint row = 0;
 
@@ -199,19 +199,19 @@ action_latency (GSimpleAction *action,
 /* --- actions --------------------------------------------------------------- */
 
 static void
-action_run_all (GSimpleAction *action,
-                GVariant      *param,
-                gpointer       user_data)
+action_run_all (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
 {
-  _dm_window_start (DM_WINDOW (user_data), -1);
+  _dm_window_start (DM_WINDOW (widget), -1);
 }
 
 static void
-action_run_row (GSimpleAction *action,
-                GVariant      *param,
-                gpointer       user_data)
+action_run_row (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
 {
-  DmWindow *self = DM_WINDOW (user_data);
+  DmWindow *self = DM_WINDOW (widget);
   int row = g_variant_get_int32 (param);
 
   if (self->layout_stale)
@@ -226,11 +226,11 @@ action_run_row (GSimpleAction *action,
 }
 
 static void
-action_stop (GSimpleAction *action,
-             GVariant      *param,
-             gpointer       user_data)
+action_stop (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
 {
-  DmWindow *self = DM_WINDOW (user_data);
+  DmWindow *self = DM_WINDOW (widget);
 
   if (self->job)
     {
@@ -240,11 +240,11 @@ action_stop (GSimpleAction *action,
 }
 
 static void
-action_copy_text (GSimpleAction *action,
-                  GVariant      *param,
-                  gpointer       user_data)
+action_copy_text (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *param)
 {
-  DmWindow *self = DM_WINDOW (user_data);
+  DmWindow *self = DM_WINDOW (widget);
   dm_buf buf;
 
   _dm_window_sync_comment (self);
@@ -263,11 +263,11 @@ action_copy_text (GSimpleAction *action,
  * so with text selected in the comment this copies that text, as Ctrl+C
  * does anywhere; otherwise the results. */
 static void
-action_copy (GSimpleAction *action,
-             GVariant      *param,
-             gpointer       user_data)
+action_copy (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
 {
-  DmWindow *self = DM_WINDOW (user_data);
+  DmWindow *self = DM_WINDOW (widget);
   GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
   int start, end;
 
@@ -275,55 +275,53 @@ action_copy (GSimpleAction *action,
       && gtk_editable_get_selection_bounds (GTK_EDITABLE (focus), &start, &end))
     gtk_widget_activate_action (focus, "clipboard.copy", NULL);
   else
-    action_copy_text (action, param, user_data);
+    action_copy_text (widget, "win.copy-text", param);
 }
 
 static void
-action_choose_folder (GSimpleAction *action,
-                      GVariant      *param,
-                      gpointer       user_data)
+action_choose_folder (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
 {
-  _dm_window_choose_folder (DM_WINDOW (user_data));
+  _dm_window_choose_folder (DM_WINDOW (widget));
 }
 
 /* save-text, save-json-to, ...: the format is in the action's name. */
 static DmExportKind
-export_kind_of (GSimpleAction *action)
+export_kind_of (const char *name)
 {
-  const char *name = g_action_get_name (G_ACTION (action));
-
-  if (g_str_has_prefix (name, "save-json"))
+  if (g_str_has_prefix (name, "win.save-json"))
     return DM_EXPORT_JSON;
-  if (g_str_has_prefix (name, "save-csv"))
+  if (g_str_has_prefix (name, "win.save-csv"))
     return DM_EXPORT_CSV;
-  if (g_str_has_prefix (name, "save-screenshot"))
+  if (g_str_has_prefix (name, "win.save-screenshot"))
     return DM_EXPORT_PNG;
   return DM_EXPORT_TEXT;
 }
 
 static void
-action_save (GSimpleAction *action,
-             GVariant      *param,
-             gpointer       user_data)
+action_save (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
 {
-  save_with_chooser (DM_WINDOW (user_data), export_kind_of (action));
+  save_with_chooser (DM_WINDOW (widget), export_kind_of (action_name));
 }
 
 static void
-action_save_to (GSimpleAction *action,
-                GVariant      *param,
-                gpointer       user_data)
+action_save_to (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
 {
-  export_and_report (DM_WINDOW (user_data), export_kind_of (action),
+  export_and_report (DM_WINDOW (widget), export_kind_of (action_name),
                      g_variant_get_string (param, NULL));
 }
 
 static void
-action_history (GSimpleAction *action,
-                GVariant      *param,
-                gpointer       user_data)
+action_history (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
 {
-  DmWindow *self = DM_WINDOW (user_data);
+  DmWindow *self = DM_WINDOW (widget);
 
   if (!self->history_window)
     {
@@ -337,11 +335,11 @@ action_history (GSimpleAction *action,
 }
 
 static void
-action_thresholds (GSimpleAction *action,
-                   GVariant      *param,
-                   gpointer       user_data)
+action_thresholds (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
 {
-  DmWindow *self = DM_WINDOW (user_data);
+  DmWindow *self = DM_WINDOW (widget);
 
   gtk_window_present (GTK_WINDOW (dm_thresholds_dialog_new (GTK_WINDOW (self), self->settings)));
 }
@@ -363,11 +361,11 @@ on_compare_folder_chosen (GtkNativeDialog *dialog,
 }
 
 static void
-action_compare_folder (GSimpleAction *action,
-                       GVariant      *param,
-                       gpointer       user_data)
+action_compare_folder (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
 {
-  DmWindow *self = DM_WINDOW (user_data);
+  DmWindow *self = DM_WINDOW (widget);
   GtkFileChooserNative *chooser;
 
   chooser = gtk_file_chooser_native_new ("Compare With Folder", GTK_WINDOW (self),
@@ -379,11 +377,11 @@ action_compare_folder (GSimpleAction *action,
 }
 
 static void
-action_compare_off (GSimpleAction *action,
-                    GVariant      *param,
-                    gpointer       user_data)
+action_compare_off (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
 {
-  DmWindow *self = DM_WINDOW (user_data);
+  DmWindow *self = DM_WINDOW (widget);
 
   dm_window_set_compare_target (self, NULL);
   if (self->comparing && !self->job)
@@ -391,52 +389,41 @@ action_compare_off (GSimpleAction *action,
   _dm_window_set_status (self, "All measures the target alone");
 }
 
-static const GActionEntry window_actions[] = {
-  { "run-all", action_run_all },
-  { "run-row", action_run_row, "i" },
-  { "stop", action_stop },
-  { "copy", action_copy },
-  { "copy-text", action_copy_text },
-  { "choose-folder", action_choose_folder },
-  { "save-text", action_save },
-  { "save-json", action_save },
-  { "save-csv", action_save },
-  { "save-screenshot", action_save },
-  /* For scripts: `gapplication action ID save-json-to "'/tmp/r.json'"`. */
-  { "save-text-to", action_save_to, "s" },
-  { "save-json-to", action_save_to, "s" },
-  { "save-csv-to", action_save_to, "s" },
-  { "save-screenshot-to", action_save_to, "s" },
-  { "history", action_history },
-  { "thresholds", action_thresholds },
-  { "compare-folder", action_compare_folder },
-  { "compare-off", action_compare_off },
-  { "latency", action_latency },
-};
-
-/* Settings whose keys double as stateful actions for the menus and D-Bus. */
-static const char *const settings_actions[] = {
-  "profile", "nvme", "mix", "mix-ratio", "units", "count", "size", "target",
-};
-
+/* The window's actions, for its menus, buttons and shortcuts. The
+ * application forwards each to the main window under the same name
+ * without "win.", which is what `gapplication action` reaches. */
 void
-_dm_window_install_actions (DmWindow       *self,
-                            GtkApplication *app)
+_dm_window_class_actions_init (GtkWidgetClass *widget_class)
 {
-  g_action_map_add_action_entries (G_ACTION_MAP (app), window_actions,
-                                   G_N_ELEMENTS (window_actions), self);
-  for (guint i = 0; i < G_N_ELEMENTS (settings_actions); i++)
-    {
-      g_autoptr (GAction) action = g_settings_create_action (self->settings, settings_actions[i]);
-      g_action_map_add_action (G_ACTION_MAP (app), action);
-    }
+  gtk_widget_class_install_action (widget_class, "win.run-all", NULL, action_run_all);
+  gtk_widget_class_install_action (widget_class, "win.run-row", "i", action_run_row);
+  gtk_widget_class_install_action (widget_class, "win.stop", NULL, action_stop);
+  gtk_widget_class_install_action (widget_class, "win.copy", NULL, action_copy);
+  gtk_widget_class_install_action (widget_class, "win.copy-text", NULL, action_copy_text);
+  gtk_widget_class_install_action (widget_class, "win.choose-folder", NULL, action_choose_folder);
+  gtk_widget_class_install_action (widget_class, "win.save-text", NULL, action_save);
+  gtk_widget_class_install_action (widget_class, "win.save-json", NULL, action_save);
+  gtk_widget_class_install_action (widget_class, "win.save-csv", NULL, action_save);
+  gtk_widget_class_install_action (widget_class, "win.save-screenshot", NULL, action_save);
+  /* For scripts: `gapplication action ID save-json-to "'/tmp/r.json'"`. */
+  gtk_widget_class_install_action (widget_class, "win.save-text-to", "s", action_save_to);
+  gtk_widget_class_install_action (widget_class, "win.save-json-to", "s", action_save_to);
+  gtk_widget_class_install_action (widget_class, "win.save-csv-to", "s", action_save_to);
+  gtk_widget_class_install_action (widget_class, "win.save-screenshot-to", "s", action_save_to);
+  gtk_widget_class_install_action (widget_class, "win.history", NULL, action_history);
+  gtk_widget_class_install_action (widget_class, "win.thresholds", NULL, action_thresholds);
+  gtk_widget_class_install_action (widget_class, "win.compare-folder", NULL, action_compare_folder);
+  gtk_widget_class_install_action (widget_class, "win.compare-off", NULL, action_compare_off);
+  gtk_widget_class_install_action (widget_class, "win.latency", NULL, action_latency);
 }
 
+/* Which actions make sense now: one run at a time, Stop only during one. */
 void
-_dm_window_remove_actions (GtkApplication *app)
+_dm_window_actions_update (DmWindow *self)
 {
-  for (guint i = 0; i < G_N_ELEMENTS (window_actions); i++)
-    g_action_map_remove_action (G_ACTION_MAP (app), window_actions[i].name);
-  for (guint i = 0; i < G_N_ELEMENTS (settings_actions); i++)
-    g_action_map_remove_action (G_ACTION_MAP (app), settings_actions[i]);
+  gboolean running = self->job != NULL;
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.run-all", !running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.run-row", !running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", running);
 }

@@ -103,9 +103,8 @@ void        _dm_window_update_target_info  (DmWindow        *self);
 void        _dm_window_update_footer       (DmWindow        *self);
 
 /* dm-window-actions.c */
-void        _dm_window_install_actions     (DmWindow        *self,
-                                            GtkApplication  *app);
-void        _dm_window_remove_actions      (GtkApplication  *app);
+void        _dm_window_class_actions_init  (GtkWidgetClass  *widget_class);
+void        _dm_window_actions_update      (DmWindow        *self);
 void        _dm_window_sync_comment        (DmWindow        *self);
 gboolean    _dm_window_export_to           (DmWindow        *self,
                                             DmExportKind     kind,

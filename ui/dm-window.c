@@ -173,8 +173,7 @@ on_row_clicked (GtkButton *button,
 {
   int row = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "dm-row"));
 
-  g_action_group_activate_action (G_ACTION_GROUP (gtk_window_get_application (GTK_WINDOW (self))),
-                                  "run-row", g_variant_new_int32 (row));
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.run-row", "i", row);
 }
 
 static void
@@ -349,9 +348,10 @@ set_running (DmWindow *self,
 {
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
 
+  _dm_window_actions_update (self);
   gtk_button_set_label (GTK_BUTTON (self->all_button), running ? "Stop" : "All");
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->all_button),
-                                  running ? "app.stop" : "app.run-all");
+                                  running ? "win.stop" : "win.run-all");
   if (running)
     gtk_widget_add_css_class (self->all_button, "stop");
   else
@@ -817,10 +817,6 @@ static void
 dm_window_dispose (GObject *object)
 {
   DmWindow *self = DM_WINDOW (object);
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-
-  if (app)
-    _dm_window_remove_actions (app);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   /* Disposing a running job cancels and joins it. */
@@ -890,6 +886,7 @@ dm_window_class_init (DmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DmWindow, footer_label);
   gtk_widget_class_bind_template_child (widget_class, DmWindow, row_size_group);
   gtk_widget_class_bind_template_callback (widget_class, on_error_dismiss);
+  _dm_window_class_actions_init (widget_class);
 
   g_type_ensure (DM_TYPE_TILE);
 }
@@ -899,6 +896,7 @@ dm_window_init (DmWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   _dm_window_targets_init (self);
+  _dm_window_actions_update (self);
   self->cancellable = g_cancellable_new ();
   gtk_size_group_add_widget (self->row_size_group, self->all_button);
   self->compare_view = dm_compare_view_new ();
@@ -918,8 +916,6 @@ dm_window_new (GtkApplication *application,
                                g_settings_get_int (settings, "window-height"));
   if (g_settings_get_boolean (settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
-
-  _dm_window_install_actions (self, application);
 
   sync_from_settings (self, NULL);
   _dm_window_rebuild_grid (self);

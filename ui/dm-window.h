@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The Diskmeter window: the control row, the grid of tests and the status
- * line. Diskmeter has one window, like CrystalDiskMark, so its actions live
- * on the application where `gapplication action` and the menus reach them.
+ * line. Its actions are on its class (win.run-all, win.save-json-to, ...);
+ * Diskmeter has one such window, like CrystalDiskMark, and the application
+ * forwards the same names to it, where `gapplication action` reaches them.
  */
 #pragma once
 
