@@ -80,8 +80,11 @@ on_progress (void *user, const dm_progress *p)
                 name, dm_mode_title (p->result->mode), p->fraction * 100, left / 60, left % 60);
       break;
     case DM_PHASE_MEASURE:
+      /* The last sample's rate: it moves as the disk does, where the
+       * best run's figure only changes when a run ends. */
       snprintf (line, sizeof line, "%-14s %-5s  run %u/%u %10.2f MB/s %3.0f%%  %d:%02d left",
-                name, dm_mode_title (p->result->mode), p->run, p->count, p->result->mb_per_s,
+                name, dm_mode_title (p->result->mode), p->run, p->count,
+                p->sample.t > 0 ? p->sample.all.mb_per_s : p->result->mb_per_s,
                 p->fraction * 100, left / 60, left % 60);
       break;
     case DM_PHASE_INTERVAL:
@@ -209,7 +212,12 @@ write_report (cli *c)
         }
       break;
     case DM_FORMAT_JSON: dm_report_write_json (&c->report, &out); break;
-    case DM_FORMAT_CSV:  dm_report_write_csv (&c->report, &out); break;
+    case DM_FORMAT_CSV:
+      if (c->opt.samples)
+        dm_report_write_samples_csv (&c->report, &out);
+      else
+        dm_report_write_csv (&c->report, &out);
+      break;
     }
   int err = write_output (c, &out);
   dm_buf_free (&out);
@@ -269,6 +277,7 @@ setup_run (cli *c, dm_report *report, dm_runner **runner, const char *target,
   snprintf (report->comment, sizeof report->comment, "%s", c->opt.comment ? c->opt.comment : "");
   memcpy (report->thresholds, c->opt.thresholds, sizeof report->thresholds);
   report->n_thresholds = c->opt.n_thresholds;
+  report->sample_s = c->opt.sample_s;
   *runner = dm_runner_new (report, target);
   if (!*runner)
     return -ENOMEM;

@@ -14,6 +14,7 @@
 #include "dm-backend.h"
 #include "dm-merge.h"
 #include "dm-profile.h"
+#include "dm-report.h"
 #include "dm-units.h"
 
 const char dm_cli_usage[] =
@@ -49,6 +50,9 @@ const char dm_cli_usage[] =
   "                       green>90000 red<50000\" or \"us red>10000\" (repeatable)\n"
   "  --latency            after the text report, each test's latency percentiles\n"
   "                       and the percent of I/Os per millisecond (0..23, 24+)\n"
+  "  --sample SEC         the timeline's step: figures every SEC seconds of each\n"
+  "                       test (0.1 to 10, default 0.5; in JSON as \"samples\")\n"
+  "  --samples            with --format csv, one row per sample instead of per test\n"
   "  --compare-with TARGET_B\n"
   "                       measure TARGET_B too, test by test in turns with TARGET,\n"
   "                       and print the comparison (--format applies to it)\n"
@@ -66,6 +70,7 @@ const char dm_cli_usage[] =
   "  diskmeter-cli merge A.json B.json [C.json...]   a fleet run's hosts added up\n"
   "  diskmeter-cli show FILE       a saved run again, as text, JSON or CSV\n"
   "  diskmeter-cli sweep [OPTIONS] TARGET   every QD x threads, with the knee\n"
+  "  diskmeter-cli sustained [OPTIONS] TARGET   speed over time, the write-cache cliff\n"
   "\n"
   "Exit status: 0 done, 1 failed, 2 bad usage, 130 cancelled.\n";
 
@@ -104,6 +109,8 @@ typedef enum {
   OPT_THRESHOLD,
   OPT_LATENCY,
   OPT_START_AT,
+  OPT_SAMPLE,
+  OPT_SAMPLES,
 } opt_id;
 
 static const struct {
@@ -130,6 +137,7 @@ static const struct {
   { "help", OPT_HELP, false },            { "version", OPT_VERSION, false },
   { "latency", OPT_LATENCY, false },
   { "start-at", OPT_START_AT, true },
+  { "sample", OPT_SAMPLE, true },         { "samples", OPT_SAMPLES, false },
 };
 
 static int
@@ -242,6 +250,12 @@ apply (dm_cli_options *o, opt_id id, const char *name, const char *v, char *why,
     case OPT_HELP: o->help = true; break;
     case OPT_VERSION: o->version = true; break;
     case OPT_LATENCY: o->latency = true; break;
+    case OPT_SAMPLE:
+      err = dm_duration_parse (v, &o->sample_s, inner, sizeof inner);
+      if (!err && !(o->sample_s >= DM_SAMPLE_MIN_S - 1e-9 && o->sample_s <= DM_SAMPLE_MAX_S + 1e-9))
+        return dm_why (why, ws, "--sample: '%s' is out of range (0.1 to 10 seconds)", v);
+      break;
+    case OPT_SAMPLES: o->samples = true; break;
     case OPT_START_AT:
       {
         /* Checked here; "+SEC" is counted from when the run begins. */
@@ -341,6 +355,10 @@ parse (int argc, char **argv, dm_cli_options *o, char *why, size_t why_size)
     return dm_why (why, why_size, "--compare-with and --destroy-data-on do not go together");
   if (o->compare_with && o->start_at)
     return dm_why (why, why_size, "--start-at and --compare-with do not go together");
+  if (o->samples && o->format != DM_FORMAT_CSV)
+    return dm_why (why, why_size, "--samples goes with --format csv (JSON carries the samples)");
+  if (o->samples && o->compare_with)
+    return dm_why (why, why_size, "--samples and --compare-with do not go together");
   if (o->modes && !(o->modes & DM_MODE_BIT (DM_MODE_MIX)) && o->mix)
     o->modes |= DM_MODE_BIT (DM_MODE_MIX);
   return 0;

@@ -35,6 +35,8 @@ typedef struct dm_cli_options {
   unsigned    n_thresholds;
   bool        latency;        /* --latency: percentile table and histogram after the text */
   const char *start_at;       /* --start-at TIME, checked; NULL = start at once */
+  double      sample_s;       /* --sample SEC; 0 = DM_SAMPLE_DEFAULT_S */
+  bool        samples;        /* --samples: CSV rows per sample */
   bool        help;
   bool        version;
   bool        list_targets;

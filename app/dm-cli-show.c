@@ -19,9 +19,11 @@
 #include "dm-units.h"
 
 static const char usage[] =
-  "Usage: diskmeter-cli show FILE [--format text|json|csv] [--latency] [--output FILE]\n"
+  "Usage: diskmeter-cli show FILE [--format text|json|csv] [--latency] [--samples]\n"
+  "                          [--output FILE]\n"
   "Prints a saved run (a JSON report) again, as text, JSON or CSV; a sweep\n"
-  "as diskmeter-cli sweep prints it.\n";
+  "as diskmeter-cli sweep prints it. --samples: with CSV, one row per sample\n"
+  "of the timeline.\n";
 
 static int
 usage_error (const char *why)
@@ -88,7 +90,7 @@ int
 dm_cli_show_main (int argc, char **argv)
 {
   const char *path = NULL, *format = "text", *output = NULL;
-  bool latency = false;
+  bool latency = false, samples = false;
   char why[320];
   dm_report r;
 
@@ -117,6 +119,11 @@ dm_cli_show_main (int argc, char **argv)
           latency = true;
           continue;
         }
+      if (!strcmp (argv[i], "--samples"))
+        {
+          samples = true;
+          continue;
+        }
       if (argv[i][0] == '-' && argv[i][1])
         {
           snprintf (why, sizeof why, "unknown option '%.200s'", argv[i]);
@@ -134,6 +141,8 @@ dm_cli_show_main (int argc, char **argv)
     return usage_error ("--latency goes with the text format (JSON and CSV carry it already)");
   if (output && !*output)
     return usage_error ("--output needs a file name");
+  if (samples && strcmp (format, "csv"))
+    return usage_error ("--samples goes with --format csv (JSON carries the samples)");
 
   char *text = NULL;
   size_t len;
@@ -153,7 +162,14 @@ dm_cli_show_main (int argc, char **argv)
       return 1;
     }
   dm_sweep_plan plan;
-  if (dm_sweep_plan_from_json (&r, text, len, &plan) == 0)
+  if (samples)
+    {
+      dm_buf out;
+      dm_buf_init (&out);
+      dm_report_write_samples_csv (&r, &out);
+      err = emit (&out, output);
+    }
+  else if (dm_sweep_plan_from_json (&r, text, len, &plan) == 0)
     err = write_sweep (&r, &plan, format, latency, output);
   else
     err = dm_cli_write_report (&r, format, latency, output);

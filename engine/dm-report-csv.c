@@ -124,3 +124,43 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
       dm_buf_add (b, "\r\n");
     }
 }
+
+static void
+sample_columns (dm_buf *b, const dm_sample_figures *f)
+{
+  number (b, "%.3f", f->mb_per_s);
+  number (b, "%.1f", f->iops);
+  number (b, "%.2f", f->latency_us_mean);
+  number (b, "%.2f", f->latency_us_p99);
+}
+
+void
+dm_report_write_samples_csv (const dm_report *r, dm_buf *b)
+{
+  char name[32];
+
+  dm_buf_add (b, "test,mode,t,mb_per_s,iops,latency_us_mean,latency_us_p99,"
+                 "read_mb_per_s,read_iops,read_latency_us_mean,read_latency_us_p99,"
+                 "write_mb_per_s,write_iops,write_latency_us_mean,write_latency_us_p99\r\n");
+  for (unsigned i = 0; i < r->n_results; i++)
+    {
+      const dm_result *res = &r->results[i];
+      dm_spec_name (&res->spec, name, sizeof name);
+      for (unsigned k = 0; k < res->n_samples; k++)
+        {
+          const dm_sample *s = &res->samples[k];
+          dm_buf_printf (b, "%s,%s", name, dm_mode_name (res->mode));
+          number (b, "%.6g", s->t);
+          sample_columns (b, &s->all);
+          /* Reads and writes apart for Mix; empty cells otherwise. */
+          if (res->mode == DM_MODE_MIX)
+            {
+              sample_columns (b, &s->read);
+              sample_columns (b, &s->write);
+            }
+          else
+            dm_buf_add (b, ",,,,,,,,");
+          dm_buf_add (b, "\r\n");
+        }
+    }
+}

@@ -164,6 +164,44 @@ device (json *j, const dm_device_seen *d)
 }
 
 static void
+sample_figures (json *j, const dm_sample_figures *f)
+{
+  fixed (j, "mb_per_s", f->mb_per_s);
+  fixed (j, "iops", f->iops);
+  fixed (j, "latency_us_mean", f->latency_us_mean);
+  fixed (j, "latency_us_p99", f->latency_us_p99);
+}
+
+/* The timeline, written only when there is one, so files from before it
+ * read back unchanged. A Mix sample has its reads and writes apart. */
+static void
+samples (json *j, const dm_result *res)
+{
+  if (!res->n_samples)
+    return;
+  num (j, "sample_s", res->sample_s);
+  open_ (j, "samples", "[");
+  for (unsigned k = 0; k < res->n_samples; k++)
+    {
+      const dm_sample *sm = &res->samples[k];
+      open_ (j, NULL, "{");
+      num (j, "t", sm->t);
+      sample_figures (j, &sm->all);
+      if (res->mode == DM_MODE_MIX)
+        {
+          open_ (j, "read", "{");
+          sample_figures (j, &sm->read);
+          close_ (j, "}");
+          open_ (j, "write", "{");
+          sample_figures (j, &sm->write);
+          close_ (j, "}");
+        }
+      close_ (j, "}");
+    }
+  close_ (j, "]");
+}
+
+static void
 iso_time (int64_t t, char *buf, size_t size)
 {
   time_t tt = (time_t) t;
@@ -333,6 +371,7 @@ dm_report_write_json (const dm_report *r, dm_buf *b)
           dm_time_format_ms (res->started_ms, t, sizeof t);
           str (&j, "started", t);
         }
+      samples (&j, res);
       close_ (&j, "}");
     }
   close_ (&j, "]");

@@ -153,6 +153,49 @@ load_device (loader *l, const dm_json *o, dm_device_seen *d, unsigned index)
   return !l->failed;
 }
 
+static void
+load_sample_figures (loader *l, const dm_json *o, dm_sample_figures *f)
+{
+  f->mb_per_s = number (l, o, "mb_per_s", 1e9);
+  f->iops = number (l, o, "iops", 1e12);
+  f->latency_us_mean = number (l, o, "latency_us_mean", 1e12);
+  f->latency_us_p99 = number (l, o, "latency_us_p99", 1e12);
+}
+
+/* The timeline, when the file has one (files before it have none). */
+static bool
+load_samples (loader *l, const dm_json *o, dm_result *res, unsigned index)
+{
+  const dm_json *list = dm_json_get (o, "samples");
+  if (!list)
+    return true;
+  if (list->type != DM_JSON_ARRAY)
+    return refuse (l, "result %u: 'samples' is not a list", index + 1);
+  if (list->n > 10000000)
+    return refuse (l, "result %u has %zu samples, more than any run takes", index + 1, list->n);
+  double step = number (l, o, "sample_s", DM_SAMPLE_MAX_S);
+  dm_sample *samples = calloc (list->n ? list->n : 1, sizeof *samples);
+  if (!samples)
+    return refuse (l, "out of memory");
+  unsigned n = 0;
+  for (const dm_json *sm = list->child; sm && !l->failed; sm = sm->next, n++)
+    {
+      if (sm->type != DM_JSON_OBJECT)
+        {
+          refuse (l, "result %u: a sample is not an object", index + 1);
+          break;
+        }
+      samples[n].t = number (l, sm, "t", 1e7);
+      load_sample_figures (l, sm, &samples[n].all);
+      load_sample_figures (l, dm_json_get (sm, "read"), &samples[n].read);
+      load_sample_figures (l, dm_json_get (sm, "write"), &samples[n].write);
+    }
+  if (!l->failed && dm_result_set_samples (res, samples, n, step) < 0)
+    refuse (l, "out of memory");
+  free (samples);
+  return !l->failed;
+}
+
 static bool
 load_result (loader *l, const dm_json *o, dm_result *res, unsigned index)
 {
@@ -209,7 +252,7 @@ load_result (loader *l, const dm_json *o, dm_result *res, unsigned index)
       r->iops = number (l, run, "iops", 1e12);
       r->latency_us = number (l, run, "latency_us", 1e12);
     }
-  return !l->failed;
+  return !l->failed && load_samples (l, o, res, index);
 }
 
 int
@@ -339,7 +382,10 @@ dm_report_load_json (dm_report *out, const char *text, size_t len, char *why, si
     {
       dm_result_attach_histograms (&r.results[r.n_results], &r.histograms[2 * r.n_results]);
       if (!load_result (&l, res, &r.results[r.n_results], r.n_results))
-        goto out;
+        {
+          free (r.results[r.n_results].samples);
+          goto out;
+        }
       r.n_results++;
     }
 

@@ -74,8 +74,14 @@ dm_result_copy (dm_result *dst, const dm_result *src)
 {
   dm_histogram *hist_read = dst->hist_read;
   dm_histogram *hist_write = dst->hist_write;
+  dm_sample *samples = dst->samples;
 
   *dst = *src;
+  /* The timeline too is dst's own; without memory for it, dst has none. */
+  dst->samples = samples;
+  dst->n_samples = 0;
+  if (src != dst)
+    dm_result_set_samples (dst, src->samples, src->n_samples, src->sample_s);
   /* The histograms belong to dst's report: their contents are copied, the
    * pointers never are, so either report can be cleared first. */
   dst->hist_read = hist_read;
@@ -104,6 +110,7 @@ dm_result_reset (dm_result *res)
   unsigned read_percent = res->read_percent;
   dm_histogram *pair = res->hist_read;
 
+  free (res->samples);
   memset (res, 0, sizeof *res);
   res->spec = spec;
   res->mode = mode;
@@ -125,9 +132,34 @@ dm_report_copy_run (dm_report *dst, const dm_report *src)
   dst->histograms = histograms;
 }
 
+int
+dm_result_set_samples (dm_result *res, const dm_sample *samples, unsigned n, double step_s)
+{
+  dm_sample *copy = NULL;
+  if (n)
+    {
+      copy = malloc ((size_t) n * sizeof *copy);
+      if (!copy)
+        {
+          free (res->samples);
+          res->samples = NULL;
+          res->n_samples = 0;
+          return -ENOMEM;
+        }
+      memcpy (copy, samples, (size_t) n * sizeof *copy);
+    }
+  free (res->samples);
+  res->samples = copy;
+  res->n_samples = n;
+  res->sample_s = step_s;
+  return 0;
+}
+
 void
 dm_report_clear (dm_report *r)
 {
+  for (unsigned i = 0; r->results && i < r->n_results; i++)
+    free (r->results[i].samples);
   free (r->results);
   free (r->histograms);
   memset (r, 0, sizeof *r);

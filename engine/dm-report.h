@@ -46,6 +46,26 @@ typedef struct dm_latency {
   double p50, p90, p99, p99_9, p99_99; /* microseconds */
 } dm_latency;
 
+/* The timeline: a result's measured time cut into steps of sample_s
+ * (--sample, DM_SAMPLE_DEFAULT_S unless asked), one set of figures each. */
+#define DM_SAMPLE_DEFAULT_S 0.5
+#define DM_SAMPLE_MIN_S     0.1
+#define DM_SAMPLE_MAX_S     10.0
+
+typedef struct dm_sample_figures {
+  double mb_per_s;
+  double iops;
+  double latency_us_mean;
+  double latency_us_p99;  /* within 1.6% (16 buckets per power of two) */
+} dm_sample_figures;
+
+typedef struct dm_sample {
+  double            t;     /* seconds from the start of the measured run to this sample's end */
+  dm_sample_figures all;
+  dm_sample_figures read;  /* Mix only: reads and writes apart */
+  dm_sample_figures write;
+} dm_sample;
+
 typedef struct dm_result {
   dm_spec   spec;
   dm_mode   mode;
@@ -75,6 +95,11 @@ typedef struct dm_result {
    * wall-clock milliseconds since the epoch (0: the run was not scheduled). */
   int64_t   planned_start_ms;
   int64_t   started_ms;
+  /* The timeline, owned by the result (dm_result_copy copies it,
+   * dm_result_reset and dm_report_clear free it). */
+  double    sample_s;       /* its step */
+  dm_sample *samples;
+  unsigned  n_samples;
 } dm_result;
 
 typedef struct dm_report {
@@ -105,6 +130,7 @@ typedef struct dm_report {
   dm_histogram  *histograms;     /* 2 per result, behind hist_read/hist_write */
   dm_threshold   thresholds[16]; /* the user's green/red limits, kept with the run */
   unsigned       n_thresholds;
+  double         sample_s;       /* timeline step to measure with; 0 = DM_SAMPLE_DEFAULT_S */
 } dm_report;
 
 /* Sets up an empty report for these tests, in the order they will run. */
@@ -125,6 +151,9 @@ void dm_result_reset (dm_result *res);
 void dm_report_copy_run (dm_report *dst, const dm_report *src);
 dm_result *dm_report_find (const dm_report *r, const dm_spec *spec, dm_mode mode);
 
+/* Replaces a result's timeline with a copy of n samples. 0 or -ENOMEM. */
+int dm_result_set_samples (dm_result *res, const dm_sample *samples, unsigned n, double step_s);
+
 /* What a result's test asked of the device, to judge its device counters. */
 dm_device_ask dm_result_device_ask (const dm_result *res);
 
@@ -134,6 +163,8 @@ double dm_result_value (const dm_result *res, int unit);
 void dm_report_write_text (const dm_report *r, dm_buf *out);
 void dm_report_write_json (const dm_report *r, dm_buf *out);
 void dm_report_write_csv (const dm_report *r, dm_buf *out);
+/* CSV of the timelines: one row per sample of every result (--samples). */
+void dm_report_write_samples_csv (const dm_report *r, dm_buf *out);
 
 /* The largest result file a reader takes: a report with every histogram
  * is a few MiB, so anything past this is no result (a disk image, a log). */

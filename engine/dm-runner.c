@@ -30,6 +30,13 @@
  * rather than wait for it. The README promises this bound. */
 #define STALL_S        5
 #define STALL_TIMEOUT  (STALL_S * NS_PER_S)
+/* The timeline's latency buckets: the histogram's, two at a time (32 per
+ * power of two, a p99 within 1.6%), up to 2^35 ns; slower I/O counts in
+ * the last. Sample memory past this bound asks for a longer step. */
+#define SAMPLE_SHIFT   1
+#define SAMPLE_TOP     ((35 - DM_HIST_SUB_BITS) * DM_HIST_SUB + DM_HIST_SUB - 1)
+#define SAMPLE_BUCKETS ((SAMPLE_TOP >> SAMPLE_SHIFT) + 1)
+#define SAMPLE_MEMORY  (512ull << 20)
 
 struct dm_runner {
   dm_report        *report;
@@ -50,7 +57,24 @@ struct dm_runner {
   dm_histogram     *hists;      /* 2 per thread: reads, writes */
   dm_device_watch  *watch;      /* the disk's own counters; NULL where there are none */
   char              device_name[64];
+  struct sample_slot *slots;    /* the timeline: per thread n_samples x dirs */
+  unsigned          n_samples;  /* of the longest test */
+  unsigned          dirs;       /* 2 when a Mix test is selected: reads, writes */
+  uint64_t          sample_ns;
+  bool              pass;       /* dm_runner_set_pass */
+  bool              pass_fill;
+  dm_sample         live;       /* the last closed sample, for progress */
 };
+
+/* One sample of one worker (and one direction for Mix): counted like a
+ * window, once per batch, plus a coarse latency histogram for its p99
+ * that only the runner reads, after the worker has been joined. */
+typedef struct sample_slot {
+  atomic_ullong bytes;
+  atomic_ullong ios;
+  atomic_ullong latency_ns;
+  uint32_t      buckets[SAMPLE_BUCKETS];
+} sample_slot;
 
 /* One measured window of one worker. Written only by its worker, once per
  * reaped batch; the runner reads it for live figures after the window has
@@ -86,8 +110,17 @@ typedef struct worker {
   unsigned         n_windows;
   uint64_t         end_ns;       /* end of the last window */
 
+  /* One pass: I/Os still to issue; 0 and passed once the share is done. */
+  bool             pass;
+  bool             passed;
+  uint64_t         pass_left;
+
   /* What it measured. */
   window           win[DM_COUNT_MAX];
+  sample_slot     *slots;        /* n_samples x dirs, from the runner */
+  uint64_t         sample_ns;
+  unsigned         dirs;         /* 2: Mix, reads and writes apart */
+  uint64_t         last_ns;      /* last completion counted in a window */
   uint64_t         unscored;     /* bytes moved outside the windows */
   unsigned         retries;      /* EAGAIN/EINTR completions sent again */
   dm_histogram    *hist[2];      /* [0] reads, [1] writes: measured windows only */
@@ -144,6 +177,13 @@ dm_runner_set_progress (dm_runner *r, dm_progress_fn fn, void *user)
 }
 
 void
+dm_runner_set_pass (dm_runner *r, bool fill_first)
+{
+  r->pass = true;
+  r->pass_fill = fill_first;
+}
+
+void
 dm_runner_set_backend (dm_runner *r, const dm_backend *backend)
 {
   r->forced = backend;
@@ -161,6 +201,7 @@ dm_runner_free (dm_runner *r)
   if (!r)
     return;
   dm_device_watch_close (r->watch);
+  free (r->slots);
   free (r->selected);
   free (r);
 }
@@ -192,6 +233,8 @@ report_progress (dm_runner *r, dm_phase phase, unsigned run, double phase_fracti
   p.fraction = r->job_total > 0 ? fmin (1.0, done / r->job_total) : 0;
   p.seconds_left = fmax (0.0, r->job_total - done);
   p.result = r->current >= 0 ? &r->report->results[r->current] : NULL;
+  if (phase == DM_PHASE_MEASURE)
+    p.sample = r->live;
   r->progress (r->user, &p);
 }
 
@@ -228,6 +271,8 @@ next_io (worker *w, dm_io *io)
         w->seq_pos = 0;
     }
   io->len = w->block;
+  if (w->pass && --w->pass_left == 0)
+    w->passed = true;
   if (w->read_percent == 100)
     io->write = 0;
   else if (w->read_percent == 0)
@@ -345,7 +390,7 @@ worker_main (void *arg)
   uint64_t stop_at = 0;
   uint64_t last_answer = t;  /* the last reap that brought a completion */
 
-  for (unsigned i = 0; i < depth && !stopping; i++)
+  for (unsigned i = 0; i < depth && !stopping && !w->passed; i++)
     {
       next_io (w, ios[i]);
       ios[i]->t_submit = t;
@@ -372,10 +417,13 @@ worker_main (void *arg)
           stopping = true;
           stop_at = t;
         }
-      /* The whole batch was reaped at t, so it belongs to one window. */
+      /* The whole batch was reaped at t, so it belongs to one window and
+       * one sample. */
       window *win = t >= w->measure_ns && t < deadline
                       ? &w->win[(t - w->measure_ns) / w->window_ns] : NULL;
+      sample_slot *slot = win ? &w->slots[(t - w->measure_ns) / w->sample_ns * w->dirs] : NULL;
       uint64_t batch_bytes = 0, batch_ios = 0, batch_latency = 0;
+      uint64_t dir_bytes[2] = { 0, 0 }, dir_ios[2] = { 0, 0 }, dir_latency[2] = { 0, 0 };
       for (int i = 0; i < n; i++)
         {
           dm_io *io = done[i];
@@ -418,9 +466,21 @@ worker_main (void *arg)
               batch_ios++;
               batch_latency += latency;
               dm_histogram_add (w->hist[io->write], latency, 1);
+              unsigned d = w->dirs > 1 ? io->write : 0;
+              dir_bytes[d] += w->block;
+              dir_ios[d]++;
+              dir_latency[d] += latency;
+              unsigned b = dm_histogram_bucket (latency);
+              slot[d].buckets[(b < SAMPLE_TOP ? b : SAMPLE_TOP) >> SAMPLE_SHIFT]++;
             }
           else
             w->unscored += w->block;
+          /* One pass: a share moved is the end of this thread's test. */
+          if (!stopping && w->passed)
+            {
+              stopping = true;
+              stop_at = t;
+            }
           if (!stopping)
             {
               io->buf = (char *) bufs + (size_t) io->slot * buf_size;
@@ -434,6 +494,14 @@ worker_main (void *arg)
           window_add (&win->bytes, batch_bytes);
           window_add (&win->ios, batch_ios);
           window_add (&win->latency_ns, batch_latency);
+          for (unsigned d = 0; d < w->dirs; d++)
+            if (dir_ios[d])
+              {
+                window_add (&slot[d].bytes, dir_bytes[d]);
+                window_add (&slot[d].ios, dir_ios[d]);
+                window_add (&slot[d].latency_ns, dir_latency[d]);
+              }
+          w->last_ns = t;
         }
       /* After a cancel, I/O still queued on a slow device may take seconds;
        * the run is over, so do not wait for it past the drain budget. */
@@ -476,6 +544,90 @@ window_totals (const worker *workers, unsigned T, unsigned k, uint64_t *bytes, u
       *ios += atomic_load_explicit (&workers[i].win[k].ios, memory_order_relaxed);
       *latency_ns += atomic_load_explicit (&workers[i].win[k].latency_ns, memory_order_relaxed);
     }
+}
+
+/* The figures of sample k, direction d (-1: both), over the workers. The
+ * p99 needs the workers joined; live figures pass want_p99 false. */
+static void
+sample_figures (dm_sample_figures *f, const worker *workers, unsigned T, unsigned k, int d,
+                double seconds, bool want_p99)
+{
+  uint64_t bytes = 0, ios = 0, latency_ns = 0;
+  uint32_t counts[SAMPLE_BUCKETS];
+  if (want_p99)
+    memset (counts, 0, sizeof counts);
+  for (unsigned i = 0; i < T; i++)
+    for (unsigned e = 0; e < workers[i].dirs; e++)
+      {
+        if (d >= 0 && (int) e != d)
+          continue;
+        const sample_slot *sl = &workers[i].slots[k * workers[i].dirs + e];
+        bytes += atomic_load_explicit (&sl->bytes, memory_order_relaxed);
+        ios += atomic_load_explicit (&sl->ios, memory_order_relaxed);
+        latency_ns += atomic_load_explicit (&sl->latency_ns, memory_order_relaxed);
+        if (want_p99)
+          for (unsigned b = 0; b < SAMPLE_BUCKETS; b++)
+            counts[b] += sl->buckets[b];
+      }
+  memset (f, 0, sizeof *f);
+  if (seconds <= 0)
+    return;
+  f->mb_per_s = (double) bytes / seconds / 1e6;
+  f->iops = (double) ios / seconds;
+  f->latency_us_mean = ios ? (double) latency_ns / (double) ios / 1000 : 0;
+  if (!want_p99 || !ios)
+    return;
+  /* As dm_histogram_quantile: the smallest value with at least 99% of
+   * the I/Os at or below it, at its bucket's midpoint. */
+  uint64_t rank = (uint64_t) ceil (0.99 * (double) ios), seen = 0;
+  if (rank < 1)
+    rank = 1;
+  for (unsigned b = 0; b < SAMPLE_BUCKETS; b++)
+    {
+      seen += counts[b];
+      if (seen >= rank)
+        {
+          unsigned first = b << SAMPLE_SHIFT, last = first + (1u << SAMPLE_SHIFT) - 1;
+          double low = (double) dm_histogram_bucket_low (first);
+          double high = (double) (dm_histogram_bucket_low (last) + dm_histogram_bucket_width (last));
+          f->latency_us_p99 = (low + high) / 2 / 1000;
+          break;
+        }
+    }
+}
+
+/* The result's timeline over its first `seconds` of measuring: whole
+ * samples, and a last shorter one when asked (a finished run whose length
+ * is no multiple of the step). */
+static void
+fill_samples (dm_runner *r, dm_result *res, const worker *workers, unsigned T, double seconds,
+              bool partial_last)
+{
+  double step = (double) r->sample_ns / NS_PER_S;
+  unsigned n = (unsigned) floor (seconds / step + 1e-9);
+  if (partial_last && seconds - n * step > 1e-6)
+    n++;
+  if (n > r->n_samples)
+    n = r->n_samples;
+  dm_sample *samples = n ? calloc (n, sizeof *samples) : NULL;
+  if (n && !samples)
+    {
+      dm_result_set_samples (res, NULL, 0, step);
+      return;
+    }
+  for (unsigned k = 0; k < n; k++)
+    {
+      double len = fmin (step, seconds - k * step);
+      samples[k].t = k * step + len;
+      sample_figures (&samples[k].all, workers, T, k, -1, len, true);
+      if (workers[0].dirs > 1)
+        {
+          sample_figures (&samples[k].read, workers, T, k, 0, len, true);
+          sample_figures (&samples[k].write, workers, T, k, 1, len, true);
+        }
+    }
+  dm_result_set_samples (res, samples, n, step);
+  free (samples);
 }
 
 static void
@@ -597,6 +749,13 @@ run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists)
       w->hist[1] = &hists[2 * i + 1];
       dm_histogram_reset (w->hist[0]);
       dm_histogram_reset (w->hist[1]);
+      w->dirs = res->mode == DM_MODE_MIX ? 2 : 1;
+      w->sample_ns = r->sample_ns;
+      w->slots = r->slots + (size_t) i * r->n_samples * r->dirs;
+      memset (w->slots, 0, (size_t) r->n_samples * w->dirs * sizeof *w->slots);
+      w->pass = r->pass;
+      w->pass_left = (spec->pattern == DM_SEQ ? region : file_size / T) / spec->block_size;
+      w->passed = w->pass && w->pass_left == 0;
     }
 
   for (; started < T; started++)
@@ -655,9 +814,28 @@ run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists)
                          warmup_ns ? (double) (now - t0) / (double) warmup_ns : 1,
                          s->warmup_s);
       else
-        report_progress (r, DM_PHASE_MEASURE,
-                         (unsigned) fmin (count, (double) (now - measure) / window_ns + 1), 0, 0);
+        {
+          /* The time left ticks through the test; the figure is the last
+           * sample that closed (5 ms ago or more, as for windows). */
+          double test_s = s->warmup_s + count * s->measure_s;
+          uint64_t into = now - measure;
+          unsigned samples_closed = (unsigned) (into > 5000000 ? (into - 5000000) / r->sample_ns : 0);
+          if (samples_closed > r->n_samples)
+            samples_closed = r->n_samples;
+          r->live.t = 0;
+          if (samples_closed)
+            {
+              double step = (double) r->sample_ns / NS_PER_S;
+              r->live.t = samples_closed * step;
+              sample_figures (&r->live.all, workers, started, samples_closed - 1, -1, step, false);
+            }
+          report_progress (r, DM_PHASE_MEASURE,
+                           (unsigned) fmin (count, (double) (now - measure) / window_ns + 1),
+                           test_s > 0 ? fmin (1.0, (s->warmup_s + (double) into / NS_PER_S) / test_s) : 1,
+                           test_s);
+        }
     }
+  memset (&r->live, 0, sizeof r->live);
   now = dm_clock_ns ();
   cpu1 = dm_process_cpu_ns ();
   if (dev_ok)
@@ -693,6 +871,23 @@ run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists)
       dm_histogram_merge (res->hist_write, w->hist[1]);
     }
 
+  /* One pass that every thread finished ends the run where its last I/O
+   * completed: the run lasted that long. */
+  double last_window_s = s->measure_s;
+  bool passed = r->pass && !err;
+  for (unsigned i = 0; i < T; i++)
+    passed = passed && workers[i].passed && !workers[i].error;
+  if (passed && windows_done < count)
+    {
+      uint64_t last = measure;
+      for (unsigned i = 0; i < T; i++)
+        if (workers[i].last_ns > last)
+          last = workers[i].last_ns;
+      double elapsed = (double) (last - measure) / NS_PER_S;
+      windows_done = (unsigned) fmin (count, floor (elapsed / s->measure_s) + 1);
+      last_window_s = fmax (1e-6, elapsed - (windows_done - 1) * s->measure_s);
+    }
+
   /* The exact figures, now that no worker writes any more. A window cut
    * short by a cancel is not a measurement; its I/O counts as unscored. */
   res->n_runs = 0;
@@ -700,7 +895,7 @@ run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists)
   for (unsigned k = 0; k < count; k++)
     {
       dm_run run;
-      fill_run (&run, workers, T, k, s->measure_s);
+      fill_run (&run, workers, T, k, k + 1 == windows_done ? last_window_s : s->measure_s);
       span_bytes += run.bytes;
       if (k < windows_done && !err)
         {
@@ -710,7 +905,14 @@ run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists)
       else
         rep->warmup_bytes += run.bytes;
     }
-  double measured_s = res->n_runs * s->measure_s;
+  double measured_s = res->n_runs ? (res->n_runs - 1) * s->measure_s + last_window_s : 0;
+  /* The timeline covers what was measured; a cancelled or failed pass
+   * keeps the samples up to where it stopped. */
+  if (r->pass && !res->n_runs && now > measure)
+    fill_samples (r, res, workers, T, fmin ((double) (now - measure) / NS_PER_S,
+                                            count * s->measure_s), false);
+  else
+    fill_samples (r, res, workers, T, measured_s, true);
   summarize (res, res->hist_read, res->hist_write, cpu1 - cpu0,
              now >= end ? count * s->measure_s : fmax (measured_s, (double) (now - measure) / NS_PER_S),
              rep->system.logical_cpus);
@@ -814,7 +1016,7 @@ dm_runner_prepare (dm_runner *r)
 {
   dm_report *rep = r->report;
   dm_settings *s = &rep->settings;
-  bool need_write = false;
+  bool need_write = false, mix = false;
   unsigned max_threads = 1, n_tests = 0;
   int err;
 
@@ -839,6 +1041,7 @@ dm_runner_prepare (dm_runner *r)
           need_write = true;
         if (res->spec.threads > max_threads)
           max_threads = res->spec.threads;
+        mix |= res->mode == DM_MODE_MIX;
       }
   if (!n_tests)
     return set_error (rep, -EINVAL, "no test selected");
@@ -850,9 +1053,26 @@ dm_runner_prepare (dm_runner *r)
   if (err < 0)
     return err;
 
+  /* The timeline's slots, for the longest test, before any I/O: the
+   * workers only index into them. */
+  double step = rep->sample_s > 0 ? rep->sample_s : DM_SAMPLE_DEFAULT_S;
+  if (!(step >= DM_SAMPLE_MIN_S - 1e-9 && step <= DM_SAMPLE_MAX_S + 1e-9))
+    return set_error (rep, -EINVAL, "the sample step must be %g to %g s, not %g",
+                      DM_SAMPLE_MIN_S, DM_SAMPLE_MAX_S, step);
+  r->sample_ns = (uint64_t) llround (step * NS_PER_S);
+  r->n_samples = (unsigned) ceil (s->count * s->measure_s / step - 1e-9) + 1;
+  r->dirs = mix ? 2 : 1;
+  uint64_t sample_memory = (uint64_t) r->n_samples * r->dirs * max_threads * sizeof (sample_slot);
+  if (sample_memory > SAMPLE_MEMORY)
+    return set_error (rep, -EINVAL, "a timeline of %u samples per thread needs %llu MiB; "
+                      "a longer sample step needs less", r->n_samples,
+                      (unsigned long long) (sample_memory >> 20));
+
   r->workers = calloc (max_threads, sizeof *r->workers);
   r->hists = malloc (sizeof *r->hists * 2 * max_threads);
-  if (!r->workers || !r->hists)
+  free (r->slots);
+  r->slots = calloc ((size_t) r->n_samples * r->dirs * max_threads, sizeof *r->slots);
+  if (!r->workers || !r->hists || !r->slots)
     return set_error (rep, -ENOMEM, "out of memory");
 
   err = dm_testfile_open (&r->tf, rep, r->target, need_write);
@@ -866,7 +1086,7 @@ dm_runner_prepare (dm_runner *r)
   for (unsigned i = 0; i < rep->n_results; i++)
     if (is_selected (r, i) && (err = check_fits (r, &rep->results[i])) < 0)
       return err;
-  if (!rep->target.is_block_device)
+  if (!rep->target.is_block_device && (!r->pass || r->pass_fill))
     {
       err = dm_testfile_fill (&r->tf, rep, &r->cancel, fill_progress, r);
       if (err < 0)
@@ -938,8 +1158,10 @@ dm_runner_finish (dm_runner *r, int err)
   rep->finished = dm_wall_time ();
   free (r->workers);
   free (r->hists);
+  free (r->slots);
   r->workers = NULL;
   r->hists = NULL;
+  r->slots = NULL;
   return err;
 }
 

@@ -28,6 +28,9 @@ typedef struct dm_progress {
   double           fraction;      /* of the whole job, 0..1 */
   double           seconds_left;  /* estimate for the whole job */
   const dm_result *result;        /* live figures of the current result; copy them */
+  /* The last closed sample of the timeline during DM_PHASE_MEASURE
+   * (sample.t == 0: none closed yet), summed over reads and writes. */
+  dm_sample        sample;
 } dm_progress;
 
 typedef void (*dm_progress_fn) (void *user, const dm_progress *progress);
@@ -39,6 +42,12 @@ typedef struct dm_runner dm_runner;
 dm_runner *dm_runner_new (dm_report *report, const char *target);
 void dm_runner_select (dm_runner *runner, const bool *run_result);
 void dm_runner_set_progress (dm_runner *runner, dm_progress_fn fn, void *user);
+/* One pass instead of timed runs (the sustained test): each thread moves
+ * its share of the test file once, then stops, and the result's single run
+ * ends when all have or when count x measure_s has passed. fill_first
+ * says whether the file is written before (a read pass needs data; a write
+ * pass must meet the storage as it is). */
+void dm_runner_set_pass (dm_runner *runner, bool fill_first);
 /* Uses this backend instead of choosing one (tests drive the runner through
  * an in-memory backend that records and can fail I/O). */
 struct dm_backend;
