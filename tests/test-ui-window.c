@@ -15,6 +15,7 @@
 #include "dm-application.h"
 #include "dm-ui-test.h"
 #include "dm-format.h"
+#include "dm-history-window.h"
 #include "dm-screenshot.h"
 #include "dm-tile.h"
 #include "dm-window.h"
@@ -371,13 +372,25 @@ has_test_file (const char *dir)
 }
 
 static void
+on_running (GObject    *object,
+            GParamSpec *pspec,
+            gpointer    data)
+{
+  gboolean running;
+
+  g_object_get (object, "running", &running, NULL);
+  g_assert_cmpint (running, ==, dm_window_is_running (DM_WINDOW (object)));
+  (*(guint *) data)++;
+}
+
+static void
 test_stop_mid_run (void)
 {
   const char *root = g_getenv ("DM_BUILD_ROOT");
   g_autofree char *base = g_build_filename (root ? root : g_get_tmp_dir (), "ui-stop-XXXXXX", NULL);
   g_autofree char *dir = g_mkdtemp (g_strdup (base));
   gint64 deadline, stop_at;
-  guint beat_id;
+  guint beat_id, running_changes = 0;
   dm_spec spec;
   dm_result *res;
 
@@ -391,7 +404,9 @@ test_stop_mid_run (void)
   g_settings_set_string (settings, "target", dir);
   dm_ui_test_spin ();
 
-  /* The row's own button runs just that row. */
+  /* The row's own button runs just that row; the running property goes
+   * up and down once, and the row buttons follow it. */
+  g_signal_connect (window, "notify::running", G_CALLBACK (on_running), &running_changes);
   worst_gap = last_beat = 0;
   beat_id = g_timeout_add (10, beat, NULL);
   gtk_widget_activate (_dm_window_get_row_button (window, 0));
@@ -400,6 +415,8 @@ test_stop_mid_run (void)
   while (!dm_window_is_running (window) && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (dm_window_is_running (window));
+  g_assert_cmpuint (running_changes, ==, 1);
+  g_assert_false (gtk_widget_get_sensitive (_dm_window_get_row_button (window, 0)));
 
   /* Half a second into the write test (the read tile shows its final
    * figure when the read is done), then Stop, as the button does. */
@@ -418,6 +435,9 @@ test_stop_mid_run (void)
   g_source_remove (beat_id);
 
   g_assert_false (dm_window_is_running (window));
+  g_assert_cmpuint (running_changes, ==, 2);
+  g_assert_true (gtk_widget_get_sensitive (_dm_window_get_row_button (window, 0)));
+  g_signal_handlers_disconnect_by_func (window, on_running, &running_changes);
   g_test_message ("stopped after %.0f ms; longest main loop gap %.1f ms",
                   (g_get_monotonic_time () - stop_at) / 1000.0, worst_gap / 1000.0);
   g_assert_cmpint (g_get_monotonic_time () - stop_at, <, 1500 * 1000);
@@ -446,6 +466,111 @@ test_stop_mid_run (void)
   reset_settings ();
 }
 
+static DmHistoryWindow *
+find_history_window (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels (); /* not ours to free */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GObject) w = g_list_model_get_item (toplevels, i);
+
+      if (DM_IS_HISTORY_WINDOW (w))
+        return DM_HISTORY_WINDOW (w);
+    }
+  return NULL;
+}
+
+/* The History window asks, the main window answers: Open and Compare are
+ * its open-run and compare-runs signals, and a failure comes back as the
+ * sentence the History window shows. */
+static void
+test_history_signals (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("diskmeter-ui-XXXXXX", NULL);
+  g_autofree char *json = g_build_filename (dir, "run.json", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.json", NULL);
+  const char *pair[] = { json, json, NULL };
+  g_autofree char *why = NULL;
+  DmHistoryWindow *history;
+  dm_report *report;
+  dm_result *res;
+  dm_spec spec;
+
+  g_settings_set_string (settings, "profile", "demo");
+  dm_ui_test_spin ();
+  report = _dm_window_get_report (window);
+  g_assert_cmpint (dm_spec_parse ("SEQ1M_Q8T1", &spec, NULL, 0), ==, 0);
+  res = dm_report_find (report, &spec, DM_MODE_READ);
+  g_assert_nonnull (res);
+  res->status = DM_STATUS_COMPLETE;
+  res->n_runs = 1;
+  res->mb_per_s = res->mean_mb_per_s = 987.6;
+  res->iops = 987.6;
+  res->latency_us = 1000;
+  report->status = DM_STATUS_COMPLETE;
+  report->started = 1700000000;
+  report->finished = 1700000010;
+  g_action_group_activate_action (G_ACTION_GROUP (app), "save-json-to", g_variant_new_string (json));
+  g_assert_true (g_file_test (json, G_FILE_TEST_EXISTS));
+  for (guint i = 0; i < report->n_results; i++)
+    dm_result_reset (&report->results[i]);
+  _dm_window_refresh (window);
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "history", NULL);
+  dm_ui_test_spin ();
+  history = find_history_window ();
+  g_assert_nonnull (history);
+
+  g_signal_emit_by_name (history, "open-run", missing, &why);
+  g_assert_nonnull (why);
+  g_assert_nonnull (strstr (why, "missing.json"));
+  g_clear_pointer (&why, g_free);
+
+  g_signal_emit_by_name (history, "open-run", json, &why);
+  g_assert_null (why);
+  g_assert_cmpstr (dm_tile_get_digits (DM_TILE (_dm_window_get_tile (window, 0, 0))), ==,
+                   "987.60");
+
+  g_signal_emit_by_name (history, "compare-runs", pair, &why);
+  g_assert_null (why);
+  g_signal_emit_by_name (history, "compare-runs", (const char *[]) { json, NULL }, &why);
+  g_assert_nonnull (why);
+
+  gtk_window_destroy (GTK_WINDOW (history));
+  /* Back to the grid: a run's exports are the grid's again. */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "compare-off", NULL);
+  g_settings_set_string (settings, "profile", "default");
+  dm_ui_test_spin ();
+  g_unlink (json);
+  g_rmdir (dir);
+  reset_settings ();
+}
+
+/* A scripted save that fails sets the window's exit-status, and the
+ * application's follows it: the process exits with 1. Last, as it leaves
+ * the status set. */
+static void
+test_script_exit_status (void)
+{
+  DmScript *script = g_new0 (DmScript, 1);
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  int status = -1;
+
+  g_object_get (window, "exit-status", &status, NULL);
+  g_assert_cmpint (status, ==, 0);
+  g_assert_cmpint (dm_application_get_exit_status (app), ==, 0);
+  script->json = g_strdup ("/nonexistent-diskmeter-folder/run.json");
+  dm_window_run_script (window, script);
+  while (status == 0 && g_get_monotonic_time () < deadline)
+    {
+      g_main_context_iteration (NULL, TRUE);
+      g_object_get (window, "exit-status", &status, NULL);
+    }
+  g_assert_cmpint (status, ==, 1);
+  g_assert_cmpint (dm_application_get_exit_status (app), ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -463,5 +588,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/export-pending", test_export_pending);
   g_test_add_func ("/ui/window/copy-text", test_copy_text);
   g_test_add_func ("/ui/window/stop-mid-run", test_stop_mid_run);
+  g_test_add_func ("/ui/window/history-signals", test_history_signals);
+  g_test_add_func ("/ui/window/script-exit-status", test_script_exit_status);
   return g_test_run ();
 }

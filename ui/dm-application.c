@@ -63,6 +63,87 @@ static const GOptionEntry options[] = {
   { NULL }
 };
 
+/* --- the main window's state ------------------------------------------------ */
+
+static void
+set_exit_status (DmApplication *self,
+                 int            status)
+{
+  if (status > self->exit_status)
+    self->exit_status = status;
+}
+
+/* While a run is going the app holds itself, so that closing the window
+ * waits for the engine to clean up. */
+static void
+set_running (DmApplication *self,
+             gboolean       running)
+{
+  if (running == self->running)
+    return;
+  self->running = running;
+  /* Busy is announced on the session bus; without one there is nobody to
+   * tell (and GLib would complain). */
+  if (running)
+    {
+      g_application_hold (G_APPLICATION (self));
+      if (g_application_get_dbus_connection (G_APPLICATION (self)))
+        g_application_mark_busy (G_APPLICATION (self));
+    }
+  else
+    {
+      if (g_application_get_dbus_connection (G_APPLICATION (self)))
+        g_application_unmark_busy (G_APPLICATION (self));
+      g_application_release (G_APPLICATION (self));
+    }
+}
+
+static void
+on_window_running (DmWindow      *window,
+                   GParamSpec    *pspec,
+                   DmApplication *self)
+{
+  gboolean running;
+
+  g_object_get (window, "running", &running, NULL);
+  set_running (self, running);
+}
+
+static void
+on_window_exit_status (DmWindow      *window,
+                       GParamSpec    *pspec,
+                       DmApplication *self)
+{
+  int status;
+
+  g_object_get (window, "exit-status", &status, NULL);
+  set_exit_status (self, status);
+}
+
+/* Every main window, however it was made, is watched: its runs keep the
+ * application alive and its scripts decide the exit status. */
+static void
+dm_application_window_added (GtkApplication *app,
+                             GtkWindow      *window)
+{
+  GTK_APPLICATION_CLASS (dm_application_parent_class)->window_added (app, window);
+  if (DM_IS_WINDOW (window))
+    {
+      g_signal_connect_object (window, "notify::running", G_CALLBACK (on_window_running), app, 0);
+      g_signal_connect_object (window, "notify::exit-status", G_CALLBACK (on_window_exit_status),
+                               app, 0);
+    }
+}
+
+static void
+dm_application_window_removed (GtkApplication *app,
+                               GtkWindow      *window)
+{
+  if (DM_IS_WINDOW (window))
+    g_signal_handlers_disconnect_by_data (window, app);
+  GTK_APPLICATION_CLASS (dm_application_parent_class)->window_removed (app, window);
+}
+
 /* --- colour scheme --------------------------------------------------------- */
 
 static void
@@ -559,13 +640,13 @@ sweep_script_save (gpointer data)
           g_printerr ("diskmeter: the Sweep window was closed before %s was saved\n",
                       outputs[i].path);
           if (app)
-            dm_application_set_exit_status (DM_APPLICATION (app), 1);
+            set_exit_status (DM_APPLICATION (app), 1);
           continue;
         }
       if (!dm_sweep_window_save (s->window, outputs[i].format, outputs[i].path, &error))
         {
           g_printerr ("diskmeter: %s\n", error->message);
-          dm_application_set_exit_status (DM_APPLICATION (app), 1);
+          set_exit_status (DM_APPLICATION (app), 1);
         }
       else
         g_print ("diskmeter: saved %s\n", outputs[i].path);
@@ -778,12 +859,15 @@ dm_application_class_init (DmApplicationClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+  GtkApplicationClass *gtk_app_class = GTK_APPLICATION_CLASS (klass);
 
   object_class->finalize = dm_application_finalize;
   app_class->startup = dm_application_startup;
   app_class->activate = dm_application_activate;
   app_class->command_line = dm_application_command_line;
   app_class->shutdown = dm_application_shutdown;
+  gtk_app_class->window_added = dm_application_window_added;
+  gtk_app_class->window_removed = dm_application_window_removed;
 }
 
 static void
@@ -807,35 +891,4 @@ int
 dm_application_get_exit_status (DmApplication *self)
 {
   return self->exit_status;
-}
-
-void
-dm_application_set_exit_status (DmApplication *self,
-                                int            status)
-{
-  if (status > self->exit_status)
-    self->exit_status = status;
-}
-
-void
-dm_application_set_running (DmApplication *self,
-                            gboolean       running)
-{
-  if (running == self->running)
-    return;
-  self->running = running;
-  /* Busy is announced on the session bus; without one there is nobody to
-   * tell (and GLib would complain). */
-  if (running)
-    {
-      g_application_hold (G_APPLICATION (self));
-      if (g_application_get_dbus_connection (G_APPLICATION (self)))
-        g_application_mark_busy (G_APPLICATION (self));
-    }
-  else
-    {
-      if (g_application_get_dbus_connection (G_APPLICATION (self)))
-        g_application_unmark_busy (G_APPLICATION (self));
-      g_application_release (G_APPLICATION (self));
-    }
 }

@@ -18,11 +18,5 @@ G_DECLARE_FINAL_TYPE (DmApplication, dm_application, DM, APPLICATION, GtkApplica
 DmApplication *dm_application_new             (void);
 /* The process's exit status once the main loop ends (scripted runs). */
 int            dm_application_get_exit_status (DmApplication *self);
-void           dm_application_set_exit_status (DmApplication *self,
-                                               int            status);
-/* While a run is going the app holds itself, so that closing the window
- * waits for the engine to clean up. */
-void           dm_application_set_running     (DmApplication *self,
-                                               gboolean       running);
 
 G_END_DECLS

@@ -3,6 +3,8 @@
  * The list is read from the history folder with dm_history_list each time
  * it is shown or changed; runs are acted on by their path, never by their
  * position, so a file added meanwhile cannot shift what a button hits.
+ * Opening and comparing are the main window's business: this window asks
+ * for them with its open-run and compare-runs signals and shows the answer.
  */
 #include "dm-history-window.h"
 
@@ -29,13 +31,15 @@ struct _DmHistoryWindow
   GtkWidget        *open_button;
   GtkWidget        *reload_button;
 
-  DmWindow         *main_window;  /* weak: the window outlives its history */
   dm_history_entry *entries;
   unsigned          n_entries;
   GPtrArray        *checks;       /* GtkCheckButton per entry (NULL if unreadable) */
 };
 
 G_DEFINE_FINAL_TYPE (DmHistoryWindow, dm_history_window, GTK_TYPE_WINDOW)
+
+enum { OPEN_RUN, COMPARE_RUNS, N_SIGNALS };
+static guint signals[N_SIGNALS];
 
 static void
 set_status (DmHistoryWindow *self,
@@ -191,23 +195,22 @@ static void
 on_open (DmHistoryWindow *self)
 {
   const dm_history_entry *e = checked_entry (self);
-  g_autoptr (GError) error = NULL;
+  g_autofree char *why = NULL;
 
-  if (!e || !self->main_window)
+  if (!e)
     return;
-  if (!dm_window_open_saved (self->main_window, e->path, &error))
-    set_status (self, error->message);
-  else
-    gtk_window_present (GTK_WINDOW (self->main_window));
+  g_signal_emit (self, signals[OPEN_RUN], 0, e->path, &why);
+  if (why)
+    set_status (self, why);
 }
 
 static void
 on_compare (DmHistoryWindow *self)
 {
   g_autoptr (GPtrArray) paths = checked_paths (self);
-  g_autoptr (GError) error = NULL;
+  g_autofree char *why = NULL;
 
-  if (paths->len < 2 || !self->main_window)
+  if (paths->len < 2)
     return;
   /* Oldest first: the first column is the reference the others are
    * measured against, and "before" usually means earlier. */
@@ -218,11 +221,10 @@ on_compare (DmHistoryWindow *self)
       paths->pdata[i] = paths->pdata[paths->len - 1 - i];
       paths->pdata[paths->len - 1 - i] = t;
     }
-  if (!dm_window_compare_saved (self->main_window, (const char *const *) paths->pdata,
-                                paths->len, &error))
-    set_status (self, error->message);
-  else
-    gtk_window_present (GTK_WINDOW (self->main_window));
+  g_ptr_array_add (paths, NULL);
+  g_signal_emit (self, signals[COMPARE_RUNS], 0, (const char *const *) paths->pdata, &why);
+  if (why)
+    set_status (self, why);
 }
 
 static void
@@ -358,7 +360,6 @@ dm_history_window_dispose (GObject *object)
 {
   DmHistoryWindow *self = DM_HISTORY_WINDOW (object);
 
-  g_clear_weak_pointer (&self->main_window);
   gtk_widget_dispose_template (GTK_WIDGET (self), DM_TYPE_HISTORY_WINDOW);
   G_OBJECT_CLASS (dm_history_window_parent_class)->dispose (object);
 }
@@ -392,6 +393,26 @@ dm_history_window_class_init (DmHistoryWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DmHistoryWindow, compare_button);
   gtk_widget_class_bind_template_child (widget_class, DmHistoryWindow, open_button);
   gtk_widget_class_bind_template_child (widget_class, DmHistoryWindow, reload_button);
+
+  /**
+   * DmHistoryWindow::open-run:
+   * @path: the saved run's file
+   *
+   * Open asks for one saved run to be shown. Returns: (transfer full)
+   * (nullable): NULL once it is shown, else why not, for the status line.
+   */
+  signals[OPEN_RUN] = g_signal_new ("open-run", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                    NULL, NULL, NULL, G_TYPE_STRING, 1,
+                                    G_TYPE_STRING | G_SIGNAL_TYPE_STATIC_SCOPE);
+  /**
+   * DmHistoryWindow::compare-runs:
+   * @paths: two or more saved runs' files, oldest first (the reference)
+   *
+   * Compare asks for the runs side by side. Returns: as ::open-run.
+   */
+  signals[COMPARE_RUNS] = g_signal_new ("compare-runs", G_TYPE_FROM_CLASS (klass),
+                                        G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_STRING, 1,
+                                        G_TYPE_STRV | G_SIGNAL_TYPE_STATIC_SCOPE);
 }
 
 static void
@@ -410,15 +431,14 @@ dm_history_window_init (DmHistoryWindow *self)
 }
 
 DmHistoryWindow *
-dm_history_window_new (DmWindow *main_window)
+dm_history_window_new (GtkWindow *parent)
 {
   DmHistoryWindow *self = g_object_new (DM_TYPE_HISTORY_WINDOW,
-                                        "transient-for", main_window,
+                                        "transient-for", parent,
                                         "destroy-with-parent", TRUE,
-                                        "application", gtk_window_get_application (GTK_WINDOW (main_window)),
+                                        "application", gtk_window_get_application (parent),
                                         NULL);
 
-  g_set_weak_pointer (&self->main_window, main_window);
   dm_history_window_reload (self);
   return self;
 }

@@ -8,14 +8,13 @@
 
 #include <gtk/gtk.h>
 
-#include "dm-window.h"
-
 G_BEGIN_DECLS
 
 #define DM_TYPE_HISTORY_WINDOW (dm_history_window_get_type ())
 G_DECLARE_FINAL_TYPE (DmHistoryWindow, dm_history_window, DM, HISTORY_WINDOW, GtkWindow)
 
-DmHistoryWindow *dm_history_window_new    (DmWindow        *main_window);
+/* The window that answers its open-run and compare-runs signals. */
+DmHistoryWindow *dm_history_window_new    (GtkWindow       *parent);
 /* Lists the history folder again (after a run, or a change elsewhere). */
 void             dm_history_window_reload (DmHistoryWindow *self);
 

@@ -325,7 +325,8 @@ action_history (GtkWidget  *widget,
 
   if (!self->history_window)
     {
-      self->history_window = GTK_WIDGET (dm_history_window_new (self));
+      self->history_window = GTK_WIDGET (dm_history_window_new (GTK_WINDOW (self)));
+      _dm_window_connect_history (self, DM_HISTORY_WINDOW (self->history_window));
       g_object_add_weak_pointer (G_OBJECT (self->history_window),
                                  (gpointer *) &self->history_window);
     }

@@ -363,6 +363,41 @@ dm_window_open_saved (DmWindow    *self,
   return TRUE;
 }
 
+/* The History window's Open and Compare buttons. */
+static char *
+on_open_run (DmHistoryWindow *history,
+             const char      *path,
+             DmWindow        *self)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!dm_window_open_saved (self, path, &error))
+    return g_strdup (error->message);
+  gtk_window_present (GTK_WINDOW (self));
+  return NULL;
+}
+
+static char *
+on_compare_runs (DmHistoryWindow    *history,
+                 const char * const *paths,
+                 DmWindow           *self)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!dm_window_compare_saved (self, paths, g_strv_length ((char **) paths), &error))
+    return g_strdup (error->message);
+  gtk_window_present (GTK_WINDOW (self));
+  return NULL;
+}
+
+void
+_dm_window_connect_history (DmWindow        *self,
+                            DmHistoryWindow *history)
+{
+  g_signal_connect_object (history, "open-run", G_CALLBACK (on_open_run), self, 0);
+  g_signal_connect_object (history, "compare-runs", G_CALLBACK (on_compare_runs), self, 0);
+}
+
 gboolean
 dm_window_compare_saved (DmWindow           *self,
                          const char * const *paths,

@@ -9,6 +9,7 @@
 
 #include "dm-compare.h"
 #include "dm-format.h"
+#include "dm-history-window.h"
 #include "dm-job.h"
 #include "dm-platform.h"
 #include "dm-report.h"
@@ -76,6 +77,8 @@ struct _DmWindow
   char         **saved_names;
   guint          n_saved;
   GtkWidget     *history_window;  /* weak: open while the user keeps it */
+  gboolean       running;         /* the property: a job is on */
+  int            exit_status;     /* the property: worst of the scripted runs */
   dm_threshold   rules[DM_THRESHOLDS_MAX]; /* green/red limits, from settings */
   unsigned       n_rules;
 };
@@ -83,6 +86,8 @@ struct _DmWindow
 typedef enum { DM_EXPORT_TEXT, DM_EXPORT_JSON, DM_EXPORT_CSV, DM_EXPORT_PNG } DmExportKind;
 
 /* dm-window.c */
+void        _dm_window_set_exit_status     (DmWindow        *self,
+                                            int              status);
 void        _dm_window_set_status          (DmWindow        *self,
                                             const char      *text);
 char       *_dm_window_current_target      (DmWindow        *self);
@@ -136,6 +141,8 @@ gboolean    _dm_window_compare_export      (DmWindow        *self,
                                             dm_buf          *buf);
 void        _dm_window_compare_reunit      (DmWindow        *self);
 void        _dm_window_thresholds_changed  (DmWindow        *self);
+void        _dm_window_connect_history     (DmWindow        *self,
+                                            DmHistoryWindow *history);
 
 /* For the widget tests. */
 guint       _dm_window_get_n_rows        (DmWindow *self);

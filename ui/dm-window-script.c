@@ -3,10 +3,10 @@
  * A run from the command line (--run, --save-*, --quit-when-done): it waits
  * for the window's first frame, starts, and once the last figure is drawn
  * writes the files it was asked for and closes the window if told to.
+ * What went wrong sets the window's exit-status property, which the
+ * application turns into the process's.
  */
 #include "dm-window-private.h"
-
-#include "dm-application.h"
 
 void
 dm_script_free (DmScript *script)
@@ -29,7 +29,6 @@ _dm_window_script_save (DmWindow *self,
                         gboolean  with_screenshot)
 {
   DmScript *script = self->script;
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
   const struct { DmExportKind kind; const char *path; } outputs[] = {
     { DM_EXPORT_JSON, script->json },
     { DM_EXPORT_TEXT, script->text },
@@ -46,7 +45,7 @@ _dm_window_script_save (DmWindow *self,
       if (!_dm_window_export_to (self, outputs[i].kind, outputs[i].path, &error))
         {
           dm_window_show_error (self, error->message);
-          dm_application_set_exit_status (DM_APPLICATION (app), 1);
+          _dm_window_set_exit_status (self, 1);
         }
       else if (outputs[i].kind == DM_EXPORT_PNG)
         g_print ("diskmeter: saved screenshot %dx%d to %s\n",
@@ -103,7 +102,7 @@ script_begin (gpointer data)
         {
           /* It could not even start (bad settings): the message is shown,
            * the script still writes what it can and quits. */
-          dm_application_set_exit_status (DM_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))), 1);
+          _dm_window_set_exit_status (self, 1);
           _dm_window_script_continue (self);
         }
     }

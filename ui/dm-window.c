@@ -14,7 +14,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "dm-application.h"
 #include "dm-compare-view.h"
 #include "dm-format.h"
 #include "dm-latency-view.h"
@@ -24,6 +23,9 @@
 #include "dm-ui.h"
 
 G_DEFINE_FINAL_TYPE (DmWindow, dm_window, GTK_TYPE_APPLICATION_WINDOW)
+
+enum { PROP_0, PROP_RUNNING, PROP_EXIT_STATUS, N_PROPS };
+static GParamSpec *properties[N_PROPS];
 
 /* --- messages -------------------------------------------------------------- */
 
@@ -226,6 +228,8 @@ _dm_window_rebuild_grid (DmWindow *self)
       g_object_set_data (G_OBJECT (button), "dm-row", GINT_TO_POINTER (r));
       g_signal_connect (button, "clicked", G_CALLBACK (on_row_clicked), self);
       gtk_size_group_add_widget (self->row_size_group, button);
+      g_object_bind_property (self, "running", button, "sensitive",
+                              G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
       gtk_grid_attach (GTK_GRID (self->grid), button, 0, r + 1, 1, 1);
       self->row_buttons[r] = button;
 
@@ -342,12 +346,13 @@ find_cell (DmWindow        *self,
 
 /* --- runs ------------------------------------------------------------------ */
 
+/* The controls that would change a run under way follow the running
+ * property (bound in dm_window_init and for each row's button); the
+ * application watches it to stay alive until the engine has cleaned up. */
 static void
 set_running (DmWindow *self,
              gboolean  running)
 {
-  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
-
   _dm_window_actions_update (self);
   gtk_button_set_label (GTK_BUTTON (self->all_button), running ? "Stop" : "All");
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->all_button),
@@ -356,13 +361,22 @@ set_running (DmWindow *self,
     gtk_widget_add_css_class (self->all_button, "stop");
   else
     gtk_widget_remove_css_class (self->all_button, "stop");
-  gtk_widget_set_sensitive (GTK_WIDGET (self->count_dropdown), !running);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->size_dropdown), !running);
-  gtk_widget_set_sensitive (GTK_WIDGET (self->target_dropdown), !running);
-  for (guint r = 0; r < self->layout.n_rows; r++)
-    gtk_widget_set_sensitive (self->row_buttons[r], !running);
-  if (app)
-    dm_application_set_running (DM_APPLICATION (app), running);
+  if (self->running != running)
+    {
+      self->running = running;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+    }
+}
+
+/* A scripted run's outcome: the worst status wins, as a shell expects. */
+void
+_dm_window_set_exit_status (DmWindow *self,
+                            int       status)
+{
+  if (status <= self->exit_status)
+    return;
+  self->exit_status = status;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXIT_STATUS]);
 }
 
 static const char *
@@ -537,8 +551,7 @@ on_job_finished (DmJob    *job,
         }
 
   if (self->script)
-    dm_application_set_exit_status (DM_APPLICATION (gtk_window_get_application (GTK_WINDOW (self))),
-                                    code == 0 ? 0 : 1);
+    _dm_window_set_exit_status (self, code == 0 ? 0 : 1);
   if (self->close_after_job)
     {
       /* A scripted run that was stopped still leaves its figures behind:
@@ -856,6 +869,27 @@ dm_window_finalize (GObject *object)
 }
 
 static void
+dm_window_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  DmWindow *self = DM_WINDOW (object);
+
+  switch (prop_id)
+    {
+    case PROP_RUNNING:
+      g_value_set_boolean (value, self->running);
+      break;
+    case PROP_EXIT_STATUS:
+      g_value_set_int (value, self->exit_status);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 dm_window_class_init (DmWindowClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
@@ -864,7 +898,19 @@ dm_window_class_init (DmWindowClass *klass)
 
   object_class->dispose = dm_window_dispose;
   object_class->finalize = dm_window_finalize;
+  object_class->get_property = dm_window_get_property;
   window_class->close_request = dm_window_close_request;
+
+  /* A run is under way (from All, a row, a script or D-Bus). */
+  properties[PROP_RUNNING] =
+    g_param_spec_boolean ("running", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* What the process should exit with after scripted runs: 0, or 1 once
+   * a run, a start or a save has failed. */
+  properties[PROP_EXIT_STATUS] =
+    g_param_spec_int ("exit-status", NULL, NULL, 0, 255, 0,
+                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   dm_ui_init ();
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -897,6 +943,12 @@ dm_window_init (DmWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   _dm_window_targets_init (self);
   _dm_window_actions_update (self);
+  g_object_bind_property (self, "running", self->count_dropdown, "sensitive",
+                          G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
+  g_object_bind_property (self, "running", self->size_dropdown, "sensitive",
+                          G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
+  g_object_bind_property (self, "running", self->target_dropdown, "sensitive",
+                          G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
   self->cancellable = g_cancellable_new ();
   gtk_size_group_add_widget (self->row_size_group, self->all_button);
   self->compare_view = dm_compare_view_new ();
