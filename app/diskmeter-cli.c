@@ -420,6 +420,8 @@ main (int argc, char **argv)
     return dm_cli_history_main (argc - 1, argv + 1);
   if (argc > 1 && !strcmp (argv[1], "sweep"))
     return dm_cli_sweep_main (argc - 1, argv + 1);
+  if (argc > 1 && !strcmp (argv[1], "sustained"))
+    return dm_cli_sustained_main (argc - 1, argv + 1);
   if (argc > 1 && !strcmp (argv[1], "show"))
     return dm_cli_show_main (argc - 1, argv + 1);
   if (argc > 1 && !strcmp (argv[1], "merge"))

@@ -15,6 +15,8 @@ int dm_cli_compare_main (int argc, char **argv);
 int dm_cli_history_main (int argc, char **argv);
 /* diskmeter-cli sweep [OPTIONS] TARGET */
 int dm_cli_sweep_main (int argc, char **argv);
+/* diskmeter-cli sustained [OPTIONS] TARGET */
+int dm_cli_sustained_main (int argc, char **argv);
 /* diskmeter-cli merge A.json B.json [C.json...] [--format text|json|csv|xlsx] */
 int dm_cli_merge_main (int argc, char **argv);
 /* diskmeter-cli show FILE [--format text|json|csv] [--latency] [--output FILE] */

@@ -15,6 +15,7 @@
 #include "dm-cli-commands.h"
 #include "dm-latency.h"
 #include "dm-platform.h"
+#include "dm-sustained.h"
 #include "dm-sweep.h"
 #include "dm-units.h"
 
@@ -167,6 +168,19 @@ dm_cli_show_main (int argc, char **argv)
       dm_buf out;
       dm_buf_init (&out);
       dm_report_write_samples_csv (&r, &out);
+      err = emit (&out, output);
+    }
+  else if (dm_sustained_is (&r, text, len))
+    {
+      /* A sustained run as the sustained command prints it. */
+      dm_buf out;
+      dm_buf_init (&out);
+      if (!strcmp (format, "json"))
+        dm_sustained_write_json (&r, &out);
+      else if (!strcmp (format, "csv"))
+        dm_report_write_samples_csv (&r, &out);
+      else
+        dm_sustained_write_text (&r, &out);
       err = emit (&out, output);
     }
   else if (dm_sweep_plan_from_json (&r, text, len, &plan) == 0)

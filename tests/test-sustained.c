@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The sustained test's analysis on timelines whose truth is arithmetic: a
+ * rate that halves for good at a known byte (also inside a sample), one
+ * that only dips, noise around the cliff, a cache shorter than the
+ * opening window; the free-space margin; and a run through the test
+ * backend whose JSON carries the cliff and reads back unchanged.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dm-runner.h"
+#include "dm-sustained.h"
+#include "dm-test-backend.h"
+#include "dm-test.h"
+
+/* A device writing `fast` MB/s until `cache` MB, then `slow` MB/s, seen in
+ * samples of `step` s over `secs` s (each sample's mean rate). */
+static unsigned
+two_rates (dm_sample *s, double fast, double slow, double cache, double step, double secs)
+{
+  unsigned n = (unsigned) llround (secs / step);
+  double t_cliff = cache / fast;
+  for (unsigned k = 0; k < n; k++)
+    {
+      double a = k * step, b = a + step, mb;
+      if (b <= t_cliff)
+        mb = fast * step;
+      else if (a >= t_cliff)
+        mb = slow * step;
+      else
+        mb = fast * (t_cliff - a) + slow * (b - t_cliff);
+      memset (&s[k], 0, sizeof s[k]);
+      s[k].t = b;
+      s[k].all.mb_per_s = mb / step;
+    }
+  return n;
+}
+
+static void
+test_cliff (void)
+{
+  static dm_sample s[4000];
+  dm_sustained_cliff c;
+
+  /* On a sample's edge, and inside one. */
+  double caches[] = { 1000, 1234.5, 640 };
+  for (unsigned i = 0; i < 3; i++)
+    {
+      unsigned n = two_rates (s, 500, 100, caches[i], 0.5, 30);
+      dm_sustained_find_cliff (s, n, &c);
+      DM_CHECK (c.found);
+      DM_CHECK (fabs ((double) c.cache_bytes / 1e6 - caches[i]) < 0.01 * caches[i]);
+      DM_CHECK (fabs (c.before_mb_per_s - 500) < 5 && fabs (c.after_mb_per_s - 100) < 1);
+      DM_CHECK (fabs (c.at_s - caches[i] / 500) < 0.05);
+    }
+
+  /* A cache of 0.3 s seen in 0.1 s samples: shorter than the opening
+   * window, still found. */
+  unsigned n = two_rates (s, 1000, 200, 300, 0.1, 5);
+  dm_sustained_find_cliff (s, n, &c);
+  DM_CHECK (c.found && fabs ((double) c.cache_bytes / 1e6 - 300) < 6);
+
+  /* Noise: +-10% on every sample, one burst back up after the cliff. */
+  n = two_rates (s, 400, 120, 2000, 0.5, 40);
+  for (unsigned k = 0; k < n; k++)
+    s[k].all.mb_per_s *= 1 + 0.1 * sin (k * 1.7);
+  s[n - 10].all.mb_per_s = 390;
+  dm_sustained_find_cliff (s, n, &c);
+  DM_CHECK (c.found);
+  DM_CHECK (fabs ((double) c.cache_bytes / 1e6 - 2000) < 0.05 * 2000);
+
+  /* A dip that recovers is no cliff; nor is a steady rate. */
+  n = two_rates (s, 300, 300, 0, 0.5, 20);
+  for (unsigned k = 10; k < 16; k++)
+    s[k].all.mb_per_s = 100;
+  dm_sustained_find_cliff (s, n, &c);
+  DM_CHECK (!c.found);
+  DM_CHECK (fabs (c.before_mb_per_s - 300) < 1 && fabs (c.after_mb_per_s - 300) < 1);
+
+  /* A fall to 60% is no cliff either: the rate must fall below half. */
+  n = two_rates (s, 300, 180, 1500, 0.5, 20);
+  dm_sustained_find_cliff (s, n, &c);
+  DM_CHECK (!c.found);
+
+  dm_sustained_find_cliff (s, 0, &c);
+  DM_CHECK (!c.found);
+}
+
+static void
+test_margin (void)
+{
+  /* 5% of a large filesystem, 1 GiB of a small one. */
+  DM_CHECK_INT (dm_sustained_margin (100ull << 30), ==, 5ull << 30);
+  DM_CHECK_INT (dm_sustained_margin (4ull << 30), ==, 1ull << 30);
+  DM_CHECK_INT (dm_sustained_free_span ((3ull << 30) + 12345, 4ull << 30), ==, 2ull << 30);
+  DM_CHECK_INT (dm_sustained_free_span (1ull << 30, 4ull << 30), ==, 0);
+  DM_CHECK_INT (dm_sustained_free_span (900ull << 30, 1000ull << 30), ==, DM_TEST_SIZE_MAX);
+}
+
+static void
+test_run (void)
+{
+  dm_sustained_plan p;
+  dm_settings s;
+  dm_report r, back;
+  char why[200];
+
+  dm_sustained_plan_init (&p);
+  DM_CHECK (p.mode == DM_MODE_WRITE && p.pattern == DM_SEQ && p.block_size == 1u << 20
+            && p.queue_depth == 8 && p.threads == 1 && p.duration_s == 60);
+  dm_settings_init (&s);
+  p.duration_s = 20;
+  p.sample_s = 0.1;
+  DM_CHECK_INT (dm_sustained_report_init (&r, &p, 15ull << 20, &s, why, sizeof why), ==, -EINVAL);
+  DM_CHECK (strstr (why, "span"));
+  DM_CHECK_INT (dm_sustained_report_init (&r, &p, 32ull << 20, &s, why, sizeof why), ==, 0);
+  DM_CHECK_STR (r.profile, "sustained");
+
+  dm_test_backend_config cfg = { .latency_ns = 2000000 };
+  dm_test_backend_reset (&cfg, 0);
+  dm_runner *runner = dm_runner_new (&r, ".");
+  dm_runner_set_backend (runner, &dm_test_backend);
+  dm_runner_set_pass (runner, false);
+  DM_CHECK_INT (dm_runner_run (runner), ==, 0);
+  dm_runner_free (runner);
+  DM_CHECK_INT (r.results[0].runs[0].bytes, ==, 32ull << 20);
+  DM_CHECK (r.results[0].n_samples >= 1);
+
+  dm_buf a, b, t;
+  dm_buf_init (&a);
+  dm_sustained_write_json (&r, &a);
+  DM_CHECK (strstr (a.data, "\"sustained\": {") && strstr (a.data, "\"cache_bytes\": null")
+            && strstr (a.data, "\"before_mb_per_s\""));
+  DM_CHECK_INT (dm_report_load_json (&back, a.data, a.len, why, sizeof why), ==, 0);
+  DM_CHECK (dm_sustained_is (&back, a.data, a.len));
+  dm_buf_init (&b);
+  dm_sustained_write_json (&back, &b);
+  DM_CHECK_STR (b.data, a.data);
+  dm_buf_init (&t);
+  dm_sustained_write_text (&back, &t);
+  DM_CHECK (strstr (t.data, "Sustained SEQ1M_Q8T1 write") && strstr (t.data, "No cliff")
+            && strstr (t.data, "MB/s\n"));
+  dm_buf_free (&a);
+  dm_buf_free (&b);
+  dm_buf_free (&t);
+  dm_report_clear (&back);
+  dm_report_clear (&r);
+}
+
+int
+main (void)
+{
+  DM_RUN ("/engine/sustained/cliff", test_cliff);
+  DM_RUN ("/engine/sustained/margin", test_margin);
+  DM_RUN ("/engine/sustained/run", test_run);
+  return dm_test_done ();
+}
