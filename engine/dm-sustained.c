@@ -173,7 +173,9 @@ dm_sustained_find_cliff (const dm_sample *s, unsigned n, dm_sustained_cliff *out
    * half fast, half slow): the rates before and after are taken outside
    * these two, where there are samples. */
   unsigned b_end = c >= 2 ? c - 1 : c;
-  double before = mean_rate (s, 0, b_end);
+  /* The first sample holds the start (queues filling, a throttle's
+   * initial budget): left out of the rate before where others are. */
+  double before = mean_rate (s, b_end >= 3 ? 1 : 0, b_end);
   double after = c + 1 < n ? mean_rate (s, c + 1, n) : mean_rate (s, c, n);
   unsigned w0 = c >= 1 ? c - 1 : c;
   if (b_end == c)
@@ -222,13 +224,29 @@ dm_sustained_is (const dm_report *r, const char *text, size_t len)
   return is;
 }
 
+/* The cliff of a report's timeline as saved: each rate as the JSON
+ * carries it (3 decimals), so a saved run gives the very same figures. */
 static void
 cliff_of (const dm_report *r, dm_sustained_cliff *c)
 {
-  if (r->n_results)
-    dm_sustained_find_cliff (r->results[0].samples, r->results[0].n_samples, c);
-  else
-    memset (c, 0, sizeof *c);
+  memset (c, 0, sizeof *c);
+  if (!r->n_results || !r->results[0].n_samples)
+    return;
+  const dm_result *res = &r->results[0];
+  dm_sample *s = malloc ((size_t) res->n_samples * sizeof *s);
+  if (!s)
+    return;
+  for (unsigned k = 0; k < res->n_samples; k++)
+    {
+      char text[64];
+      memset (&s[k], 0, sizeof s[k]);
+      snprintf (text, sizeof text, "%.6g", res->samples[k].t);
+      s[k].t = strtod (text, NULL);
+      snprintf (text, sizeof text, "%.3f", res->samples[k].all.mb_per_s);
+      s[k].all.mb_per_s = strtod (text, NULL);
+    }
+  dm_sustained_find_cliff (s, res->n_samples, c);
+  free (s);
 }
 
 void
