@@ -9,6 +9,7 @@
  * (one request served at a time, no latency floor) cannot show.
  *
  *   slow-fs MOUNTPOINT SERVICE_US PARALLEL [--write-us US] [--keep-writes FILE]
+ *           [--write-cache MIB [--cache-us US]]
  *
  * Runs in the foreground until unmounted or killed. Files live in memory,
  * up to 512 MiB in all; creation and the rest are immediate, and so are
@@ -30,7 +31,10 @@
  * appends every write, as it came, to FILE: a 16-byte header (offset, u64;
  * length, u32; 0, u32; little-endian) and the bytes, up to 1 GiB in all,
  * so a test can read back what a program wrote to a file whose name it
- * removed at once.
+ * removed at once. --write-cache models an SSD's SLC cache: the first MIB
+ * MiB written are served in --cache-us each (0: at once), every write
+ * after them in --write-us; the cache never drains, so the cliff falls
+ * at exactly MIB MiB.
  */
 
 #define FUSE_USE_VERSION 31
@@ -71,6 +75,9 @@ static struct {
   unsigned        parallel;
   long            service_ns;
   long            write_service_ns;  /* 0: writes are immediate */
+  long            cache_service_ns;  /* --cache-us: writes into the write cache */
+  uint64_t        cache_left;        /* --write-cache bytes not yet written, under lock */
+  bool            cache;
   uint64_t        held, hold_ns, hold_max_ns;  /* reads' slot time, under serve_lock */
   uint64_t        reads, read_bytes, writes, write_bytes;  /* under lock */
   bool            realtime;
@@ -384,8 +391,17 @@ slow_write (const char *path, const char *buf, size_t size, off_t off,
   (void) path;
   if (fi->fh == SERVED)
     return -EBADF;
-  if (fs.write_service_ns)
-    serve (fs.write_service_ns, false);
+  bool cached = false;
+  if (fs.cache)
+    {
+      pthread_mutex_lock (&fs.lock);
+      cached = fs.cache_left >= size;
+      fs.cache_left = cached ? fs.cache_left - size : 0;
+      pthread_mutex_unlock (&fs.lock);
+    }
+  long service = cached ? fs.cache_service_ns : fs.write_service_ns;
+  if (service)
+    serve (service, false);
   pthread_mutex_lock (&fs.lock);
   node *n = &fs.files[fi->fh];
   int err = grow (n, (size_t) off + size);
@@ -478,7 +494,7 @@ main (int argc, char **argv)
   if (argc < 4)
     {
       fprintf (stderr, "usage: slow-fs MOUNTPOINT SERVICE_US PARALLEL [--write-us US] "
-               "[--keep-writes FILE]\n");
+               "[--keep-writes FILE] [--write-cache MIB [--cache-us US]]\n");
       return 2;
     }
   long us = strtol (argv[2], &end1, 10);
@@ -505,6 +521,22 @@ main (int argc, char **argv)
               fprintf (stderr, "slow-fs: --write-us must be 0..10000000\n");
               return 2;
             }
+        }
+      else if (!strcmp (argv[i], "--write-cache") || !strcmp (argv[i], "--cache-us"))
+        {
+          long v = strtol (argv[i + 1], &end1, 10);
+          if (*end1 || v < 0 || v > 10000000)
+            {
+              fprintf (stderr, "slow-fs: %s must be 0..10000000\n", argv[i]);
+              return 2;
+            }
+          if (argv[i][2] == 'w')
+            {
+              fs.cache = true;
+              fs.cache_left = (uint64_t) v << 20;
+            }
+          else
+            fs.cache_service_ns = v * 1000;
         }
       else
         {
