@@ -92,6 +92,80 @@ PY
 read -r w h _ < <(dm_png stats "$out/reopened.png")
 dm_check "the reopened run's screenshot is the demo grid's size (${w}x${h} vs ${png_w}x${png_h})" \
   test "${w}x${h}" = "${png_w}x${png_h}"
+# --- 1c. What a screenshot shows ----------------------------------------------
+# The window exists to be pasted into reports: its title names the target
+# and profile, the progress bar is gone once the run is done, the footer is
+# whole (read back by OCR) even in the narrowest window, --screenshot-scale
+# draws a larger PNG of the same window, and the dark style keeps the
+# digits readable (WCAG contrast from the PNG's own pixels).
+dm_check "the finished run's screenshot has no progress bar in its status line" \
+  python3 - "$out/shot.png" "$DM_SOURCE_ROOT/tests/png.py" <<'PY'
+import subprocess, sys
+png, tool = sys.argv[1:3]
+h = int(subprocess.check_output([sys.executable, tool, "stats", png]).split()[1])
+# The tiles' meters and the progress bar are drawn in the same blue; only
+# the bar sits in the bottom third, between the comment and the footer.
+bars = [list(map(int, l.split())) for l in
+        subprocess.check_output([sys.executable, tool, "bars", png, "53,132,228"]).decode().splitlines()]
+print("#   blue bars (top left length):", bars, "height", h)
+assert not [b for b in bars if b[0] > h * 2 // 3], "a progress bar is left on screen"
+PY
+
+if command -v tesseract >/dev/null; then
+  tesseract "$out/shot.png" "$out/shot" >/dev/null 2>&1
+  sed 's/^/#   ocr: /' "$out/shot.txt"
+  dm_check "the title names the profile (OCR: 'Diskmeter ... Demo')" \
+    grep -q "Diskmeter.*Demo" "$out/shot.txt"
+
+  # The narrowest window, a long folder and drive: the OS still shows.
+  python3 - "$out/run.json" "$out/long.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+r["target"]["path"] = "/srv/benchmarks/storage-array-seven/a-rather-long-folder-name/run"
+r["target"]["model"] = "Example Enterprise NVMe Drive 7.68TB"
+r["system"]["os"] = "Elsewhere OS 1.0"
+json.dump(r, open(sys.argv[2], "w"))
+PY
+  mkdir -p "$out/config/glib-2.0/settings"
+  printf '[io/github/diskmeter/Diskmeter]\nwindow-width=320\nwindow-height=300\n' \
+    >"$out/config/glib-2.0/settings/keyfile"
+  GSETTINGS_BACKEND=keyfile XDG_CONFIG_HOME="$out/config" timeout 60 "$DM_GUI" \
+    --open "$out/long.json" --save-screenshot "$out/narrow.png" --quit-when-done \
+    >"$out/narrow.log" 2>&1
+  sed 's/^/#   /' "$out/narrow.log"
+  tesseract "$out/narrow.png" "$out/narrow" >/dev/null 2>&1
+  sed 's/^/#   ocr: /' "$out/narrow.txt"
+  dm_check "a narrow window's screenshot still shows the whole footer, OS last (OCR)" \
+    grep -q "Elsewhere OS 1" "$out/narrow.txt"
+else
+  dm_check "tesseract is installed for the OCR checks (build-aux/dev installs tesseract-ocr)" false
+fi
+
+timeout 60 "$DM_GUI" --open "$out/run.json" --save-screenshot "$out/x2.png" --screenshot-scale 2 \
+  --quit-when-done >"$out/x2.log" 2>&1
+sed 's/^/#   /' "$out/x2.log"
+read -r x2_w x2_h _ < <(dm_png stats "$out/x2.png")
+read -r w1 h1 < <(sed -n 's/^diskmeter: saved screenshot .*(window \([0-9]*\)x\([0-9]*\), .*/\1 \2/p' "$out/x2.log")
+dm_check "--screenshot-scale 2 draws the window at twice its size (${x2_w}x${x2_h}, window ${w1:-?}x${h1:-?})" \
+  test "${x2_w}x${x2_h}" = "$(( ${w1:-0} * 2 ))x$(( ${h1:-0} * 2 ))"
+dm_check "... and the window itself is the usual one (${w1:-?}x${h1:-?} vs ${png_w}x${png_h})" \
+  test "${w1:-0}x${h1:-0}" = "${png_w}x${png_h}"
+timeout 60 "$DM_GUI" --open "$out/run.json" --screenshot-scale 9 --save-screenshot "$out/x9.png" \
+  --quit-when-done >/dev/null 2>&1
+rc=$?
+dm_check "--screenshot-scale 9 is refused with status 2 (got $rc)" test "$rc" = 2
+
+GTK_THEME=Adwaita:dark timeout 60 "$DM_GUI" --open "$out/run.json" \
+  --save-screenshot "$out/dark.png" --quit-when-done >"$out/dark.log" 2>&1
+read -r dark_fg dark_bg dark_ratio < <(dm_png tile-contrast "$out/dark.png")
+read -r light_fg light_bg light_ratio < <(dm_png tile-contrast "$out/shot.png")
+dm_log "tile contrast: dark $dark_ratio:1 ($dark_fg on $dark_bg), light $light_ratio:1 ($light_fg on $light_bg)"
+dm_check "in the dark style the tiles' digits stand out at least 4.5:1 (${dark_ratio:-?}:1)" \
+  python3 -c "import sys; sys.exit(0 if float('${dark_ratio:-0}') >= 4.5 else 1)"
+dm_check "... and the dark screenshot is dark (tile $dark_bg)" \
+  python3 -c "import sys; sys.exit(0 if sum(map(int, '${dark_bg:-255,255,255}'.split(','))) < 300 else 1)"
+if [ -n "${DM_GUI_KEEP_DARK:-}" ]; then cp "$out/dark.png" "$DM_GUI_KEEP_DARK"; fi
+
 timeout 30 "$DM_GUI" --open "$out/missing.json" --quit-when-done >/dev/null 2>"$out/open.err"
 rc=$?
 dm_check "--open of a missing file fails with status 1 (got $rc)" test "$rc" = 1

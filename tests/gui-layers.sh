@@ -31,7 +31,7 @@ dm_check "dm-window.h is included by the window's files and the application only
   only dm-window.h dm-window.c dm-window-private.h dm-application.c
 dm_check "dm-window-private.h stays among the window's own files" \
   only dm-window-private.h dm-window.c dm-window-actions.c dm-window-compare.c \
-  dm-window-script.c dm-window-targets.c
+  dm-window-script.c dm-window-settings.c dm-window-targets.c dm-window-zoom.c
 dm_check "the History window does not know the main window (it emits open-run and compare-runs)" \
   only dm-history-window.h dm-window-private.h dm-window-actions.c dm-window-compare.c \
   dm-history-window.c

@@ -8,6 +8,10 @@
 # "bars FILE R,G,B" prints "TOP LEFT LENGTH" for each horizontal bar of that
 # colour (at least 20 pixels long and 2 tall), top to bottom, left to right.
 # INK is the share of pixels unlike the most common one (the background).
+# "tile-contrast FILE" finds the grid's first row of tiles (right of the
+# first green row button) and prints the digits' colour, the tile's and
+# their WCAG contrast ratio, the lowest over the tile's filled and plain
+# parts: "R,G,B R,G,B RATIO".
 import struct
 import sys
 import zlib
@@ -140,6 +144,53 @@ def bars(path, spec):
             print(top, left, length)
 
 
+def luminance(px):
+    def channel(v):
+        v /= 255.0
+        return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+    return 0.2126 * channel(px[0]) + 0.7152 * channel(px[1]) + 0.0722 * channel(px[2])
+
+
+def contrast(a, b):
+    la, lb = luminance(a), luminance(b)
+    return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
+
+
+def tile_contrast(path):
+    width, height, bpp, rows = read_png(path)
+    green = (46, 139, 62)
+    near = lambda px: all(abs(px[i] - green[i]) <= 12 for i in range(3))
+    groups = []   # [first row, last row, rightmost x] of green buttons
+    for y, line in enumerate(rows):
+        xs = [x for x in range(width) if near(line[x * bpp:x * bpp + 3])]
+        if len(xs) < 30:
+            continue
+        if groups and groups[-1][1] == y - 1:
+            groups[-1][1] = y
+            groups[-1][2] = max(groups[-1][2], xs[-1])
+        else:
+            groups.append([y, y, xs[-1]])
+    if len(groups) < 2:
+        raise SystemExit("%s: no row button found" % path)
+    top, bottom, right = groups[1]
+    window_bg = count_pixels(rows, bpp, 3).most_common(1)[0][0]
+    band = [line[x * bpp:x * bpp + 3] for line in rows[top + (bottom - top) // 4:
+                                                         bottom - (bottom - top) // 4]
+            for x in range(right + 8, width - 8)]
+    counts = Counter(band)
+    backgrounds = [px for px, n in counts.most_common(4)
+                   if px != window_bg and n > 0.05 * len(band)][:2]
+    if not backgrounds:
+        raise SystemExit("%s: no tile found" % path)
+    text = Counter(px for px in band
+                   if all(contrast(px, bg) >= 2 for bg in backgrounds + [window_bg])).most_common(1)
+    if not text:
+        raise SystemExit("%s: no digits found in the tiles" % path)
+    text = text[0][0]
+    worst = min(backgrounds, key=lambda bg: contrast(text, bg))
+    print(",".join(map(str, text)), ",".join(map(str, worst)), "%.2f" % contrast(text, worst))
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == "stats":
         stats(argv[2])
@@ -149,9 +200,11 @@ def main(argv):
         centre(argv[2], argv[3])
     elif len(argv) == 4 and argv[1] == "bars":
         bars(argv[2], argv[3])
+    elif len(argv) == 3 and argv[1] == "tile-contrast":
+        tile_contrast(argv[2])
     else:
         raise SystemExit("usage: png.py stats FILE | colours FILE R,G,B... | "
-                         "centre FILE R,G,B | bars FILE R,G,B")
+                         "centre FILE R,G,B | bars FILE R,G,B | tile-contrast FILE")
 
 
 main(sys.argv)

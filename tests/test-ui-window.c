@@ -251,7 +251,7 @@ test_actions (void)
     "run-all", "run-row", "stop", "copy", "copy-text", "save-text", "save-json", "save-csv",
     "save-screenshot", "save-text-to", "save-json-to", "save-csv-to", "save-screenshot-to",
     "profile", "nvme", "mix", "mix-ratio", "units", "count", "size", "target", "choose-folder",
-    "preferences", "about", "quit",
+    "preferences", "about", "quit", "zoom-in", "zoom-out", "zoom-reset",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -466,6 +466,60 @@ test_stop_mid_run (void)
   reset_settings ();
 }
 
+/* Ctrl+plus and friends step through CrystalDiskMark's zoom levels, kept
+ * in GSettings; the content is laid out at its size over the zoom and
+ * drawn scaled, so the window's smallest size grows with it. The title
+ * names the target and profile. */
+static void
+test_zoom_and_title (void)
+{
+  GtkWidget *zoom = gtk_window_get_child (GTK_WINDOW (window));
+  int min100, min200, h100, h200;
+  const char *title;
+
+  g_settings_set_string (settings, "profile", "peak");
+  dm_ui_test_spin ();
+  title = gtk_window_get_title (GTK_WINDOW (window));
+  g_test_message ("title: %s", title);
+  g_assert_true (g_str_has_prefix (title, "Diskmeter – "));
+  g_assert_true (g_str_has_suffix (title, " – Peak Performance"));
+  g_settings_set_boolean (settings, "nvme", TRUE);
+  dm_ui_test_spin ();
+  g_assert_true (g_str_has_suffix (gtk_window_get_title (GTK_WINDOW (window)), "(NVMe SSD)"));
+  reset_settings ();
+  g_assert_true (g_str_has_suffix (gtk_window_get_title (GTK_WINDOW (window)), " – Default"));
+
+  g_assert_cmpint (g_settings_get_int (settings, "zoom"), ==, 100);
+  gtk_widget_measure (zoom, GTK_ORIENTATION_HORIZONTAL, -1, &min100, NULL, NULL, NULL);
+  gtk_widget_measure (zoom, GTK_ORIENTATION_VERTICAL, min100, &h100, NULL, NULL, NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "zoom-in", NULL);
+  g_assert_cmpint (g_settings_get_int (settings, "zoom"), ==, 125);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "zoom-in", NULL);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "zoom-in", NULL);
+  g_assert_cmpint (g_settings_get_int (settings, "zoom"), ==, 200);
+  dm_ui_test_spin ();
+  gtk_widget_measure (zoom, GTK_ORIENTATION_HORIZONTAL, -1, &min200, NULL, NULL, NULL);
+  gtk_widget_measure (zoom, GTK_ORIENTATION_VERTICAL, min200, &h200, NULL, NULL, NULL);
+  g_test_message ("smallest content at 100 %%: %dx%d, at 200 %%: %dx%d", min100, h100, min200, h200);
+  g_assert_cmpint (ABS (min200 - 2 * min100), <=, 2);
+  g_assert_cmpint (ABS (h200 - 2 * h100), <=, 2);
+  for (int i = 0; i < 5; i++)
+    g_action_group_activate_action (G_ACTION_GROUP (app), "zoom-in", NULL);
+  g_assert_cmpint (g_settings_get_int (settings, "zoom"), ==, 300);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "zoom-out", NULL);
+  g_assert_cmpint (g_settings_get_int (settings, "zoom"), ==, 250);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "zoom-reset", NULL);
+  g_assert_cmpint (g_settings_get_int (settings, "zoom"), ==, 100);
+  g_action_group_activate_action (G_ACTION_GROUP (app), "zoom-out", NULL);
+  g_assert_cmpint (g_settings_get_int (settings, "zoom"), ==, 100);
+  dm_ui_test_spin ();
+  g_settings_reset (settings, "window-width");
+  g_settings_reset (settings, "window-height");
+  gtk_window_set_default_size (GTK_WINDOW (window), g_settings_get_int (settings, "window-width"),
+                               g_settings_get_int (settings, "window-height"));
+  dm_ui_test_spin ();
+}
+
 static DmHistoryWindow *
 find_history_window (void)
 {
@@ -589,6 +643,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/copy-text", test_copy_text);
   g_test_add_func ("/ui/window/stop-mid-run", test_stop_mid_run);
   g_test_add_func ("/ui/window/history-signals", test_history_signals);
+  g_test_add_func ("/ui/window/zoom-and-title", test_zoom_and_title);
   g_test_add_func ("/ui/window/script-exit-status", test_script_exit_status);
   return g_test_run ();
 }

@@ -55,6 +55,7 @@ static const GOptionEntry options[] = {
   { "open", 'o', 0, G_OPTION_ARG_FILENAME, NULL, "Show a saved run or sweep (JSON) instead of measuring", "FILE" },
   { "run", 'r', 0, G_OPTION_ARG_NONE, NULL, "Start all tests once the window is up", NULL },
   { "save-screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save a PNG of the window when done", "FILE" },
+  { "screenshot-scale", 0, 0, G_OPTION_ARG_STRING, NULL, "Draw that PNG at this times the window's size (1..4), for a sharp picture in a report", "FACTOR" },
   { "save-json", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save the results as JSON when done", "FILE" },
   { "save-text", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save the results as text when done", "FILE" },
   { "save-csv", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save the results as CSV when done", "FILE" },
@@ -412,7 +413,7 @@ dm_application_startup (GApplication *app)
 {
   DmApplication *self = DM_APPLICATION (app);
   g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
-  static const struct { const char *action; const char *accels[3]; } accels[] = {
+  static const struct { const char *action; const char *accels[4]; } accels[] = {
     { "app.open", { "<Control>o", NULL } },
     { "app.copy", { "<Control>c", NULL } },
     { "app.save-text", { "<Control>s", NULL } },
@@ -420,6 +421,9 @@ dm_application_startup (GApplication *app)
     { "app.run-all", { "<Control>r", "F5", NULL } },
     { "app.stop", { "Escape", NULL } },
     { "app.preferences", { "<Control>comma", NULL } },
+    { "app.zoom-in", { "<Control>plus", "<Control>equal", "<Control>KP_Add", NULL } },
+    { "app.zoom-out", { "<Control>minus", "<Control>KP_Subtract", NULL } },
+    { "app.zoom-reset", { "<Control>0", "<Control>KP_0", NULL } },
     { "app.quit", { "<Control>q", NULL } },
   };
 
@@ -774,7 +778,7 @@ dm_application_command_line (GApplication            *app,
   DmApplication *self = DM_APPLICATION (app);
   GVariantDict *dict = g_application_command_line_get_options_dict (cmdline);
   g_autoptr (DmScript) script = g_new0 (DmScript, 1);
-  const char *comment = NULL;
+  const char *comment = NULL, *scale = NULL;
   g_autofree char *compare_with = NULL;
   g_autofree char *open = NULL;
   gboolean scripted;
@@ -791,6 +795,18 @@ dm_application_command_line (GApplication            *app,
   script->json = lookup_path (cmdline, dict, "save-json");
   script->text = lookup_path (cmdline, dict, "save-text");
   script->csv = lookup_path (cmdline, dict, "save-csv");
+  if (g_variant_dict_lookup (dict, "screenshot-scale", "&s", &scale))
+    {
+      char *end = NULL;
+
+      script->screenshot_scale = g_ascii_strtod (scale, &end);
+      if (end == scale || *end || !(script->screenshot_scale >= 1 && script->screenshot_scale <= 4))
+        {
+          g_application_command_line_printerr (cmdline, "diskmeter: --screenshot-scale must be "
+                                               "a number from 1 to 4\n");
+          return 2;
+        }
+    }
   compare_with = lookup_path (cmdline, dict, "compare-with");
   open = lookup_path (cmdline, dict, "open");
   scripted = script->run || script->quit_when_done || script->screenshot || script->json

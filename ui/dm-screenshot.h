@@ -16,5 +16,12 @@ gboolean dm_screenshot_save (GtkWidget   *window,
                              GtkWidget   *background_from,
                              const char  *path,
                              GError     **error);
+/* The same drawn at scale times the window's size (2: a crisp image for a
+ * report, whatever the screen's own scale). */
+gboolean dm_screenshot_save_scaled (GtkWidget   *window,
+                                    GtkWidget   *background_from,
+                                    double       scale,
+                                    const char  *path,
+                                    GError     **error);
 
 G_END_DECLS

@@ -142,7 +142,11 @@ dm_window_save_screenshot (DmWindow    *self,
                            GError     **error)
 {
   /* The sweep window saves its PNG the same way. */
-  return dm_screenshot_save (GTK_WIDGET (self), self->content, path, error);
+  /* A scripted screenshot may ask for a larger, sharper picture. */
+  double scale = self->script && self->script->screenshot_scale > 0
+                   ? self->script->screenshot_scale : 1;
+
+  return dm_screenshot_save_scaled (GTK_WIDGET (self), self->content, scale, path, error);
 }
 
 /* --- latency detail ------------------------------------------------------- */
@@ -390,6 +394,20 @@ action_compare_off (GtkWidget  *widget,
   _dm_window_set_status (self, "All measures the target alone");
 }
 
+/* Ctrl+plus, Ctrl+minus, Ctrl+0: the zoom is a setting, kept for next time. */
+static void
+action_zoom (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *param)
+{
+  DmWindow *self = DM_WINDOW (widget);
+  int direction = g_str_equal (action_name, "win.zoom-in") ? 1
+                  : g_str_equal (action_name, "win.zoom-out") ? -1 : 0;
+
+  g_settings_set_int (self->settings, "zoom",
+                      dm_window_zoom_step (g_settings_get_int (self->settings, "zoom"), direction));
+}
+
 /* The window's actions, for its menus, buttons and shortcuts. The
  * application forwards each to the main window under the same name
  * without "win.", which is what `gapplication action` reaches. */
@@ -416,6 +434,9 @@ _dm_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.compare-folder", NULL, action_compare_folder);
   gtk_widget_class_install_action (widget_class, "win.compare-off", NULL, action_compare_off);
   gtk_widget_class_install_action (widget_class, "win.latency", NULL, action_latency);
+  gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, action_zoom);
+  gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, action_zoom);
+  gtk_widget_class_install_action (widget_class, "win.zoom-reset", NULL, action_zoom);
 }
 
 /* Which actions make sense now: one run at a time, Stop only during one. */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The window's instance struct and the functions its files share
- * (dm-window.c, -actions, -targets, -script and -compare), plus views into
- * it for the widget tests. Nothing else includes this: the rest of ui/
- * talks to the window through dm-window.h, its properties and signals.
+ * (dm-window.c, -actions, -compare, -script, -settings, -targets and
+ * -zoom), plus views into it for the widget tests. Nothing else includes
+ * this: the rest of ui/ talks to the window through dm-window.h, its
+ * properties and signals.
  */
 #pragma once
 
@@ -24,6 +25,7 @@ struct _DmWindow
 
   /* template children */
   GtkWidget     *content;
+  GtkWidget     *zoom;            /* between the window and content */
   GtkWidget     *all_button;
   GtkDropDown   *count_dropdown;
   GtkDropDown   *size_dropdown;
@@ -42,6 +44,7 @@ struct _DmWindow
 
   GSettings     *settings;
   gboolean       syncing;         /* widgets are being set from settings */
+  int            zoom_percent;    /* as last applied, 100..300 */
 
   /* what the grid shows */
   DmGridLayout   layout;
@@ -96,6 +99,12 @@ void        _dm_window_engine_settings     (DmWindow        *self,
 void        _dm_window_rebuild_grid        (DmWindow        *self);
 void        _dm_window_start               (DmWindow        *self,
                                             int              only_row);
+void        _dm_window_reset_report        (DmWindow        *self);
+void        _dm_window_update_column_titles (DmWindow       *self);
+void        _dm_window_show_progress       (DmWindow        *self);
+
+/* dm-window-settings.c */
+void        _dm_window_settings_start      (DmWindow        *self);
 
 /* dm-window-targets.c */
 void        _dm_window_targets_init        (DmWindow        *self);
@@ -143,6 +152,18 @@ void        _dm_window_compare_reunit      (DmWindow        *self);
 void        _dm_window_thresholds_changed  (DmWindow        *self);
 void        _dm_window_connect_history     (DmWindow        *self,
                                             DmHistoryWindow *history);
+
+/* dm-window-zoom.c: the content, scaled by the zoom setting. */
+#define DM_ZOOM_MIN 100
+#define DM_ZOOM_MAX 300
+#define DM_TYPE_WINDOW_ZOOM (dm_window_zoom_get_type ())
+G_DECLARE_FINAL_TYPE (DmWindowZoom, dm_window_zoom, DM, WINDOW_ZOOM, GtkWidget)
+GtkWidget  *dm_window_zoom_new           (GtkWidget    *child);
+void        dm_window_zoom_set_percent   (DmWindowZoom *self,
+                                          int           percent);
+/* The next zoom step up (direction 1), down (-1), or 100 % (0). */
+int         dm_window_zoom_step          (int           percent,
+                                          int           direction);
 
 /* For the widget tests. */
 guint       _dm_window_get_n_rows        (DmWindow *self);

@@ -8,6 +8,8 @@
  */
 #include "dm-window-private.h"
 
+#include <math.h>
+
 void
 dm_script_free (DmScript *script)
 {
@@ -48,9 +50,14 @@ _dm_window_script_save (DmWindow *self,
           _dm_window_set_exit_status (self, 1);
         }
       else if (outputs[i].kind == DM_EXPORT_PNG)
-        g_print ("diskmeter: saved screenshot %dx%d to %s\n",
-                 gtk_widget_get_width (GTK_WIDGET (self)),
-                 gtk_widget_get_height (GTK_WIDGET (self)), outputs[i].path);
+        {
+          double scale = script->screenshot_scale > 0 ? script->screenshot_scale : 1;
+          int w = gtk_widget_get_width (GTK_WIDGET (self));
+          int h = gtk_widget_get_height (GTK_WIDGET (self));
+
+          g_print ("diskmeter: saved screenshot %dx%d to %s (window %dx%d, scale %g)\n",
+                   (int) ceil (w * scale), (int) ceil (h * scale), outputs[i].path, w, h, scale);
+        }
       else
         g_print ("diskmeter: saved %s\n", outputs[i].path);
     }

@@ -11,6 +11,7 @@
 #include "dm-file-dialog.h"
 #include "dm-format.h"
 #include "dm-platform.h"
+#include "dm-profile.h"
 
 static const char *const choose_folder_label = "Choose folder…";
 
@@ -279,7 +280,24 @@ on_target_selected (DmWindow *self)
     g_settings_set_string (self->settings, "target", g_ptr_array_index (self->target_paths, i));
 }
 
-/* --- footer ---------------------------------------------------------------- */
+/* --- footer and title ------------------------------------------------------ */
+
+/* "Diskmeter – /mnt/data – Default": the title bar says what the grid
+ * measures, as CrystalDiskMark's carries its mode, so a screenshot of the
+ * whole window or a list of windows tells one run from another. */
+static void
+update_title (DmWindow   *self,
+              const char *where)
+{
+  const dm_profile *profile = dm_profile_find (self->report.profile);
+  g_autofree char *title = NULL;
+
+  title = g_strdup_printf ("Diskmeter – %s – %s%s", where,
+                           profile ? profile->title : "Custom",
+                           self->report.nvme && profile ? " (NVMe SSD)" : "");
+  gtk_window_set_title (GTK_WINDOW (self), title);
+}
+
 
 void
 _dm_window_update_footer (DmWindow *self)
@@ -292,29 +310,37 @@ _dm_window_update_footer (DmWindow *self)
   GString *s = g_string_new (NULL);
   char date[64] = "";
   g_autofree char *target = _dm_window_current_target (self);
+  const char *where = t && t->path[0] ? t->path : target;
+  gsize machine;
 
-  /* What a screenshot must say to be worth pasting: where, on what, when;
-   * the OS comes last, where a narrow window cuts it off first. */
-  g_string_append (s, t && t->path[0] ? t->path : target);
+  /* What a screenshot must say to be worth pasting: where and on what on
+   * the first line, when and on which system on the second. The label
+   * wraps, so a narrow window still shows all of it. */
+  g_string_append (s, where);
   if (t && t->filesystem[0])
     g_string_append_printf (s, " · %s", t->filesystem);
   if (t && t->model[0])
     g_string_append_printf (s, " · %s", t->model);
   else if (t && t->device[0] && strcmp (t->device, t->filesystem) != 0)
     g_string_append_printf (s, " · %s", t->device);
+  if (self->compare_target)
+    g_string_append_printf (s, " · compared with %s", self->compare_target);
+  g_string_append_c (s, '\n');
+  machine = s->len;
   if (self->report.finished)
     {
       dm_format_local_time (self->report.finished, date, sizeof date);
-      g_string_append_printf (s, " · %s", date);
+      g_string_append (s, date);
     }
-  if (self->compare_target)
-    g_string_append_printf (s, " · compared with %s", self->compare_target);
   if (sys && sys->os[0])
-    g_string_append_printf (s, " · %s", sys->os);
+    g_string_append_printf (s, "%s%s", s->len > machine ? " · " : "", sys->os);
   if (self->report.cached)
-    g_string_append (s, " · cached (no O_DIRECT)");
+    g_string_append_printf (s, "%scached (no O_DIRECT)", s->len > machine ? " · " : "");
+  if (s->str[s->len - 1] == '\n')
+    g_string_truncate (s, s->len - 1);
   gtk_label_set_text (GTK_LABEL (self->footer_label), s->str);
   g_string_free (s, TRUE);
+  update_title (self, where);
 }
 
 /* --- set-up ---------------------------------------------------------------- */

@@ -4,8 +4,9 @@
  * command line all write keys there, and one "changed" handler brings the
  * grid up to date, so the three ways in never disagree. A run is a DmJob;
  * the grid keeps its own report so that finished rows keep their values.
- * This file builds the window and its grid and runs the tests; its targets,
- * actions, scripted runs and comparisons have files of their own.
+ * This file builds the window and its grid and runs the tests; its
+ * settings, targets, actions, scripted runs, comparisons and zoom have
+ * files of their own (dm-window-*.c).
  */
 #include "dm-window.h"
 #include "dm-window-private.h"
@@ -130,8 +131,8 @@ _dm_window_current_target (DmWindow *self)
 
 /* Starts the grid over: new rows or columns, or new run settings, make the
  * old figures meaningless, as in CrystalDiskMark. */
-static void
-reset_report (DmWindow *self)
+void
+_dm_window_reset_report (DmWindow *self)
 {
   dm_settings s;
   g_autofree char *target = _dm_window_current_target (self);
@@ -245,13 +246,15 @@ _dm_window_rebuild_grid (DmWindow *self)
         }
     }
 
-  reset_report (self);
+  _dm_window_reset_report (self);
   _dm_window_refresh (self);
+  /* The title names the profile, and the figures' date went with them. */
+  _dm_window_update_footer (self);
   self->layout_stale = FALSE;
 }
 
-static void
-update_column_titles (DmWindow *self)
+void
+_dm_window_update_column_titles (DmWindow *self)
 {
   for (guint c = 0; c < self->layout.n_columns; c++)
     {
@@ -463,6 +466,14 @@ on_job_progress (DmJob    *job,
   gtk_label_set_text (GTK_LABEL (self->time_label), left);
 }
 
+/* The running job's figures again, e.g. in another unit. */
+void
+_dm_window_show_progress (DmWindow *self)
+{
+  if (self->job)
+    on_job_progress (self->job, self);
+}
+
 /* Takes the finished job's figures into the grid's report: only the rows
  * that ran, so a single-row run keeps the others. */
 static void
@@ -645,158 +656,6 @@ dm_window_is_running (DmWindow *self)
   return self->job != NULL;
 }
 
-/* --- settings to widgets ------------------------------------------------- */
-
-static void
-select_string (GtkDropDown *dropdown,
-               const char  *value)
-{
-  GListModel *model = gtk_drop_down_get_model (dropdown);
-  guint n = g_list_model_get_n_items (model);
-
-  for (guint i = 0; i < n; i++)
-    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (model), i), value) == 0)
-      {
-        gtk_drop_down_set_selected (dropdown, i);
-        return;
-      }
-  /* A size given on the command line that the list lacks ("100MiB"). */
-  gtk_string_list_append (GTK_STRING_LIST (model), value);
-  gtk_drop_down_set_selected (dropdown, n);
-}
-
-static void
-sync_from_settings (DmWindow   *self,
-                    const char *key)
-{
-  gboolean all = key == NULL;
-
-  self->syncing = TRUE;
-
-  if (all || !strcmp (key, "count"))
-    gtk_drop_down_set_selected (self->count_dropdown,
-                                CLAMP (g_settings_get_int (self->settings, "count"), 1, 9) - 1);
-  if (all || !strcmp (key, "size"))
-    {
-      g_autofree char *size = g_settings_get_string (self->settings, "size");
-      uint64_t bytes;
-      char canonical[32];
-
-      if (dm_size_parse (size, &bytes, NULL, 0) == 0)
-        {
-          dm_size_format (bytes, canonical, sizeof canonical);
-          select_string (self->size_dropdown, canonical);
-        }
-    }
-  if (all || !strcmp (key, "units"))
-    {
-      g_autofree char *units = g_settings_get_string (self->settings, "units");
-      dm_unit unit = DM_UNIT_MBPS;
-
-      if (dm_unit_parse (units, &unit) != 0)
-        unit = DM_UNIT_MBPS;
-      self->unit = unit;
-      gtk_drop_down_set_selected (self->units_dropdown, unit);
-    }
-  self->syncing = FALSE;
-
-  if (all || !strcmp (key, "target"))
-    {
-      g_autofree char *target = _dm_window_current_target (self);
-
-      /* At start-up (all) the background scan probes the target. */
-      if (!all)
-        _dm_window_update_target_info (self);
-      _dm_window_select_target (self, target, !all);
-      if (!self->job && !self->report.finished && self->have_target_info)
-        self->report.target = self->target_info;
-      if (all)
-        _dm_window_update_footer (self);
-    }
-
-  if (all)
-    return;
-
-  if (!strcmp (key, "units"))
-    {
-      update_column_titles (self);
-      if (self->job)
-        on_job_progress (self->job, self);
-      else
-        _dm_window_refresh (self);
-    }
-  else if (!strcmp (key, "profile") || !strcmp (key, "nvme") || !strcmp (key, "mix")
-           || !strcmp (key, "custom-tests"))
-    {
-      if (self->job)
-        self->layout_stale = TRUE;
-      else
-        _dm_window_rebuild_grid (self);
-    }
-  else if (!strcmp (key, "mix-ratio") || !strcmp (key, "count") || !strcmp (key, "size")
-           || !strcmp (key, "measure-time") || !strcmp (key, "interval")
-           || !strcmp (key, "warmup") || !strcmp (key, "test-data"))
-    {
-      /* Figures measured with other settings would be mislabelled in an
-       * export; CrystalDiskMark clears them too. */
-      if (!strcmp (key, "mix-ratio"))
-        update_column_titles (self);
-      if (self->job)
-        self->layout_stale = TRUE;
-      else if (!strcmp (key, "mix-ratio") && !g_settings_get_boolean (self->settings, "mix"))
-        reset_report (self);
-      else
-        _dm_window_rebuild_grid (self);
-    }
-}
-
-static void
-on_settings_changed (GSettings  *settings,
-                     const char *key,
-                     DmWindow   *self)
-{
-  sync_from_settings (self, key);
-  if (!strcmp (key, "thresholds"))
-    _dm_window_thresholds_changed (self);
-  else if (!strcmp (key, "units"))
-    _dm_window_compare_reunit (self);
-}
-
-static void
-on_count_selected (DmWindow *self)
-{
-  guint i = gtk_drop_down_get_selected (self->count_dropdown);
-
-  if (!self->syncing && i != GTK_INVALID_LIST_POSITION
-      && (int) i + 1 != g_settings_get_int (self->settings, "count"))
-    g_settings_set_int (self->settings, "count", i + 1);
-}
-
-static void
-on_size_selected (DmWindow *self)
-{
-  guint i = gtk_drop_down_get_selected (self->size_dropdown);
-  const char *size;
-  g_autofree char *old = NULL;
-
-  if (self->syncing || i == GTK_INVALID_LIST_POSITION)
-    return;
-  size = gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (self->size_dropdown)),
-                                     i);
-  old = g_settings_get_string (self->settings, "size");
-  if (g_strcmp0 (old, size) != 0)
-    g_settings_set_string (self->settings, "size", size);
-}
-
-static void
-on_units_selected (DmWindow *self)
-{
-  guint i = gtk_drop_down_get_selected (self->units_dropdown);
-
-  if (!self->syncing && i < DM_N_UNITS && i != self->unit)
-    g_settings_set_string (self->settings, "units", dm_unit_name (i));
-}
-
 /* --- life cycle ---------------------------------------------------------- */
 
 static gboolean
@@ -941,6 +800,12 @@ static void
 dm_window_init (DmWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  /* The zoom goes between the window and its content. */
+  g_object_ref (self->content);
+  gtk_window_set_child (GTK_WINDOW (self), NULL);
+  self->zoom = dm_window_zoom_new (self->content);
+  g_object_unref (self->content);
+  gtk_window_set_child (GTK_WINDOW (self), self->zoom);
   _dm_window_targets_init (self);
   _dm_window_actions_update (self);
   g_object_bind_property (self, "running", self->count_dropdown, "sensitive",
@@ -949,6 +814,9 @@ dm_window_init (DmWindow *self)
                           G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
   g_object_bind_property (self, "running", self->target_dropdown, "sensitive",
                           G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
+  /* A bar left full or half drawn after Done would be in every screenshot. */
+  g_object_bind_property (self, "running", self->progress_bar, "visible",
+                          G_BINDING_SYNC_CREATE);
   self->cancellable = g_cancellable_new ();
   gtk_size_group_add_widget (self->row_size_group, self->all_button);
   self->compare_view = dm_compare_view_new ();
@@ -969,17 +837,7 @@ dm_window_new (GtkApplication *application,
   if (g_settings_get_boolean (settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
 
-  sync_from_settings (self, NULL);
-  _dm_window_rebuild_grid (self);
-  _dm_window_thresholds_changed (self);
-
-  g_signal_connect (settings, "changed", G_CALLBACK (on_settings_changed), self);
-  g_signal_connect_swapped (self->count_dropdown, "notify::selected",
-                            G_CALLBACK (on_count_selected), self);
-  g_signal_connect_swapped (self->size_dropdown, "notify::selected",
-                            G_CALLBACK (on_size_selected), self);
-  g_signal_connect_swapped (self->units_dropdown, "notify::selected",
-                            G_CALLBACK (on_units_selected), self);
+  _dm_window_settings_start (self);
   _dm_window_targets_start (self);
 
   dm_measure_watch_first_frame (GTK_WIDGET (self));

@@ -21,6 +21,7 @@ typedef struct
   char     *json;
   char     *text;
   char     *csv;
+  double    screenshot_scale;  /* the PNG at this times the window's size; 0 is 1 */
 } DmScript;
 
 void dm_script_free (DmScript *script);

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The window's zoom, like CrystalDiskMark's Zoom menu (100 % to 300 %): one
+ * widget between the window and its content lays the content out at its
+ * own size divided by the zoom and draws it scaled, so every control, tile
+ * and label grows together and stays sharp (text is drawn at the size it
+ * appears, not stretched from pixels).
+ */
+#include "dm-window-private.h"
+
+#include <math.h>
+
+struct _DmWindowZoom
+{
+  GtkWidget  parent_instance;
+
+  GtkWidget *child;
+  double     scale;
+};
+
+G_DEFINE_FINAL_TYPE (DmWindowZoom, dm_window_zoom, GTK_TYPE_WIDGET)
+
+static GtkSizeRequestMode
+dm_window_zoom_get_request_mode (GtkWidget *widget)
+{
+  DmWindowZoom *self = DM_WINDOW_ZOOM (widget);
+
+  return self->child ? gtk_widget_get_request_mode (self->child)
+                     : GTK_SIZE_REQUEST_CONSTANT_SIZE;
+}
+
+static void
+dm_window_zoom_measure (GtkWidget      *widget,
+                        GtkOrientation  orientation,
+                        int             for_size,
+                        int            *minimum,
+                        int            *natural,
+                        int            *minimum_baseline,
+                        int            *natural_baseline)
+{
+  DmWindowZoom *self = DM_WINDOW_ZOOM (widget);
+  int min = 0, nat = 0;
+
+  if (self->child)
+    gtk_widget_measure (self->child, orientation,
+                        for_size < 0 ? -1 : (int) floor (for_size / self->scale),
+                        &min, &nat, NULL, NULL);
+  *minimum = (int) ceil (min * self->scale);
+  *natural = (int) ceil (nat * self->scale);
+}
+
+static void
+dm_window_zoom_size_allocate (GtkWidget *widget,
+                              int        width,
+                              int        height,
+                              int        baseline)
+{
+  DmWindowZoom *self = DM_WINDOW_ZOOM (widget);
+
+  if (!self->child)
+    return;
+  gtk_widget_allocate (self->child, (int) floor (width / self->scale),
+                       (int) floor (height / self->scale), -1,
+                       gsk_transform_scale (NULL, (float) self->scale, (float) self->scale));
+}
+
+static void
+dm_window_zoom_dispose (GObject *object)
+{
+  DmWindowZoom *self = DM_WINDOW_ZOOM (object);
+
+  g_clear_pointer (&self->child, gtk_widget_unparent);
+  G_OBJECT_CLASS (dm_window_zoom_parent_class)->dispose (object);
+}
+
+static void
+dm_window_zoom_class_init (DmWindowZoomClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = dm_window_zoom_dispose;
+  widget_class->get_request_mode = dm_window_zoom_get_request_mode;
+  widget_class->measure = dm_window_zoom_measure;
+  widget_class->size_allocate = dm_window_zoom_size_allocate;
+}
+
+static void
+dm_window_zoom_init (DmWindowZoom *self)
+{
+  self->scale = 1;
+}
+
+GtkWidget *
+dm_window_zoom_new (GtkWidget *child)
+{
+  DmWindowZoom *self = g_object_new (DM_TYPE_WINDOW_ZOOM, NULL);
+
+  self->child = child;
+  gtk_widget_set_parent (child, GTK_WIDGET (self));
+  return GTK_WIDGET (self);
+}
+
+void
+dm_window_zoom_set_percent (DmWindowZoom *self,
+                            int           percent)
+{
+  double scale = CLAMP (percent, DM_ZOOM_MIN, DM_ZOOM_MAX) / 100.0;
+
+  if (scale == self->scale)
+    return;
+  self->scale = scale;
+  gtk_widget_queue_resize (GTK_WIDGET (self));
+}
+
+/* CrystalDiskMark's steps; a percentage set by hand (GSettings, 175)
+ * steps to the next one up or down. */
+static const int zoom_steps[] = { 100, 125, 150, 200, 250, 300 };
+
+int
+dm_window_zoom_step (int percent,
+                     int direction)
+{
+  if (direction == 0)
+    return 100;
+  if (direction > 0)
+    {
+      for (guint i = 0; i < G_N_ELEMENTS (zoom_steps); i++)
+        if (zoom_steps[i] > percent)
+          return zoom_steps[i];
+      return DM_ZOOM_MAX;
+    }
+  for (guint i = G_N_ELEMENTS (zoom_steps); i-- > 0;)
+    if (zoom_steps[i] < percent)
+      return zoom_steps[i];
+  return DM_ZOOM_MIN;
+}
