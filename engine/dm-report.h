@@ -18,7 +18,9 @@
 #include "dm-threshold.h"
 #include "dm-platform.h"
 
-#define DM_VERSION "0.1.0"
+/* DM_VERSION: the project's version in meson.build, through config.h. */
+#include "config.h"
+
 /* The JSON layout's version: readers refuse files with a larger one. */
 #define DM_REPORT_FORMAT 1
 
@@ -128,7 +130,7 @@ typedef struct dm_report {
   dm_result     *results;
   unsigned       n_results;
   dm_histogram  *histograms;     /* 2 per result, behind hist_read/hist_write */
-  dm_threshold   thresholds[16]; /* the user's green/red limits, kept with the run */
+  dm_threshold   thresholds[DM_THRESHOLDS_MAX]; /* the user's green/red limits, kept with the run */
   unsigned       n_thresholds;
   double         sample_s;       /* timeline step to measure with; 0 = DM_SAMPLE_DEFAULT_S */
 } dm_report;

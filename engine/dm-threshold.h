@@ -15,6 +15,9 @@
 
 typedef enum { DM_COLOUR_NONE, DM_COLOUR_GREEN, DM_COLOUR_RED } dm_colour;
 
+/* The most rules a run keeps (a report's, the CLI's, the window's). */
+#define DM_THRESHOLDS_MAX 16
+
 typedef struct dm_threshold {
   bool    has_mode;
   dm_mode mode;

@@ -6,6 +6,7 @@
 # by calling up. The History window asks with signals, the main window tells
 # the application with its running and exit-status properties, and the
 # window's private header stays among the window's own files (and its tests).
+# And the build's facts are stated once (config.h).
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 
 ui="$DM_SOURCE_ROOT/ui"
@@ -39,4 +40,23 @@ for f in "$ui"/dm-window*.c; do
   n=$(wc -l <"$f")
   dm_check "$(basename "$f") is about a thousand lines at most ($n)" test "$n" -le 1100
 done
+# The build's facts are written once: the version in meson.build's
+# project() (config.h carries it), the compiled-in features in config.h, a
+# data limit where the data lives (engine/), and a log domain per folder.
+src="$DM_SOURCE_ROOT"
+dm_check "DM_VERSION is defined nowhere in the sources (config.h has it)" \
+  test -z "$(grep -rln '#define DM_VERSION' "$src"/engine "$src"/platform "$src"/ui "$src"/app)"
+dm_check "no meson.build passes -DDM_HAVE_* (config.h has the features)" \
+  test -z "$(grep -rl --include=meson.build -e "-DDM_HAVE" "$src"/meson.build "$src"/platform \
+             "$src"/engine "$src"/ui "$src"/app "$src"/tests)"
+dm_check "DM_THRESHOLDS_MAX is defined once, in engine/" \
+  test "$(grep -rl '#define DM_THRESHOLDS_MAX' "$src"/engine "$src"/platform "$src"/ui "$src"/app | xargs -r -n1 dirname | xargs -r -n1 basename | tr '\n' ' ')" = "engine "
+dm_check "the window's folder has its own log domain" grep -q "G_LOG_DOMAIN=" "$src/ui/meson.build"
+if [ -n "${DM_CLI:-}" ] && [ -x "$DM_CLI" ]; then
+  want=$(sed -n "s/^  version: '\(.*\)',$/\1/p" "$src/meson.build" | head -1)
+  got=$("$DM_CLI" --version)
+  dm_check "diskmeter-cli --version says meson.build's version ($got, $want)" \
+    test "$got" = "diskmeter-cli $want"
+fi
+
 dm_finish

@@ -12,8 +12,6 @@
 
 G_BEGIN_DECLS
 
-#define DM_THRESHOLDS_MAX 16 /* what a report keeps */
-
 #define DM_TYPE_THRESHOLDS_DIALOG (dm_thresholds_dialog_get_type ())
 G_DECLARE_FINAL_TYPE (DmThresholdsDialog, dm_thresholds_dialog, DM, THRESHOLDS_DIALOG, GtkWindow)
 

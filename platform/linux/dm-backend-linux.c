@@ -3,6 +3,7 @@
  * The backends Linux offers, best first: io_uring where the kernel (and a
  * container's seccomp policy) allows it, else the pread/pwrite pool.
  */
+#include "config.h"
 #include "dm-backend.h"
 
 extern const dm_backend dm_backend_uring;

@@ -5,6 +5,7 @@
  * (filesystem, device, model, and the controller's driver, which is what
  * tells an LSI Logic disk from a paravirtual or NVMe one in a VM).
  */
+#include "config.h"
 #include "dm-platform.h"
 
 #include <dirent.h>

@@ -5,6 +5,7 @@
  * (OpenForBenchmark), polkit decides whether this user may, and the
  * descriptor comes back over the system bus. Writes never go this way.
  */
+#include "config.h"
 #include "dm-linux-private.h"
 
 #include <errno.h>
