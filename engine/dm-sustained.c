@@ -113,6 +113,25 @@ mean_rate (const dm_sample *s, unsigned from, unsigned to)
   return secs > 0 ? bytes / secs : 0;
 }
 
+/* Median rate of samples [from, to): one burst (a throttle's initial
+ * budget) or one stall does not move it, as it would a mean. */
+static double
+median_rate (const dm_sample *s, unsigned from, unsigned to)
+{
+  if (to <= from)
+    return 0;
+  unsigned n = to - from;
+  double *v = malloc (n * sizeof *v), m;
+  if (!v)
+    return mean_rate (s, from, to);
+  for (unsigned k = 0; k < n; k++)
+    v[k] = s[from + k].all.mb_per_s;
+  qsort (v, n, sizeof *v, cmp_double);
+  m = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+  free (v);
+  return m;
+}
+
 void
 dm_sustained_find_cliff (const dm_sample *s, unsigned n, dm_sustained_cliff *out)
 {
@@ -164,7 +183,7 @@ dm_sustained_find_cliff (const dm_sample *s, unsigned n, dm_sustained_cliff *out
     {
       unsigned q = n - n / 4 > k_open ? n - n / 4 : 0;
       out->before_mb_per_s = opening;
-      out->after_mb_per_s = mean_rate (s, q, n);
+      out->after_mb_per_s = median_rate (s, q, n);
       return;
     }
 
@@ -173,13 +192,11 @@ dm_sustained_find_cliff (const dm_sample *s, unsigned n, dm_sustained_cliff *out
    * half fast, half slow): the rates before and after are taken outside
    * these two, where there are samples. */
   unsigned b_end = c >= 2 ? c - 1 : c;
-  /* The first sample holds the start (queues filling, a throttle's
-   * initial budget): left out of the rate before where others are. */
-  double before = mean_rate (s, b_end >= 3 ? 1 : 0, b_end);
-  double after = c + 1 < n ? mean_rate (s, c + 1, n) : mean_rate (s, c, n);
+  /* Medians: the start (queues filling, a throttle's initial budget) and
+   * the odd stall do not set the rates. */
+  double before = median_rate (s, 0, b_end);
+  double after = c + 1 < n ? median_rate (s, c + 1, n) : median_rate (s, c, n);
   unsigned w0 = c >= 1 ? c - 1 : c;
-  if (b_end == c)
-    before = mean_rate (s, 0, c);
 
   double bytes_to_w0 = 0;
   for (unsigned k = 0; k < w0; k++)

@@ -48,8 +48,8 @@ typedef struct dm_sustained_cliff {
   uint64_t cache_bytes;     /* moved before the rate fell for good */
   double   at_s;            /* when, from the start of the run */
   double   opening_mb_per_s;
-  double   before_mb_per_s; /* mean before the cliff (no cliff: the opening rate) */
-  double   after_mb_per_s;  /* mean after it (no cliff: the last quarter's) */
+  double   before_mb_per_s; /* median of the samples before the cliff (no cliff: the opening rate) */
+  double   after_mb_per_s;  /* median of those after it (no cliff: of the last quarter) */
 } dm_sustained_cliff;
 
 /* The cliff in a timeline: the opening rate is the best median of three
