@@ -298,7 +298,6 @@ update_title (DmWindow   *self,
   gtk_window_set_title (GTK_WINDOW (self), title);
 }
 
-
 void
 _dm_window_update_footer (DmWindow *self)
 {
