@@ -42,7 +42,11 @@ vg ()
   sed 's/^/#   stderr: /' "$DM_TMPDIR/$name.err" | head -n 5
   sed 's/^/#   valgrind: /' "$DM_TMPDIR/$name.vg" | head -n 60
   dm_check "/valgrind/cli/$name exit status $want (got $rc)" test "$rc" = "$want"
-  dm_check "/valgrind/cli/$name memcheck is clean" test ! -s "$DM_TMPDIR/$name.vg"
+  # Valgrind's note that it lets an ioctl it has no table for through
+  # (libblkid asks a device whether it is a CD) is not an error of ours.
+  dm_check "/valgrind/cli/$name memcheck is clean" \
+    test -z "$(grep -v -e 'Warning: noted but unhandled ioctl' -e 'could cause spurious value errors' \
+                       -e 'README_MISSING_SYSCALL_OR_IOCTL' "$DM_TMPDIR/$name.vg")"
 }
 
 run=(--tests SEQ1M_Q8T1,RND4K_Q32T4 --modes read,write,mix --size 16MiB --count 2
