@@ -89,18 +89,22 @@ dm_thread_join (dm_thread *t)
  * pages); elsewhere the advice is harmless. */
 #define HUGE_PAGE (2u << 20)
 
-/* Buffers of 2 MiB and more are mapped on huge-page boundaries and advised
- * to use huge pages, so each I/O buffer is physically contiguous. That is
- * not about the TLB: the disk controller gets one scatter-gather segment per
- * I/O instead of one per 4 KiB page. A virtio disk with a 256-entry queue
+/* Buffers of 256 KiB and more are mapped on huge-page boundaries, rounded
+ * up to whole huge pages, and advised to use them, so each I/O buffer is
+ * physically contiguous. That is not about the TLB: the disk controller
+ * gets one scatter-gather segment per I/O instead of one per 4 KiB page. A virtio disk with a 256-entry queue
  * held one 1 MiB read at a time in 4 KiB pages (254 segments each, split in
  * two) and four or more in huge pages; SCSI HBAs (LSI Logic, pvscsi) limit
  * their segments the same way. Where the kernel has no huge page to give,
  * the same mapping works with small pages. */
+#define HUGE_FROM (256u << 10)
+
 static size_t
 io_map_size (size_t size)
 {
-  if (size < HUGE_PAGE)
+  /* Smaller buffers hold I/Os of a few pages, whose segments cost little;
+   * they are not worth a huge page each. */
+  if (size < HUGE_FROM)
     return size ? size : 1;
   return (size + HUGE_PAGE - 1) & ~(size_t) (HUGE_PAGE - 1);
 }
@@ -111,7 +115,7 @@ dm_alloc_io (size_t size)
   /* Anonymous mappings are page aligned and zeroed, as O_DIRECT and
    * io_uring's registered buffers want. */
   size_t len = io_map_size (size);
-  if (len < HUGE_PAGE)
+  if (len < HUGE_FROM)
     {
       void *p = mmap (NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
       return p == MAP_FAILED ? NULL : p;
