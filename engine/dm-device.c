@@ -64,6 +64,18 @@ share_reached (const dm_device_seen *seen, const dm_device_ask *ask)
   return share;
 }
 
+/* The queue the device could have held: Q x T, but no more than the
+ * requests its queue takes (nr_requests), or a Q x T beyond it would count
+ * against the host. */
+static double
+asked_queue (const dm_device_seen *seen, const dm_device_ask *ask)
+{
+  double asked = (double) ask->queue_depth * ask->threads;
+  if (seen->queue_limit && seen->queue_limit < asked)
+    asked = seen->queue_limit;
+  return asked;
+}
+
 unsigned
 dm_device_seen_flags (const dm_device_seen *seen, const dm_device_ask *ask)
 {
@@ -74,7 +86,7 @@ dm_device_seen_flags (const dm_device_seen *seen, const dm_device_ask *ask)
     flags |= DM_FLAG_CACHE_SUSPECTED;
   /* A device that saw almost nothing of the I/O held no queue either; the
    * cache is the story then, not the host. */
-  else if (dm_device_seen_ios_at_device (seen, ask) < HOST_SHARE * ask->queue_depth * ask->threads)
+  else if (dm_device_seen_ios_at_device (seen, ask) < HOST_SHARE * asked_queue (seen, ask))
     flags |= DM_FLAG_HOST_BOUND;
   return flags;
 }
@@ -95,6 +107,7 @@ dm_device_seen_set (dm_device_seen *seen, const char *name, const dm_device_coun
   seen->write_bytes = delta (before->write_bytes, after->write_bytes);
   seen->seconds = seconds;
   seen->counted_bytes = counted_bytes;
+  seen->queue_limit = after->queue_limit;
   seen->avg_queue = (double) delta (before->queue_ns, after->queue_ns) / 1e9 / seconds;
   unsigned members = after->members ? after->members : 1;
   seen->busy_percent = (double) delta (before->busy_ns, after->busy_ns) / 1e9 / seconds
@@ -137,9 +150,9 @@ dm_device_flag_explain (dm_device_flag flag, const dm_device_seen *seen, const d
               seen->name, share_reached (seen, ask) * 100);
   else if (flag == DM_FLAG_HOST_BOUND)
     snprintf (buf, size,
-              "host bound: %s held %.1f of the %u I/Os asked on average; the rest of "
+              "host bound: %s held %.1f of the %.0f I/Os asked on average; the rest of "
               "the time they were in this machine, not at the disk",
-              seen->name, dm_device_seen_ios_at_device (seen, ask), ask->queue_depth * ask->threads);
+              seen->name, dm_device_seen_ios_at_device (seen, ask), asked_queue (seen, ask));
   else
     snprintf (buf, size, "?");
 }

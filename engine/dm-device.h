@@ -29,6 +29,7 @@ typedef struct dm_device_seen {
   uint64_t counted_bytes; /* what Diskmeter counted over the same span */
   double   avg_queue;     /* mean requests at the device, as iostat's aqu-sz */
   double   busy_percent;  /* of the span, mean over the devices counted */
+  unsigned queue_limit;   /* requests the device can hold at once, 0 unknown */
   unsigned flags;         /* dm_device_flag bits */
 } dm_device_seen;
 

@@ -152,6 +152,7 @@ device (json *j, const dm_device_seen *d)
       fixed (j, "avg_request_bytes", dm_device_seen_avg_request (d));
       fixed (j, "avg_queue", d->avg_queue);
       fixed (j, "busy_percent", d->busy_percent);
+      u64 (j, "queue_limit", d->queue_limit);
       fixed (j, "seconds", d->seconds);
       u64 (j, "counted_bytes", d->counted_bytes);
       close_ (j, "}");

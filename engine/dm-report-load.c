@@ -135,6 +135,7 @@ load_device (loader *l, const dm_json *o, dm_device_seen *d, unsigned index)
       d->writes = (uint64_t) number (l, dev, "writes", 1e19);
       d->avg_queue = number (l, dev, "avg_queue", 1e9);
       d->busy_percent = number (l, dev, "busy_percent", 100);
+      d->queue_limit = (unsigned) number (l, dev, "queue_limit", 1e9);
       d->seconds = number (l, dev, "seconds", 1e7);
       d->counted_bytes = (uint64_t) number (l, dev, "counted_bytes", 1e19);
     }

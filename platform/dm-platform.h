@@ -105,6 +105,7 @@ typedef struct dm_device_counters {
   uint64_t busy_ns;     /* time with at least one request at the device, summed over members */
   uint64_t queue_ns;    /* time each request spent at the device, summed: / elapsed = mean queue */
   unsigned members;     /* devices summed: 1, or the disks under a device-mapper or md device */
+  unsigned queue_limit; /* requests the devices can hold at once (nr_requests), 0 unknown */
 } dm_device_counters;
 
 typedef struct dm_device_watch dm_device_watch;

@@ -88,6 +88,37 @@ test_flags (void)
     }
 }
 
+/* A device whose queue takes 256 requests (nr_requests) cannot hold half
+ * of Q32 x T16 = 512: judged against what it can hold, 230 is a full queue;
+ * where the limit is unknown, the same 230 is host bound. */
+static void
+test_queue_limit (void)
+{
+  dm_device_counters before = { 0 }, after = { 0 };
+  dm_device_ask ask = { 4096, 32, 16, 100 };
+  dm_device_seen seen;
+  char why[200];
+
+  after.reads = 100000;
+  after.read_bytes = 100000ull * 4096;
+  after.queue_ns = 230ull * 2000000000ull;
+  after.busy_ns = 2000000000ull;
+  after.members = 1;
+  after.queue_limit = 256;
+  dm_device_seen_set (&seen, "vda", &before, &after, 2.0, 100000ull * 4096, &ask);
+  DM_CHECK_INT (seen.queue_limit, ==, 256);
+  DM_CHECK_INT (seen.flags, ==, 0);
+  after.queue_ns = 100ull * 2000000000ull;
+  dm_device_seen_set (&seen, "vda", &before, &after, 2.0, 100000ull * 4096, &ask);
+  DM_CHECK_INT (seen.flags, ==, DM_FLAG_HOST_BOUND);
+  dm_device_flag_explain (DM_FLAG_HOST_BOUND, &seen, &ask, why, sizeof why);
+  DM_CHECK (strstr (why, "held 100.0 of the 256 I/Os asked") != NULL);
+  after.queue_ns = 230ull * 2000000000ull;
+  after.queue_limit = 0;
+  dm_device_seen_set (&seen, "vda", &before, &after, 2.0, 100000ull * 4096, &ask);
+  DM_CHECK_INT (seen.flags, ==, DM_FLAG_HOST_BOUND);
+}
+
 static void
 test_figures (void)
 {
@@ -216,6 +247,7 @@ main (void)
 {
   DM_RUN ("/engine/device/flags", test_flags);
   DM_RUN ("/engine/device/figures", test_figures);
+  DM_RUN ("/engine/device/queue-limit", test_queue_limit);
   DM_RUN ("/engine/device/names", test_names);
   DM_RUN ("/engine/device/round-trip", test_round_trip);
   return dm_test_done ();

@@ -188,6 +188,22 @@ dm_device_watch_read (dm_device_watch *w, dm_device_counters *c)
       c->busy_ns += f[9] * 1000000ull;
       c->queue_ns += f[10] * 1000000ull;
       c->members++;
+      /* The scheduler's depth: a queue the device cannot hold is no sign
+       * of a slow host. Missing for devices without a request queue. */
+      char q[PATH_MAX + 32], *slash;
+      snprintf (q, sizeof q, "%s", w->stat[i]);
+      if ((slash = strrchr (q, '/')))
+        {
+          unsigned long n = 0;
+          FILE *f_q;
+          strcpy (slash, "/queue/nr_requests");
+          if ((f_q = fopen (q, "re")))
+            {
+              if (fscanf (f_q, "%lu", &n) == 1)
+                c->queue_limit += (unsigned) n;
+              fclose (f_q);
+            }
+        }
     }
   return 0;
 }
