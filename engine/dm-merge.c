@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "dm-latency.h"
 #include "dm-units.h"
 
 /* ---- time ---------------------------------------------------------------- */
@@ -162,23 +163,6 @@ settings_differ (const dm_settings *a, const dm_settings *b)
 }
 
 static void
-latency_of (const dm_histogram *h, dm_latency *l)
-{
-  memset (l, 0, sizeof *l);
-  if (!h->count)
-    return;
-  l->min = (double) h->min / 1000;
-  l->max = (double) h->max / 1000;
-  l->mean = dm_histogram_mean (h) / 1000;
-  l->stdev = dm_histogram_stdev (h) / 1000;
-  l->p50 = dm_histogram_quantile (h, 0.50) / 1000;
-  l->p90 = dm_histogram_quantile (h, 0.90) / 1000;
-  l->p99 = dm_histogram_quantile (h, 0.99) / 1000;
-  l->p99_9 = dm_histogram_quantile (h, 0.999) / 1000;
-  l->p99_99 = dm_histogram_quantile (h, 0.9999) / 1000;
-}
-
-static void
 host_figures (const dm_result *res, dm_merge_host *h, dm_histogram *scratch)
 {
   double mb = 0, iops = 0;
@@ -195,7 +179,7 @@ host_figures (const dm_result *res, dm_merge_host *h, dm_histogram *scratch)
     dm_histogram_merge (scratch, res->hist_read);
   if (res->hist_write)
     dm_histogram_merge (scratch, res->hist_write);
-  latency_of (scratch, &h->latency);
+  dm_latency_from_histogram (&h->latency, scratch);
 }
 
 /* min, max and coefficient of variation (population, %) of n values
@@ -360,11 +344,11 @@ dm_merge_build (dm_merge *m, const dm_report *const *reports, const char *const 
         }
       dm_histogram_merge (row->hist, hr);
       dm_histogram_merge (row->hist, hw);
-      latency_of (row->hist, &row->latency);
+      dm_latency_from_histogram (&row->latency, row->hist);
       if (row->mode == DM_MODE_MIX)
         {
-          latency_of (hr, &row->latency_read);
-          latency_of (hw, &row->latency_write);
+          dm_latency_from_histogram (&row->latency_read, hr);
+          dm_latency_from_histogram (&row->latency_write, hw);
         }
       spread (&row->hosts[0].mb_per_s, sizeof row->hosts[0], n, &row->min_mb_per_s,
               &row->max_mb_per_s, &row->cv_mb_per_s);
