@@ -6,7 +6,9 @@
  * first. With DM_FIXED_GETRANDOM=N only the first N calls are fixed and
  * later ones reach the kernel, which lets a test see the next name chosen.
  */
-#define _GNU_SOURCE
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* RTLD_NEXT; the build may define it already */
+#endif
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
