@@ -3,7 +3,9 @@
  * The engine's progress callback runs on the worker and only copies figures
  * into a mutex-protected snapshot; a 10 Hz timer on the main thread takes
  * the snapshot and emits "progress". The thread is joined before "finished"
- * so the report is the main thread's alone from then on.
+ * so the report is the main thread's alone from then on. Each sample the
+ * engine closes is kept as it arrives, so a window can draw the timeline
+ * while it grows, and the result being measured shows the last one.
  */
 #include "dm-job.h"
 
@@ -38,9 +40,15 @@ struct _DmJob
   gboolean       done;
   DmJobProgress  shared;        /* written by the worker */
   dm_result     *shared_results;
+  dm_sample     *shared_samples; /* the current result's closed samples */
+  guint          n_shared_samples;
+  guint          shared_samples_size;
+  int            samples_result; /* whose they are */
 
   DmJobProgress  progress;      /* main thread's copies */
   dm_result     *results;
+  dm_sample     *samples;
+  guint          n_samples;
 };
 
 enum { PROGRESS, FINISHED, N_SIGNALS };
@@ -51,6 +59,55 @@ G_DEFINE_FINAL_TYPE (DmJob, dm_job, G_TYPE_OBJECT)
 /* The 10 Hz ceiling of the brief: a figure a person can read, and a main
  * loop that sleeps most of the time while the disk is busy. */
 #define TICK_MS 100
+
+/* Worker thread, under the lock: the sample the engine last closed, and
+ * the timeline so far. The engine reports many times per sample, so only
+ * a later one is added; the array grows by doubling, a few times a run. */
+static void
+keep_sample (DmJob             *self,
+             const dm_progress *p)
+{
+  if (p->result_index != self->samples_result)
+    {
+      self->samples_result = p->result_index;
+      self->n_shared_samples = 0;
+    }
+  if (p->phase != DM_PHASE_MEASURE || !(p->sample.t > 0))
+    {
+      memset (&self->shared.sample, 0, sizeof self->shared.sample);
+      return;
+    }
+  self->shared.sample = p->sample;
+  if (self->n_shared_samples
+      && p->sample.t <= self->shared_samples[self->n_shared_samples - 1].t + 1e-9)
+    return;
+  if (self->n_shared_samples == self->shared_samples_size)
+    {
+      self->shared_samples_size = MAX (64, self->shared_samples_size * 2);
+      self->shared_samples = g_renew (dm_sample, self->shared_samples, self->shared_samples_size);
+    }
+  self->shared_samples[self->n_shared_samples++] = p->sample;
+}
+
+/* Main thread: the result being measured shows its last closed sample,
+ * the figure diskmeter-cli's progress line shows, rather than the summary
+ * of the runs so far (which stands still for a whole run). */
+static void
+show_sample (DmJob *self)
+{
+  const DmJobProgress *p = &self->progress;
+  dm_result *res;
+
+  if (p->phase != DM_PHASE_MEASURE || !(p->sample.t > 0) || p->result_index < 0
+      || (guint) p->result_index >= self->report.n_results)
+    return;
+  res = &self->results[p->result_index];
+  if (res->status == DM_STATUS_COMPLETE || res->status == DM_STATUS_FAILED)
+    return;
+  res->mb_per_s = p->sample.all.mb_per_s;
+  res->iops = p->sample.all.iops;
+  res->latency_us = p->sample.all.latency_us_mean;
+}
 
 static void
 on_engine_progress (void              *user,
@@ -71,6 +128,7 @@ on_engine_progress (void              *user,
   self->shared.seconds_left = self->left_a + self->left_b;
   if (p->result && p->result_index >= 0 && (guint) p->result_index < self->report.n_results)
     self->shared_results[p->result_index] = *p->result;
+  keep_sample (self, p);
   self->dirty = TRUE;
   g_mutex_unlock (&self->lock);
 }
@@ -92,6 +150,8 @@ on_engine_progress_b (void              *user,
   self->shared.seconds_left = self->left_a + self->left_b;
   if (p->result && p->result_index >= 0 && (guint) p->result_index < self->report_b.n_results)
     self->shared_results_b[p->result_index] = *p->result;
+  /* The live sample and timeline are the first target's. */
+  memset (&self->shared.sample, 0, sizeof self->shared.sample);
   self->dirty = TRUE;
   g_mutex_unlock (&self->lock);
 }
@@ -127,9 +187,14 @@ on_tick (gpointer data)
       if (self->runner_b)
         memcpy (self->results_b, self->shared_results_b,
                 self->report_b.n_results * sizeof (dm_result));
+      self->samples = g_renew (dm_sample, self->samples, MAX (self->n_shared_samples, 1));
+      memcpy (self->samples, self->shared_samples, self->n_shared_samples * sizeof (dm_sample));
+      self->n_samples = self->n_shared_samples;
       self->dirty = FALSE;
     }
   g_mutex_unlock (&self->lock);
+  if (dirty && !done)
+    show_sample (self);
 
   if (done)
     {
@@ -187,6 +252,8 @@ dm_job_finalize (GObject *object)
   g_free (self->selection);
   g_free (self->shared_results);
   g_free (self->results);
+  g_free (self->shared_samples);
+  g_free (self->samples);
   g_mutex_clear (&self->lock);
   G_OBJECT_CLASS (dm_job_parent_class)->finalize (object);
 }
@@ -211,6 +278,7 @@ dm_job_init (DmJob *self)
   g_mutex_init (&self->lock);
   self->progress.result_index = -1;
   self->shared.result_index = -1;
+  self->samples_result = -1;
 }
 
 DmJob *
@@ -261,6 +329,17 @@ dm_job_add_second (DmJob      *self,
     dm_runner_select (self->runner_b, self->selection);
   dm_runner_set_progress (self->runner_b, on_engine_progress_b, self);
   return TRUE;
+}
+
+void
+dm_job_set_pass (DmJob    *self,
+                 gboolean  fill_first)
+{
+  g_return_if_fail (DM_IS_JOB (self));
+  g_return_if_fail (self->thread == NULL);
+
+  if (self->runner)
+    dm_runner_set_pass (self->runner, fill_first);
 }
 
 gboolean
@@ -328,6 +407,14 @@ const DmJobProgress *
 dm_job_get_progress (DmJob *self)
 {
   return &self->progress;
+}
+
+const dm_sample *
+dm_job_peek_samples (DmJob *self,
+                     guint *n_samples)
+{
+  *n_samples = self->n_samples;
+  return self->samples;
 }
 
 const dm_report *

@@ -22,6 +22,9 @@ typedef struct
   guint     count;
   double    fraction;
   double    seconds_left;
+  /* The last closed sample of the result being measured (t == 0: none
+   * yet), the figure diskmeter-cli's progress line shows too. */
+  dm_sample sample;
 } DmJobProgress;
 
 #define DM_TYPE_JOB (dm_job_get_type ())
@@ -37,19 +40,31 @@ DmJob           *dm_job_new            (dm_report   *report,
 gboolean         dm_job_add_second     (DmJob       *self,
                                         dm_report   *report,
                                         const char  *target);
+/* Before start: one pass through the test file instead of timed runs
+ * (the sustained test; dm_runner_set_pass), filled first or not. */
+void             dm_job_set_pass       (DmJob       *self,
+                                        gboolean     fill_first);
 gboolean         dm_job_start          (DmJob       *self,
                                         GError     **error);
 void             dm_job_cancel         (DmJob       *self);
 gboolean         dm_job_is_running     (DmJob       *self);
 gboolean         dm_job_is_selected    (DmJob       *self,
                                         guint        index);
-/* Main thread: the latest live copy of result i (valid until the next tick). */
+/* Main thread: the latest live copy of result i (valid until the next tick).
+ * While result i is measured its mb_per_s, iops and latency_us are those
+ * of the last closed sample, so a live figure moves with the timeline;
+ * the summary over the runs comes back when the result is done. */
 const dm_result *dm_job_peek_result    (DmJob       *self,
                                         guint        index);
 /* Main thread: the second target's live copies (NULL without one). */
 const dm_result *dm_job_peek_results_b (DmJob       *self,
                                         guint       *n_results);
 const DmJobProgress *dm_job_get_progress (DmJob     *self);
+/* Main thread: the samples closed so far of the result being measured
+ * (valid until the next tick), as they arrived; the report's own
+ * timeline replaces them once the result is done. */
+const dm_sample *dm_job_peek_samples   (DmJob       *self,
+                                        guint       *n_samples);
 /* After "finished": the engine's report and return code. */
 const dm_report *dm_job_get_report     (DmJob       *self);
 /* After "finished": moves the second target's report out of the job. */

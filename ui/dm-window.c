@@ -274,7 +274,10 @@ show_result (DmWindow        *self,
              gboolean         live)
 {
   DmTile *tile = DM_TILE (self->tiles[r][c]);
-  gboolean has_value = res && (res->n_runs > 0 || res->status == DM_STATUS_COMPLETE);
+  /* A live result has a figure from its first closed sample on (DmJob
+   * shows the sample's), not only once a whole run is done. */
+  gboolean has_value = res && (res->n_runs > 0 || res->status == DM_STATUS_COMPLETE
+                               || (live && res->mb_per_s > 0));
   double value = has_value ? dm_result_value (res, self->unit) : 0;
   g_autofree char *digits = dm_format_value (value, self->unit);
   g_autofree char *description = NULL;
