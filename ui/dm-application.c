@@ -21,6 +21,8 @@
 #include "dm-report.h"
 #include "dm-file-dialog.h"
 #include "dm-settings.h"
+#include "dm-sustained.h"
+#include "dm-sustained-window.h"
 #include "dm-sweep-window.h"
 #include "dm-ui.h"
 #include "dm-units.h"
@@ -60,6 +62,8 @@ static const GOptionEntry options[] = {
   { "save-text", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save the results as text when done", "FILE" },
   { "save-csv", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save the results as CSV when done", "FILE" },
   { "quit-when-done", 'q', 0, G_OPTION_ARG_NONE, NULL, "Quit after the run and the saves", NULL },
+  { "sustained", 0, 0, G_OPTION_ARG_NONE, NULL, "Open the Sustained window; with --save-* or --quit-when-done it runs at once (--span, --duration, --target)", NULL },
+  { "span", 0, 0, G_OPTION_ARG_STRING, NULL, "Sustained: the test file's size, or free (the default)", "SIZE|free" },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, "Print the version and exit", NULL },
   { NULL }
 };
@@ -278,6 +282,18 @@ action_sweep (GSimpleAction *action,
   gtk_window_present (GTK_WINDOW (dm_sweep_window_new (GTK_APPLICATION (self), self->settings)));
 }
 
+/* The sustained test, in a window of its own as the sweep. */
+static void
+action_sustained (GSimpleAction *action,
+                  GVariant      *param,
+                  gpointer       data)
+{
+  DmApplication *self = data;
+
+  gtk_window_present (GTK_WINDOW (dm_sustained_window_new (GTK_APPLICATION (self),
+                                                           self->settings)));
+}
+
 static gpointer
 ref_window (gconstpointer window,
             gpointer      unused)
@@ -309,6 +325,7 @@ static const GActionEntry app_actions[] = {
   { "preferences", action_preferences },
   { "about", action_about },
   { "sweep", action_sweep },
+  { "sustained", action_sustained },
   { "quit", action_quit },
 };
 
@@ -425,6 +442,7 @@ dm_application_startup (GApplication *app)
     { "app.zoom-out", { "<Control>minus", "<Control>KP_Subtract", NULL } },
     { "app.zoom-reset", { "<Control>0", "<Control>KP_0", NULL } },
     { "app.quit", { "<Control>q", NULL } },
+    { "app.sustained", { "<Control>t", NULL } },
   };
 
   G_APPLICATION_CLASS (dm_application_parent_class)->startup (app);
@@ -672,6 +690,68 @@ sweep_script_first_frame (GtkWidget     *widget,
   return G_SOURCE_REMOVE;
 }
 
+/* A script's end in the Sustained window sets the exit status. */
+static void
+on_sustained_script_done (gpointer data,
+                          int      status)
+{
+  set_exit_status (DM_APPLICATION (data), status);
+}
+
+/* --open of a sustained run: the Sustained window shows it, and a
+ * script's files are written once it is drawn. Takes script. */
+static int
+open_sustained (DmApplication *self,
+                const char    *path,
+                DmScript      *script,
+                GError       **error)
+{
+  GtkWidget *window = dm_sustained_window_new (GTK_APPLICATION (self), self->settings);
+
+  if (!dm_sustained_window_load (DM_SUSTAINED_WINDOW (window), path, error))
+    {
+      gtk_window_destroy (GTK_WINDOW (window));
+      dm_script_free (script);
+      return 1;
+    }
+  gtk_window_present (GTK_WINDOW (window));
+  if (script->screenshot || script->json || script->text || script->csv
+      || script->quit_when_done)
+    dm_sustained_window_run_script (DM_SUSTAINED_WINDOW (window), script,
+                                    on_sustained_script_done, self);
+  else
+    dm_script_free (script);
+  return 0;
+}
+
+/* --sustained: the Sustained window with --span, --duration and --target
+ * as typed in it; a script (--save-*, --quit-when-done, --run) runs it at
+ * once and saves what it was asked for. Takes script. */
+static int
+run_sustained (DmApplication           *self,
+               GApplicationCommandLine *cmdline,
+               GVariantDict            *dict,
+               DmScript                *script)
+{
+  g_autofree char *target = lookup_path (cmdline, dict, "target");
+  const char *span = NULL, *duration = NULL;
+  GtkWidget *window;
+
+  g_variant_dict_lookup (dict, "span", "&s", &span);
+  g_variant_dict_lookup (dict, "duration", "&s", &duration);
+  window = dm_sustained_window_new (GTK_APPLICATION (self), self->settings);
+  dm_sustained_window_set_plan (DM_SUSTAINED_WINDOW (window), span, duration, target);
+  gtk_window_present (GTK_WINDOW (window));
+  script->run = script->run || script->screenshot || script->json || script->text || script->csv
+                || script->quit_when_done;
+  if (script->run)
+    dm_sustained_window_run_script (DM_SUSTAINED_WINDOW (window), script,
+                                    on_sustained_script_done, self);
+  else
+    dm_script_free (script);
+  return 0;
+}
+
 /* Shows a saved file: a sweep in a Sweep window, any other run in the
  * grid. The script (may be NULL) may save it again (another format, a
  * screenshot). Takes the script; on failure sets error and returns the
@@ -685,7 +765,7 @@ open_file (DmApplication *self,
   g_autoptr (DmScript) owned = script ? script : g_new0 (DmScript, 1);
   dm_report r;
   char why[256];
-  gboolean sweep;
+  gboolean sweep, sustained;
 
   /* Read with the history's size limit: opening a disk image must not
    * read gigabytes to find it is not a result. */
@@ -697,7 +777,11 @@ open_file (DmApplication *self,
       return 1;
     }
   sweep = strcmp (r.profile, "sweep") == 0;
+  sustained = dm_sustained_is (&r, NULL, 0);
   dm_report_clear (&r);
+
+  if (sustained)
+    return open_sustained (self, path, g_steal_pointer (&owned), error);
 
   if (sweep)
     {
@@ -835,6 +919,14 @@ dm_application_command_line (GApplication            *app,
                                              error->domain == G_OPTION_ERROR ? "" : "--open: ",
                                              error->message);
       return status;
+    }
+
+  if (g_variant_dict_contains (dict, "sustained"))
+    return run_sustained (self, cmdline, dict, g_steal_pointer (&script));
+  if (g_variant_dict_contains (dict, "span"))
+    {
+      g_application_command_line_printerr (cmdline, "diskmeter: --span goes with --sustained\n");
+      return 2;
     }
 
   window = ensure_window (self);

@@ -1,0 +1,1061 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The sustained test is a one-result report that the engine runs in one
+ * pass (dm_sustained_report_init, dm_runner_set_pass), as diskmeter-cli
+ * sustained runs it, here on an ordinary DmJob: its worker thread,
+ * cancellation and test-file removal are the main window's. This file
+ * turns the controls into a plan and the job's samples into the timeline;
+ * the cliff is named from the samples as a saved file holds them, so the
+ * window, its JSON and the CLI's agree to the byte.
+ */
+#include "dm-sustained-window.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dm-file-dialog.h"
+#include "dm-format.h"
+#include "dm-job.h"
+#include "dm-latency-chart.h"
+#include "dm-platform.h"
+#include "dm-screenshot.h"
+#include "dm-sustained.h"
+#include "dm-units.h"
+
+/* A read pass fills its span first; "free" reads at most this much, as
+ * diskmeter-cli sustained --mode read does. */
+#define READ_SPAN_DEFAULT (4ull << 30)
+
+struct _DmSustainedWindow
+{
+  GtkWindow       parent_instance;
+
+  GtkWidget      *content;
+  GtkWidget      *start_button;
+  GtkDropDown    *mode_dropdown;
+  GtkDropDown    *pattern_dropdown;
+  GtkDropDown    *block_dropdown;
+  GtkWidget      *qd_entry;
+  GtkWidget      *threads_entry;
+  GtkWidget      *span_entry;
+  GtkWidget      *duration_entry;
+  GtkWidget      *sample_entry;
+  GtkWidget      *target_entry;
+  GtkWidget      *status_label;
+  GtkWidget      *time_label;
+  GtkWidget      *progress_bar;
+  GtkWidget      *chart;
+  GtkWidget      *summary_label;
+
+  GSettings      *settings;        /* may be NULL */
+  GtkFileChooserNative *chooser;
+  char           *save_format;
+
+  dm_sustained_plan plan;          /* of the run shown */
+  DmJob          *job;             /* running, or finished and shown */
+  dm_report       loaded;          /* a saved run, shown when there is no job */
+  gboolean        have_loaded;
+  dm_sustained_cliff cliff;        /* as shown */
+  gboolean        have_cliff;
+  guint           n_shown;         /* samples drawn */
+
+  DmScript       *script;
+  DmSustainedScriptDone script_done;
+  gpointer        script_data;
+  int             script_status;
+};
+
+G_DEFINE_FINAL_TYPE (DmSustainedWindow, dm_sustained_window, GTK_TYPE_WINDOW)
+
+static const uint32_t block_sizes[] = { 4096, 16384, 65536, 131072, 262144, 1048576, 4194304,
+                                        8388608 };
+static const char *const block_names[] = { "4K", "16K", "64K", "128K", "256K", "1M", "4M", "8M",
+                                           NULL };
+
+static void script_step (DmSustainedWindow *self);
+
+/* --- what is shown --------------------------------------------------------- */
+
+static gboolean
+is_running (DmSustainedWindow *self)
+{
+  return self->job && dm_job_is_running (self->job);
+}
+
+/* The report to analyse and save: a finished job's, or a loaded one. */
+static const dm_report *
+shown_report (DmSustainedWindow *self)
+{
+  if (self->job)
+    return is_running (self) ? NULL : dm_job_get_report (self->job);
+  return self->have_loaded ? &self->loaded : NULL;
+}
+
+/* The cliff of samples as the JSON keeps them (t to 6 digits, the rate to
+ * 3 decimals), so the figures shown are those the saved file names. */
+static void
+find_cliff (const dm_sample    *samples,
+            guint               n,
+            dm_sustained_cliff *out)
+{
+  g_autofree dm_sample *s = g_new0 (dm_sample, MAX (n, 1));
+  char text[64];
+
+  for (guint k = 0; k < n; k++)
+    {
+      snprintf (text, sizeof text, "%.6g", samples[k].t);
+      s[k].t = g_ascii_strtod (text, NULL);
+      snprintf (text, sizeof text, "%.3f", samples[k].all.mb_per_s);
+      s[k].all.mb_per_s = g_ascii_strtod (text, NULL);
+    }
+  dm_sustained_find_cliff (s, n, out);
+}
+
+static char *
+format_rate (double mb_per_s)
+{
+  return g_strdup_printf (mb_per_s >= 100 ? "%.0f MB/s" : "%.1f MB/s", mb_per_s);
+}
+
+/* The timeline and its marks from these samples; axis_s > 0 while running
+ * (the axis is the whole duration, the line grows into it). */
+static void
+show_samples (DmSustainedWindow *self,
+              const dm_sample   *samples,
+              guint              n,
+              double             axis_s,
+              gboolean           final)
+{
+  DmTimelineMarks marks;
+
+  dm_timeline_chart_set_samples (DM_TIMELINE_CHART (self->chart), samples, n, axis_s);
+  self->n_shown = n;
+  /* The opening rate needs its first seconds, and a cliff two samples
+   * after it: before that there is nothing to mark. */
+  self->have_cliff = n >= 4 || (final && n > 0);
+  if (!self->have_cliff)
+    {
+      memset (&self->cliff, 0, sizeof self->cliff);
+      dm_timeline_chart_set_marks (DM_TIMELINE_CHART (self->chart), NULL);
+      return;
+    }
+  find_cliff (samples, n, &self->cliff);
+  marks.found = self->cliff.found;
+  marks.at_s = self->cliff.at_s;
+  marks.cache_bytes = self->cliff.cache_bytes;
+  marks.before_mb_per_s = self->cliff.before_mb_per_s;
+  marks.after_mb_per_s = self->cliff.after_mb_per_s;
+  dm_timeline_chart_set_marks (DM_TIMELINE_CHART (self->chart), &marks);
+}
+
+/* The summary under the chart: what a report would quote. */
+static void
+show_summary (DmSustainedWindow *self,
+              const dm_report   *r)
+{
+  const dm_result *res = r && r->n_results ? &r->results[0] : NULL;
+  g_autoptr (GString) text = g_string_new (NULL);
+  g_autofree char *before = format_rate (self->cliff.before_mb_per_s);
+  g_autofree char *after = format_rate (self->cliff.after_mb_per_s);
+  g_autofree char *opening = format_rate (self->cliff.opening_mb_per_s);
+  char size[32], span[32], name[64];
+
+  if (!res)
+    return;
+  dm_block_short (res->spec.block_size, name, sizeof name);
+  dm_size_human (r->settings.test_size, span, sizeof span);
+  g_string_append_printf (text, "%s %s%s Q%uT%u over %s", dm_mode_title (res->mode),
+                          res->spec.pattern == DM_SEQ ? "SEQ" : "RND", name,
+                          res->spec.queue_depth, res->spec.threads, span);
+  if (res->n_runs > 0)
+    {
+      char moved[32];
+
+      dm_size_human (res->runs[0].bytes, moved, sizeof moved);
+      g_string_append_printf (text, ": %s in %.1f s, %.1f MB/s on average.", moved,
+                              res->runs[0].seconds, res->runs[0].mb_per_s);
+    }
+  else
+    g_string_append (text, ".");
+  if (!self->have_cliff)
+    g_string_append (text, "  No samples.");
+  else if (self->cliff.found)
+    {
+      dm_size_human (self->cliff.cache_bytes, size, sizeof size);
+      g_string_append_printf (text, "  Cliff after %s (at %.1f s): %s before, %s after.", size,
+                              self->cliff.at_s, before, after);
+    }
+  else
+    g_string_append_printf (text, "  No cliff: the rate stayed above half of its opening %s "
+                                  "(last quarter %s).", opening, after);
+  gtk_label_set_text (GTK_LABEL (self->summary_label), text->str);
+}
+
+static void
+update_actions (DmSustainedWindow *self)
+{
+  gboolean running = is_running (self);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "sustained.start", !running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "sustained.stop", running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "sustained.save", shown_report (self) != NULL);
+}
+
+/* --- planning -------------------------------------------------------------- */
+
+static gboolean
+read_plan (DmSustainedWindow *self,
+           dm_sustained_plan *p,
+           gboolean          *span_free,
+           char              *why,
+           size_t             ws)
+{
+  const char *span = gtk_editable_get_text (GTK_EDITABLE (self->span_entry));
+  const char *duration = gtk_editable_get_text (GTK_EDITABLE (self->duration_entry));
+  const char *sample = gtk_editable_get_text (GTK_EDITABLE (self->sample_entry));
+  guint block = gtk_drop_down_get_selected (self->block_dropdown);
+  char inner[200];
+
+  dm_sustained_plan_init (p);
+  p->mode = gtk_drop_down_get_selected (self->mode_dropdown) == 1 ? DM_MODE_READ : DM_MODE_WRITE;
+  p->pattern = gtk_drop_down_get_selected (self->pattern_dropdown) == 1 ? DM_RND : DM_SEQ;
+  p->block_size = block_sizes[MIN (block, G_N_ELEMENTS (block_sizes) - 1)];
+  if (dm_uint_parse (gtk_editable_get_text (GTK_EDITABLE (self->qd_entry)), 1, DM_QUEUE_MAX,
+                     &p->queue_depth, inner, sizeof inner) < 0)
+    return g_snprintf (why, ws, "queue depth: %s", inner), FALSE;
+  if (dm_uint_parse (gtk_editable_get_text (GTK_EDITABLE (self->threads_entry)), 1,
+                     DM_THREADS_MAX, &p->threads, inner, sizeof inner) < 0)
+    return g_snprintf (why, ws, "threads: %s", inner), FALSE;
+  *span_free = g_ascii_strcasecmp (span, "free") == 0;
+  if (!*span_free)
+    {
+      if (dm_size_parse (span, &p->span, inner, sizeof inner) < 0)
+        return g_snprintf (why, ws, "span: %s", inner), FALSE;
+      if (p->span < DM_TEST_SIZE_MIN || p->span > DM_TEST_SIZE_MAX || p->span % DM_BLOCK_MAX_ALIGN)
+        return g_snprintf (why, ws, "the span must be free or a whole number of MiB from "
+                                    "16MiB to 64GiB, not %s", span), FALSE;
+    }
+  if (dm_duration_parse (duration, &p->duration_s, inner, sizeof inner) < 0)
+    return g_snprintf (why, ws, "duration: %s", inner), FALSE;
+  if (dm_duration_parse (sample, &p->sample_s, inner, sizeof inner) < 0)
+    return g_snprintf (why, ws, "sample: %s", inner), FALSE;
+  if (p->sample_s < DM_SAMPLE_MIN_S || p->sample_s > DM_SAMPLE_MAX_S)
+    return g_snprintf (why, ws, "the sample step must be %g to %g s", DM_SAMPLE_MIN_S,
+                       DM_SAMPLE_MAX_S), FALSE;
+  return TRUE;
+}
+
+/* The span to run in folder: "free" is all free space but the margin, as
+ * diskmeter-cli sustained takes it; a span given is checked against the
+ * free space when the test file is made, as every run's is. */
+static gboolean
+resolve_span (const dm_sustained_plan *p,
+              gboolean                 span_free,
+              const char              *folder,
+              uint64_t                *span,
+              char                    *why,
+              size_t                   ws)
+{
+  dm_target_info t;
+  char a[32], m[32];
+  int err = dm_target_probe (folder, &t);
+
+  if (err < 0)
+    return g_snprintf (why, ws, "cannot use %s: %s", folder, g_strerror (-err)), FALSE;
+  if (t.is_block_device)
+    return g_snprintf (why, ws, "the Sustained window measures a folder; diskmeter-cli "
+                                "sustained --mode read measures a device"), FALSE;
+  if (!span_free)
+    {
+      *span = p->span;
+      return TRUE;
+    }
+  *span = dm_sustained_free_span (t.free_bytes, t.size_bytes);
+  if (p->mode == DM_MODE_READ && *span > READ_SPAN_DEFAULT)
+    *span = READ_SPAN_DEFAULT;
+  if (*span < DM_TEST_SIZE_MIN)
+    {
+      dm_size_human (t.free_bytes, a, sizeof a);
+      dm_size_human (dm_sustained_margin (t.size_bytes), m, sizeof m);
+      return g_snprintf (why, ws, "not enough free space in %s: %s free, and %s of it stays "
+                                  "free", folder, a, m), FALSE;
+    }
+  return TRUE;
+}
+
+static void
+base_settings (DmSustainedWindow *self,
+               dm_settings       *s)
+{
+  dm_settings_init (s);
+  if (self->settings)
+    {
+      g_autofree char *data = g_settings_get_string (self->settings, "test-data");
+
+      if (dm_data_parse (data, &s->data) != 0)
+        s->data = DM_DATA_RANDOM;
+    }
+}
+
+/* --- running --------------------------------------------------------------- */
+
+static void
+on_job_progress (DmJob             *job,
+                 DmSustainedWindow *self)
+{
+  const DmJobProgress *p = dm_job_get_progress (job);
+  g_autofree char *left = dm_format_seconds_left (p->seconds_left);
+  const dm_sample *samples;
+  guint n;
+
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), CLAMP (p->fraction, 0, 1));
+  gtk_label_set_text (GTK_LABEL (self->time_label), left);
+  if (p->phase == DM_PHASE_PREPARE || p->result_index < 0)
+    {
+      gtk_label_set_text (GTK_LABEL (self->status_label), "Preparing the test file…");
+      return;
+    }
+  samples = dm_job_peek_samples (job, &n);
+  if (n != self->n_shown)
+    show_samples (self, samples, n, self->plan.duration_s, FALSE);
+  if (p->phase == DM_PHASE_MEASURE && p->sample.t > 0)
+    {
+      g_autofree char *rate = format_rate (p->sample.all.mb_per_s);
+      g_autofree char *text = g_strdup_printf ("%s: %.1f s, %s",
+                                               self->plan.mode == DM_MODE_READ ? "Reading"
+                                                                                : "Writing",
+                                               p->sample.t, rate);
+      gtk_label_set_text (GTK_LABEL (self->status_label), text);
+    }
+}
+
+static void
+on_job_finished (DmJob             *job,
+                 int                code,
+                 DmSustainedWindow *self)
+{
+  const dm_report *r = dm_job_get_report (job);
+  const dm_result *res = &r->results[0];
+  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  g_autofree char *text = NULL;
+
+  if (app)
+    g_application_release (app);
+  show_samples (self, res->samples, res->n_samples, 0, TRUE);
+  if (r->status == DM_STATUS_COMPLETE)
+    text = g_strdup ("Done; the test file was removed.");
+  else if (r->status == DM_STATUS_CANCELLED)
+    text = g_strdup ("Stopped: the samples so far are kept; the test file was removed.");
+  else
+    text = g_strdup_printf ("Failed: %s", r->error[0] ? r->error : g_strerror (-code));
+  gtk_label_set_text (GTK_LABEL (self->status_label), text);
+  gtk_label_set_text (GTK_LABEL (self->time_label), "");
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar),
+                                 r->status == DM_STATUS_COMPLETE ? 1 : 0);
+  show_summary (self, r);
+  update_actions (self);
+  if (self->script)
+    {
+      if (code != 0)
+        self->script_status = 1;
+      script_step (self);
+    }
+}
+
+static void
+drop_job (DmSustainedWindow *self)
+{
+  if (self->job)
+    {
+      g_signal_handlers_disconnect_by_data (self->job, self);
+      g_clear_object (&self->job);
+    }
+}
+
+gboolean
+dm_sustained_window_start (DmSustainedWindow *self,
+                           GError           **error)
+{
+  g_autofree char *target = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->target_entry)));
+  dm_sustained_plan p;
+  dm_settings base;
+  dm_report r;
+  gboolean span_free;
+  uint64_t span = 0;
+  char why[400] = "";
+  GApplication *app;
+
+  g_return_val_if_fail (DM_IS_SUSTAINED_WINDOW (self), FALSE);
+
+  if (is_running (self))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY, "A sustained run is under way");
+      return FALSE;
+    }
+  if (!target[0])
+    {
+      g_free (target);
+      target = g_strdup (g_get_home_dir ());
+    }
+  memset (&r, 0, sizeof r);
+  base_settings (self, &base);
+  if (!read_plan (self, &p, &span_free, why, sizeof why)
+      || !resolve_span (&p, span_free, target, &span, why, sizeof why)
+      || dm_sustained_report_init (&r, &p, span, &base, why, sizeof why) < 0)
+    {
+      dm_report_clear (&r);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "Cannot start: %s", why);
+      return FALSE;
+    }
+
+  drop_job (self);
+  if (self->have_loaded)
+    {
+      dm_report_clear (&self->loaded);
+      self->have_loaded = FALSE;
+    }
+  self->plan = p;
+  self->plan.span = span;
+  self->job = dm_job_new (&r, target, NULL);
+  /* A read pass reads what it wrote first; a write pass meets the storage
+   * as it is, its cache empty. */
+  dm_job_set_pass (self->job, p.mode == DM_MODE_READ);
+  g_signal_connect (self->job, "progress", G_CALLBACK (on_job_progress), self);
+  g_signal_connect (self->job, "finished", G_CALLBACK (on_job_finished), self);
+  if (!dm_job_start (self->job, error))
+    {
+      drop_job (self);
+      update_actions (self);
+      return FALSE;
+    }
+  /* Like the main window's runs: the application stays while the engine
+   * still has to remove its test file. */
+  app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  if (app)
+    g_application_hold (app);
+  {
+    char s[32];
+    g_autofree char *text = NULL;
+
+    dm_size_human (span, s, sizeof s);
+    text = g_strdup_printf ("Preparing a test file of %s…", s);
+    gtk_label_set_text (GTK_LABEL (self->status_label), text);
+  }
+  gtk_label_set_text (GTK_LABEL (self->summary_label), "");
+  show_samples (self, NULL, 0, p.duration_s, FALSE);
+  update_actions (self);
+  return TRUE;
+}
+
+static void
+action_start (GtkWidget  *widget,
+              const char *action_name,
+              GVariant   *parameter)
+{
+  DmSustainedWindow *self = DM_SUSTAINED_WINDOW (widget);
+  g_autoptr (GError) error = NULL;
+
+  if (!dm_sustained_window_start (self, &error))
+    gtk_label_set_text (GTK_LABEL (self->status_label), error->message);
+}
+
+static void
+action_stop (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  DmSustainedWindow *self = DM_SUSTAINED_WINDOW (widget);
+
+  if (is_running (self))
+    {
+      dm_job_cancel (self->job);
+      gtk_label_set_text (GTK_LABEL (self->status_label), "Stopping…");
+    }
+}
+
+/* --- saving ---------------------------------------------------------------- */
+
+static gboolean
+save_png (DmSustainedWindow *self,
+          const char        *path,
+          GError           **error)
+{
+  /* As the main window's Save Screenshot, larger when a script asks. */
+  double scale = self->script && self->script->screenshot_scale > 0
+                   ? self->script->screenshot_scale : 1;
+
+  return dm_screenshot_save_scaled (GTK_WIDGET (self), self->content, scale, path, error);
+}
+
+gboolean
+dm_sustained_window_save (DmSustainedWindow *self,
+                          const char        *format,
+                          const char        *path,
+                          GError           **error)
+{
+  const dm_report *r = shown_report (self);
+  dm_buf buf;
+  int err;
+
+  g_return_val_if_fail (DM_IS_SUSTAINED_WINDOW (self), FALSE);
+
+  if (g_strcmp0 (format, "png") == 0)
+    return save_png (self, path, error);
+  if (!r)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                           "There is no finished sustained run to save yet");
+      return FALSE;
+    }
+  dm_buf_init (&buf);
+  if (g_strcmp0 (format, "csv") == 0)
+    dm_report_write_samples_csv (r, &buf);
+  else if (g_strcmp0 (format, "text") == 0)
+    dm_sustained_write_text (r, &buf);
+  else
+    dm_sustained_write_json (r, &buf);
+  err = buf.error ? buf.error : dm_write_file_atomic (path, &buf);
+  dm_buf_free (&buf);
+  if (err < 0)
+    {
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (-err), "Could not write %s: %s",
+                   path, g_strerror (-err));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+on_save_response (GtkNativeDialog   *dialog,
+                  int                response,
+                  DmSustainedWindow *self)
+{
+  g_autofree char *path = dm_file_dialog_get_path (dialog, response);
+  g_autoptr (GError) error = NULL;
+
+  g_clear_object (&self->chooser);
+  if (!path)
+    return;
+  if (!dm_sustained_window_save (self, self->save_format, path, &error))
+    gtk_label_set_text (GTK_LABEL (self->status_label), error->message);
+  else
+    {
+      g_autofree char *msg = g_strdup_printf ("Saved %s", path);
+      gtk_label_set_text (GTK_LABEL (self->status_label), msg);
+    }
+}
+
+static void
+action_save (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  DmSustainedWindow *self = DM_SUSTAINED_WINDOW (widget);
+  const char *format = g_variant_get_string (parameter, NULL);
+  g_autofree char *name = g_strdup_printf ("diskmeter-sustained.%s",
+                                           g_str_equal (format, "text") ? "txt" : format);
+
+  if (self->chooser)
+    return;
+  g_free (self->save_format);
+  self->save_format = g_strdup (format);
+  self->chooser = dm_file_dialog_new_save (GTK_WINDOW (self), "Save Sustained Run", name);
+  g_signal_connect (self->chooser, "response", G_CALLBACK (on_save_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+/* --- loading --------------------------------------------------------------- */
+
+static void
+set_entry_number (GtkWidget  *entry,
+                  const char *format,
+                  double      value)
+{
+  char text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), g_ascii_formatd (text, sizeof text, format, value));
+}
+
+gboolean
+dm_sustained_window_load (DmSustainedWindow *self,
+                          const char        *path,
+                          GError           **error)
+{
+  g_autofree char *text = NULL;
+  gsize len;
+  dm_report r;
+  char why[256] = "", span[32];
+  const dm_result *res;
+
+  g_return_val_if_fail (DM_IS_SUSTAINED_WINDOW (self), FALSE);
+
+  if (is_running (self))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY, "A sustained run is under way");
+      return FALSE;
+    }
+  if (!g_file_get_contents (path, &text, &len, error))
+    return FALSE;
+  memset (&r, 0, sizeof r);
+  if (dm_report_load_json (&r, text, len, why, sizeof why) < 0)
+    {
+      dm_report_clear (&r);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", path, why);
+      return FALSE;
+    }
+  if (!dm_sustained_is (&r, text, len))
+    {
+      dm_report_clear (&r);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s is not a sustained run", path);
+      return FALSE;
+    }
+
+  drop_job (self);
+  if (self->have_loaded)
+    dm_report_clear (&self->loaded);
+  self->loaded = r;
+  self->have_loaded = TRUE;
+  res = &self->loaded.results[0];
+
+  /* The controls as the run was made, so Start measures it again. */
+  dm_sustained_plan_init (&self->plan);
+  self->plan.mode = res->mode == DM_MODE_READ ? DM_MODE_READ : DM_MODE_WRITE;
+  self->plan.pattern = res->spec.pattern;
+  self->plan.block_size = res->spec.block_size;
+  self->plan.queue_depth = res->spec.queue_depth;
+  self->plan.threads = res->spec.threads;
+  self->plan.span = self->loaded.settings.test_size;
+  self->plan.duration_s = self->loaded.settings.measure_s;
+  if (res->sample_s > 0)
+    self->plan.sample_s = res->sample_s;
+  gtk_drop_down_set_selected (self->mode_dropdown, self->plan.mode == DM_MODE_READ);
+  gtk_drop_down_set_selected (self->pattern_dropdown, self->plan.pattern == DM_RND);
+  for (guint i = 0; i < G_N_ELEMENTS (block_sizes); i++)
+    if (block_sizes[i] == self->plan.block_size)
+      gtk_drop_down_set_selected (self->block_dropdown, i);
+  set_entry_number (self->qd_entry, "%.0f", self->plan.queue_depth);
+  set_entry_number (self->threads_entry, "%.0f", self->plan.threads);
+  dm_size_format (self->plan.span, span, sizeof span);
+  gtk_editable_set_text (GTK_EDITABLE (self->span_entry), span);
+  set_entry_number (self->duration_entry, "%g", self->plan.duration_s);
+  set_entry_number (self->sample_entry, "%g", self->plan.sample_s);
+  if (self->loaded.target.path[0])
+    gtk_editable_set_text (GTK_EDITABLE (self->target_entry), self->loaded.target.path);
+
+  show_samples (self, res->samples, res->n_samples, 0, TRUE);
+  show_summary (self, &self->loaded);
+  {
+    g_autofree char *base = g_path_get_basename (path);
+    g_autofree char *msg = g_strdup_printf ("Showing %s (%s).", base,
+                                            dm_status_name (self->loaded.status));
+    gtk_label_set_text (GTK_LABEL (self->status_label), msg);
+  }
+  gtk_label_set_text (GTK_LABEL (self->time_label), "");
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0);
+  update_actions (self);
+  return TRUE;
+}
+
+/* --- scripts --------------------------------------------------------------- */
+
+static void
+script_finish (DmSustainedWindow *self)
+{
+  DmScript *script = g_steal_pointer (&self->script);
+  const struct { const char *format; const char *path; } outputs[] = {
+    { "json", script->json }, { "text", script->text }, { "csv", script->csv },
+  };
+  gboolean quit = script->quit_when_done;
+
+  /* The screenshot first, while the script's scale still applies. */
+  self->script = script;
+  if (script->screenshot)
+    {
+      g_autoptr (GError) error = NULL;
+
+      if (!save_png (self, script->screenshot, &error))
+        {
+          g_printerr ("diskmeter: %s\n", error->message);
+          self->script_status = MAX (self->script_status, 1);
+        }
+      else
+        g_print ("diskmeter: saved screenshot %s\n", script->screenshot);
+    }
+  self->script = NULL;
+  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
+    {
+      g_autoptr (GError) error = NULL;
+
+      if (!outputs[i].path)
+        continue;
+      if (!dm_sustained_window_save (self, outputs[i].format, outputs[i].path, &error))
+        {
+          g_printerr ("diskmeter: %s\n", error->message);
+          self->script_status = MAX (self->script_status, 1);
+        }
+      else
+        g_print ("diskmeter: saved %s\n", outputs[i].path);
+    }
+  if (self->have_cliff && self->cliff.found)
+    g_print ("diskmeter: sustained: cliff after %" G_GUINT64_FORMAT " bytes, %.1f MB/s before, "
+             "%.1f MB/s after\n", (guint64) self->cliff.cache_bytes, self->cliff.before_mb_per_s,
+             self->cliff.after_mb_per_s);
+  else if (self->have_cliff)
+    g_print ("diskmeter: sustained: no cliff\n");
+  dm_script_free (script);
+  if (self->script_done)
+    self->script_done (self->script_data, self->script_status);
+  self->script_done = NULL;
+  if (quit)
+    gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static void
+script_after_paint (GdkFrameClock     *clock,
+                    DmSustainedWindow *self)
+{
+  g_signal_handlers_disconnect_by_func (clock, script_after_paint, self);
+  /* Right after a paint the chart's node is fresh: the screenshot shows
+   * the final timeline and its marks. */
+  if (self->script)
+    script_finish (self);
+}
+
+/* After a run (or instead of one): draw once more, then save. */
+static void
+script_step (DmSustainedWindow *self)
+{
+  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
+
+  if (!clock)
+    {
+      script_finish (self);
+      return;
+    }
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+  g_signal_connect (clock, "after-paint", G_CALLBACK (script_after_paint), self);
+}
+
+static gboolean
+script_begin (gpointer data)
+{
+  DmSustainedWindow *self = data;
+  g_autoptr (GError) error = NULL;
+
+  if (!self->script)
+    return G_SOURCE_REMOVE;
+  if (!self->script->run)
+    {
+      script_step (self);
+      return G_SOURCE_REMOVE;
+    }
+  self->script->run = FALSE;
+  if (!dm_sustained_window_start (self, &error))
+    {
+      g_printerr ("diskmeter: %s\n", error->message);
+      gtk_label_set_text (GTK_LABEL (self->status_label), error->message);
+      self->script_status = 1;
+      script_step (self);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+script_after_first_paint (GdkFrameClock     *clock,
+                          DmSustainedWindow *self)
+{
+  g_signal_handlers_disconnect_by_func (clock, script_after_first_paint, self);
+  /* A moment for the first layouts, as the main window's scripts wait. */
+  g_timeout_add_full (G_PRIORITY_DEFAULT, 150, script_begin, g_object_ref (self), g_object_unref);
+}
+
+static gboolean
+script_start (GtkWidget     *widget,
+              GdkFrameClock *clock,
+              gpointer       data)
+{
+  g_signal_connect (clock, "after-paint", G_CALLBACK (script_after_first_paint), widget);
+  return G_SOURCE_REMOVE;
+}
+
+void
+dm_sustained_window_run_script (DmSustainedWindow     *self,
+                                DmScript              *script,
+                                DmSustainedScriptDone  done,
+                                gpointer               user_data)
+{
+  g_return_if_fail (DM_IS_SUSTAINED_WINDOW (self));
+
+  if (self->script || is_running (self))
+    {
+      g_printerr ("diskmeter: a sustained run is already under way; the new request was "
+                  "ignored\n");
+      dm_script_free (script);
+      if (done)
+        done (user_data, 1);
+      return;
+    }
+  self->script = script;
+  self->script_done = done;
+  self->script_data = user_data;
+  self->script_status = 0;
+  gtk_widget_add_tick_callback (GTK_WIDGET (self), script_start, NULL, NULL);
+}
+
+/* --- life ------------------------------------------------------------------ */
+
+static GtkWidget *
+add_field (GtkWidget  *grid,
+           const char *label,
+           GtkWidget  *field,
+           int         column,
+           int         row,
+           int         span)
+{
+  GtkWidget *l = gtk_label_new (label);
+
+  gtk_label_set_xalign (GTK_LABEL (l), 1);
+  gtk_grid_attach (GTK_GRID (grid), l, column, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), field, column + 1, row, span, 1);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (field), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+  return field;
+}
+
+static GtkWidget *
+new_entry (const char *text,
+           int         width,
+           const char *tooltip)
+{
+  GtkWidget *entry = gtk_entry_new ();
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), text);
+  gtk_editable_set_width_chars (GTK_EDITABLE (entry), width);
+  if (tooltip)
+    gtk_widget_set_tooltip_text (entry, tooltip);
+  return entry;
+}
+
+static void
+build (DmSustainedWindow *self)
+{
+  static const char *const modes[] = { "Write", "Read", NULL };
+  static const char *const patterns[] = { "SEQ", "RND", NULL };
+  GtkWidget *header = gtk_header_bar_new ();
+  GtkWidget *stop = gtk_button_new_with_label ("Stop");
+  GtkWidget *save = gtk_menu_button_new ();
+  GtkWidget *grid = gtk_grid_new ();
+  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  g_autoptr (GMenu) menu = g_menu_new ();
+
+  self->start_button = gtk_button_new_with_label ("Start");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->start_button), "sustained.start");
+  gtk_widget_add_css_class (self->start_button, "suggested-action");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (stop), "sustained.stop");
+  gtk_widget_set_tooltip_text (stop, "Stop, keep the samples so far and remove the test file");
+  g_menu_append (menu, "Save JSON…", "sustained.save::json");
+  g_menu_append (menu, "Save CSV…", "sustained.save::csv");
+  g_menu_append (menu, "Save Text…", "sustained.save::text");
+  g_menu_append (menu, "Save PNG…", "sustained.save::png");
+  gtk_menu_button_set_label (GTK_MENU_BUTTON (save), "Save");
+  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (save), G_MENU_MODEL (menu));
+  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), self->start_button);
+  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), stop);
+  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), save);
+  gtk_window_set_titlebar (GTK_WINDOW (self), header);
+  gtk_window_set_title (GTK_WINDOW (self), "Sustained");
+  gtk_window_set_default_size (GTK_WINDOW (self), 1000, 640);
+
+  self->content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 10);
+  gtk_widget_set_margin_top (self->content, 10);
+  gtk_widget_set_margin_bottom (self->content, 10);
+  gtk_widget_set_margin_start (self->content, 12);
+  gtk_widget_set_margin_end (self->content, 12);
+
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 8);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
+  self->mode_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (modes));
+  self->pattern_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (patterns));
+  self->block_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (block_names));
+  gtk_drop_down_set_selected (self->block_dropdown, 5);  /* 1M */
+  self->qd_entry = new_entry ("8", 4, NULL);
+  self->threads_entry = new_entry ("1", 4, NULL);
+  self->span_entry = new_entry ("free", 8, "The test file's size, or free: all free space but "
+                                           "the larger of 1 GiB and 5 % of the filesystem");
+  self->duration_entry = new_entry ("60", 5, "At most this many seconds; the run ends sooner "
+                                             "once the span is covered");
+  self->sample_entry = new_entry ("0.5", 4, "The timeline's step in seconds, 0.1 to 10");
+  self->target_entry = new_entry ("", 20, NULL);
+  gtk_widget_set_hexpand (self->target_entry, TRUE);
+  add_field (grid, "Mode", GTK_WIDGET (self->mode_dropdown), 0, 0, 1);
+  add_field (grid, "Pattern", GTK_WIDGET (self->pattern_dropdown), 2, 0, 1);
+  add_field (grid, "Block", GTK_WIDGET (self->block_dropdown), 4, 0, 1);
+  add_field (grid, "Queue depth", self->qd_entry, 6, 0, 1);
+  add_field (grid, "Threads", self->threads_entry, 8, 0, 1);
+  add_field (grid, "Span", self->span_entry, 0, 1, 1);
+  add_field (grid, "Duration (s)", self->duration_entry, 2, 1, 1);
+  add_field (grid, "Sample (s)", self->sample_entry, 4, 1, 1);
+  add_field (grid, "Folder", self->target_entry, 6, 1, 3);
+  gtk_box_append (GTK_BOX (self->content), grid);
+
+  self->status_label = gtk_label_new ("");
+  gtk_label_set_xalign (GTK_LABEL (self->status_label), 0);
+  gtk_label_set_wrap (GTK_LABEL (self->status_label), TRUE);
+  gtk_widget_set_hexpand (self->status_label, TRUE);
+  self->time_label = gtk_label_new ("");
+  gtk_widget_add_css_class (self->time_label, "numeric");
+  gtk_box_append (GTK_BOX (line), self->status_label);
+  gtk_box_append (GTK_BOX (line), self->time_label);
+  gtk_box_append (GTK_BOX (self->content), line);
+  self->progress_bar = gtk_progress_bar_new ();
+  gtk_box_append (GTK_BOX (self->content), self->progress_bar);
+
+  self->chart = dm_timeline_chart_new ();
+  gtk_widget_set_hexpand (self->chart, TRUE);
+  gtk_widget_set_vexpand (self->chart, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->chart), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  "Throughput over time", -1);
+  gtk_box_append (GTK_BOX (self->content), self->chart);
+
+  self->summary_label = gtk_label_new ("Start writes once through a test file as large as the "
+                                       "span, or until the duration is over, and draws the rate "
+                                       "as it goes; the cliff is where it fell below half of its "
+                                       "opening rate for good (a write cache running out).");
+  gtk_label_set_xalign (GTK_LABEL (self->summary_label), 0);
+  gtk_label_set_wrap (GTK_LABEL (self->summary_label), TRUE);
+  gtk_label_set_selectable (GTK_LABEL (self->summary_label), TRUE);
+  gtk_box_append (GTK_BOX (self->content), self->summary_label);
+  gtk_window_set_child (GTK_WINDOW (self), self->content);
+}
+
+static void
+dm_sustained_window_dispose (GObject *object)
+{
+  DmSustainedWindow *self = DM_SUSTAINED_WINDOW (object);
+
+  if (self->chooser)
+    {
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+      g_clear_object (&self->chooser);
+    }
+  /* The job's own dispose cancels and joins a run still going, and the
+   * engine removes the test file before it returns. */
+  if (self->job && dm_job_is_running (self->job))
+    {
+      GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+      if (app)
+        g_application_release (app);
+    }
+  drop_job (self);
+  /* A script whose window went away before its files: it failed. */
+  if (self->script)
+    {
+      g_printerr ("diskmeter: the Sustained window was closed before the run was saved\n");
+      g_clear_pointer (&self->script, dm_script_free);
+      if (self->script_done)
+        self->script_done (self->script_data, 1);
+      self->script_done = NULL;
+    }
+  g_clear_object (&self->settings);
+  G_OBJECT_CLASS (dm_sustained_window_parent_class)->dispose (object);
+}
+
+static void
+dm_sustained_window_finalize (GObject *object)
+{
+  DmSustainedWindow *self = DM_SUSTAINED_WINDOW (object);
+
+  if (self->have_loaded)
+    dm_report_clear (&self->loaded);
+  g_free (self->save_format);
+  G_OBJECT_CLASS (dm_sustained_window_parent_class)->finalize (object);
+}
+
+static void
+dm_sustained_window_class_init (DmSustainedWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = dm_sustained_window_dispose;
+  object_class->finalize = dm_sustained_window_finalize;
+  gtk_widget_class_install_action (widget_class, "sustained.start", NULL, action_start);
+  gtk_widget_class_install_action (widget_class, "sustained.stop", NULL, action_stop);
+  gtk_widget_class_install_action (widget_class, "sustained.save", "s", action_save);
+}
+
+static void
+dm_sustained_window_init (DmSustainedWindow *self)
+{
+  build (self);
+  dm_sustained_plan_init (&self->plan);
+}
+
+GtkWidget *
+dm_sustained_window_new (GtkApplication *app,
+                         GSettings      *settings)
+{
+  DmSustainedWindow *self = g_object_new (DM_TYPE_SUSTAINED_WINDOW, "application", app, NULL);
+  g_autofree char *target = NULL;
+
+  self->settings = settings ? g_object_ref (settings) : NULL;
+  if (settings)
+    target = g_settings_get_string (settings, "target");
+  if (!target || !target[0])
+    {
+      g_free (target);
+      target = g_strdup (g_get_home_dir ());
+    }
+  gtk_editable_set_text (GTK_EDITABLE (self->target_entry), target);
+  update_actions (self);
+  return GTK_WIDGET (self);
+}
+
+void
+dm_sustained_window_set_plan (DmSustainedWindow *self,
+                              const char        *span,
+                              const char        *duration,
+                              const char        *folder)
+{
+  g_return_if_fail (DM_IS_SUSTAINED_WINDOW (self));
+
+  if (span)
+    gtk_editable_set_text (GTK_EDITABLE (self->span_entry), span);
+  if (duration)
+    gtk_editable_set_text (GTK_EDITABLE (self->duration_entry), duration);
+  if (folder)
+    gtk_editable_set_text (GTK_EDITABLE (self->target_entry), folder);
+}
+
+gboolean
+dm_sustained_window_is_running (DmSustainedWindow *self)
+{
+  g_return_val_if_fail (DM_IS_SUSTAINED_WINDOW (self), FALSE);
+
+  return is_running (self);
+}
+
+void
+dm_sustained_window_get_cliff (DmSustainedWindow *self,
+                               gboolean          *found,
+                               guint64           *cache_bytes,
+                               double            *before_mb_per_s,
+                               double            *after_mb_per_s)
+{
+  g_return_if_fail (DM_IS_SUSTAINED_WINDOW (self));
+
+  *found = self->have_cliff && self->cliff.found;
+  *cache_bytes = *found ? self->cliff.cache_bytes : 0;
+  *before_mb_per_s = self->have_cliff ? self->cliff.before_mb_per_s : 0;
+  *after_mb_per_s = self->have_cliff ? self->cliff.after_mb_per_s : 0;
+}
+
+guint
+dm_sustained_window_count_samples (DmSustainedWindow *self)
+{
+  g_return_val_if_fail (DM_IS_SUSTAINED_WINDOW (self), 0);
+
+  return self->n_shown;
+}
