@@ -52,6 +52,7 @@ static const GOptionEntry options[] = {
   { "interval", 'i', 0, G_OPTION_ARG_STRING, NULL, "Pause between tests", "SEC" },
   { "warmup", 'w', 0, G_OPTION_ARG_STRING, NULL, "Unscored warm-up before each test", "SEC" },
   { "units", 'u', 0, G_OPTION_ARG_STRING, NULL, "MB/s, GB/s, IOPS or us", "UNIT" },
+  { "modes", 0, 0, G_OPTION_ARG_STRING, NULL, "Columns to run: read, write, mix, a list (read,mix) or all", "LIST" },
   { "comment", 'c', 0, G_OPTION_ARG_STRING, NULL, "Comment that goes into every export", "TEXT" },
   { "compare-with", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Compare the target with this folder, measured in turns", "DIR" },
   { "open", 'o', 0, G_OPTION_ARG_FILENAME, NULL, "Show a saved run or sweep (JSON) instead of measuring", "FILE" },
@@ -526,7 +527,8 @@ apply_options (DmApplication           *self,
   struct { const char *key; const char *name; double value; gboolean set; } durations[] = {
     { "measure-time", "duration" }, { "interval", "interval" }, { "warmup", "warmup" },
   };
-  const char *profile = NULL, *size = NULL, *units = NULL;
+  const char *profile = NULL, *size = NULL, *units = NULL, *modes = NULL;
+  guint modes_mask = 0;
   gint32 count = 0, mix = 0;
   gboolean have_count, have_mix;
   uint64_t bytes = 0;
@@ -573,6 +575,12 @@ apply_options (DmApplication           *self,
                                            "(MB/s, GB/s, IOPS, us)\n", units);
       return FALSE;
     }
+  if (g_variant_dict_lookup (dict, "modes", "&s", &modes)
+      && !dm_window_modes_parse (modes, &modes_mask, why, sizeof why))
+    {
+      g_application_command_line_printerr (cmdline, "diskmeter: --modes: %s\n", why);
+      return FALSE;
+    }
   for (guint i = 0; i < G_N_ELEMENTS (durations); i++)
     if (g_variant_dict_lookup (dict, durations[i].name, "&s", &s))
       {
@@ -586,12 +594,18 @@ apply_options (DmApplication           *self,
       }
   if (target && !g_file_test (target, G_FILE_TEST_IS_DIR))
     {
-      g_application_command_line_printerr (cmdline, "diskmeter: --target %s is not a folder\n",
-                                           target);
-      return FALSE;
+      dm_target_info info;
+
+      /* A whole disk or partition is read (only) like a folder is tested. */
+      if (dm_target_probe (target, &info) != 0 || !info.is_block_device)
+        {
+          g_application_command_line_printerr (cmdline, "diskmeter: --target %s is neither a "
+                                               "folder nor a disk or partition\n", target);
+          return FALSE;
+        }
     }
 
-  any = profile || have_count || have_mix || size || units || target
+  any = profile || have_count || have_mix || size || units || target || modes
         || durations[0].set || durations[1].set || durations[2].set
         || g_variant_dict_contains (dict, "nvme");
   if (!any)
@@ -625,6 +639,22 @@ apply_options (DmApplication           *self,
     }
   if (g_variant_dict_contains (dict, "nvme"))
     g_settings_set_boolean (self->settings, "nvme", TRUE);
+  if (modes)
+    {
+      /* As diskmeter-cli's --modes: a list naming mix runs the Mix column,
+       * and --mix adds it to a list that does not. */
+      g_autofree char *canonical = NULL;
+
+      if (g_ascii_strcasecmp (modes, "all") != 0)
+        {
+          if (have_mix)
+            modes_mask |= DM_MODE_BIT (DM_MODE_MIX);
+          if (modes_mask & DM_MODE_BIT (DM_MODE_MIX))
+            g_settings_set_boolean (self->settings, "mix", TRUE);
+        }
+      canonical = dm_window_modes_format (modes_mask);
+      g_settings_set_string (self->settings, "modes", canonical);
+    }
   if (profile)
     {
       const dm_profile *p = dm_profile_find (profile);

@@ -148,6 +148,10 @@ dm_tile_snapshot (GtkWidget   *widget,
     }
   gtk_snapshot_pop (snapshot);
 
+  /* Left out of the run: no digits, so nobody takes it for a 0. */
+  if (self->state == DM_TILE_NOT_RUN)
+    return;
+
   dm_tile_ensure_layout (self);
   pango_layout_get_pixel_size (self->layout, &tw, &th);
   if (self->state == DM_TILE_IDLE)
@@ -262,7 +266,7 @@ void
 dm_tile_set_state (DmTile      *self,
                    DmTileState  state)
 {
-  static const char *classes[] = { "idle", "running", "done", "failed" };
+  static const char *classes[] = { "idle", "running", "done", "failed", "not-run" };
 
   g_return_if_fail (DM_IS_TILE (self));
 

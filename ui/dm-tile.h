@@ -17,6 +17,7 @@ typedef enum
   DM_TILE_RUNNING,  /* being measured now: figures are live */
   DM_TILE_DONE,
   DM_TILE_FAILED,
+  DM_TILE_NOT_RUN,  /* a column or row this run leaves out: drawn empty */
 } DmTileState;
 
 #define DM_TYPE_TILE (dm_tile_get_type ())

@@ -437,6 +437,8 @@ _dm_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, action_zoom);
   gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, action_zoom);
   gtk_widget_class_install_action (widget_class, "win.zoom-reset", NULL, action_zoom);
+  /* All, Read only, Write only: stateful, its state the modes setting. */
+  gtk_widget_class_install_property_action (widget_class, "win.modes", "modes");
 }
 
 /* Which actions make sense now: one run at a time, Stop only during one. */

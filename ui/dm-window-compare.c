@@ -100,7 +100,7 @@ _dm_window_compare_prepare (DmWindow *self,
   _dm_window_engine_settings (self, &s);
   memset (&b, 0, sizeof b);
   if (dm_report_init (&b, &s, self->layout.rows, self->layout.n_rows,
-                      dm_grid_layout_modes (&self->layout)) != 0)
+                      _dm_window_run_modes (self)) != 0)
     {
       dm_window_show_error (self, "Out of memory while setting up the comparison.");
       return;

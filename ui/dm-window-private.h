@@ -31,6 +31,8 @@ struct _DmWindow
   GtkDropDown   *size_dropdown;
   GtkDropDown   *target_dropdown;
   GtkDropDown   *units_dropdown;
+  GtkDropDown   *modes_dropdown;  /* All, Read only, Write only (made in code) */
+  GtkStringList *modes_model;
   GtkStringList *target_model;
   GtkWidget     *grid;
   GtkWidget     *error_revealer;
@@ -48,6 +50,7 @@ struct _DmWindow
 
   /* what the grid shows */
   DmGridLayout   layout;
+  guint          run_modes;       /* the columns the grid's report holds */
   dm_unit        unit;
   dm_report      report;          /* the grid's figures, exported as they are */
   gboolean       layout_stale;    /* settings changed during a run */
@@ -105,6 +108,11 @@ void        _dm_window_show_progress       (DmWindow        *self);
 
 /* dm-window-settings.c */
 void        _dm_window_settings_start      (DmWindow        *self);
+void        _dm_window_modes_init          (DmWindow        *self);
+void        _dm_window_sync_modes          (DmWindow        *self);
+void        _dm_window_modes_changed       (DmWindow        *self);
+guint       _dm_window_run_modes           (DmWindow        *self);
+gboolean    _dm_window_target_is_device    (DmWindow        *self);
 
 /* dm-window-targets.c */
 void        _dm_window_targets_init        (DmWindow        *self);

@@ -9,6 +9,172 @@
 
 #include <string.h>
 
+#include "dm-format.h"
+
+/* --- run modes: All, Read only, Write only ------------------------------------------------------------ */
+
+gboolean
+dm_window_modes_parse (const char *text,
+                       guint      *mask,
+                       char       *why,
+                       gsize       why_size)
+{
+  unsigned m = 0;
+
+  if (text && (!g_ascii_strcasecmp (text, "all") || !text[0]))
+    {
+      *mask = DM_MODES_ALL;
+      return TRUE;
+    }
+  if (dm_modes_parse (text, &m, why, why_size) != 0)
+    return FALSE;
+  *mask = m;
+  return TRUE;
+}
+
+char *
+dm_window_modes_format (guint mask)
+{
+  GString *s;
+
+  if ((mask & DM_MODES_ALL) == DM_MODES_ALL || !(mask & DM_MODES_ALL))
+    return g_strdup ("all");
+  s = g_string_new (NULL);
+  for (int m = 0; m < DM_N_MODES; m++)
+    if (mask & DM_MODE_BIT (m))
+      g_string_append_printf (s, "%s%s", s->len ? "," : "", dm_mode_name (m));
+  return g_string_free (s, FALSE);
+}
+
+/* A whole disk or partition is only ever read from the window. Until the
+ * background scan has probed the target the path tells (the first frame
+ * does not wait on the disk); a run probes it first. */
+gboolean
+_dm_window_target_is_device (DmWindow *self)
+{
+  g_autofree char *target = _dm_window_current_target (self);
+
+  if (self->have_target_info && g_strcmp0 (self->target_info.path, target) == 0)
+    return self->target_info.is_block_device;
+  return g_str_has_prefix (target, "/dev/") || g_str_has_prefix (target, "\\\\.\\");
+}
+
+/* The columns a run measures: those on screen that the modes setting
+ * names (all of them when it names none that is on screen), and only
+ * Read on a device. */
+guint
+_dm_window_run_modes (DmWindow *self)
+{
+  g_autofree char *text = g_settings_get_string (self->settings, "modes");
+  guint shown = dm_grid_layout_modes (&self->layout);
+  guint mask = DM_MODES_ALL;
+
+  if (_dm_window_target_is_device (self))
+    return shown & DM_MODE_BIT (DM_MODE_READ);
+  if (!dm_window_modes_parse (text, &mask, NULL, 0) || !(mask & shown))
+    mask = DM_MODES_ALL;
+  return shown & mask;
+}
+
+static const char *const device_read_only =
+  "A disk or partition is only read: writing to it would destroy its data "
+  "(diskmeter-cli --destroy-data-on does that).";
+
+/* The selector shows the setting as it applies to the grid on screen:
+ * All, Read only, Write only, or another list (from --modes or D-Bus) as
+ * a fourth entry ("Read + Mix"). */
+void
+_dm_window_sync_modes (DmWindow *self)
+{
+  guint shown = dm_grid_layout_modes (&self->layout);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->modes_model));
+  gboolean device = _dm_window_target_is_device (self);
+  guint run = _dm_window_run_modes (self);
+  guint pick;
+
+  if (device)
+    pick = 1;
+  else if (run == shown)
+    pick = 0;
+  else if (run == DM_MODE_BIT (DM_MODE_READ))
+    pick = 1;
+  else if (run == DM_MODE_BIT (DM_MODE_WRITE))
+    pick = 2;
+  else
+    pick = 3;
+
+  self->syncing = TRUE;
+  if (pick == 3)
+    {
+      GString *label = g_string_new (NULL);
+
+      for (int m = 0; m < DM_N_MODES; m++)
+        if (run & DM_MODE_BIT (m))
+          g_string_append_printf (label, "%s%s", label->len ? " + " : "", dm_mode_title (m));
+      gtk_string_list_splice (self->modes_model, 3, n - 3,
+                              (const char *const[]) { label->str, NULL });
+      g_string_free (label, TRUE);
+    }
+  else if (n > 3)
+    gtk_string_list_splice (self->modes_model, 3, n - 3, NULL);
+  gtk_drop_down_set_selected (self->modes_dropdown, pick);
+  self->syncing = FALSE;
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->modes_dropdown), !self->job && !device);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->modes_dropdown),
+                               device ? device_read_only
+                                      : "Which columns a run measures: all, Read only or Write only");
+}
+
+static void
+on_modes_selected (DmWindow *self)
+{
+  static const char *const values[] = { "all", "read", "write" };
+  guint i = gtk_drop_down_get_selected (self->modes_dropdown);
+  g_autofree char *old = NULL;
+
+  if (self->syncing || i >= G_N_ELEMENTS (values))
+    return;
+  old = g_settings_get_string (self->settings, "modes");
+  if (g_strcmp0 (old, values[i]) != 0)
+    g_settings_set_string (self->settings, "modes", values[i]);
+}
+
+/* After the modes setting or the target changed: the selector follows,
+ * and a grid whose columns no longer match what a run measures starts
+ * over (during a run, once it is done). */
+void
+_dm_window_modes_changed (DmWindow *self)
+{
+  _dm_window_sync_modes (self);
+  if (_dm_window_run_modes (self) != self->run_modes)
+    {
+      if (self->job)
+        self->layout_stale = TRUE;
+      else
+        _dm_window_rebuild_grid (self);
+    }
+  if (_dm_window_target_is_device (self) && !self->job)
+    _dm_window_set_status (self, device_read_only);
+}
+
+/* All / Read only / Write only, beside the unit, as CrystalDiskMark
+ * offers them; _dm_window_sync_modes sets it from the setting. */
+void
+_dm_window_modes_init (DmWindow *self)
+{
+  self->modes_model = gtk_string_list_new ((const char *const[]) { "All", "Read only",
+                                                                    "Write only", NULL });
+  self->modes_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (self->modes_model), NULL));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->modes_dropdown),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, "Columns to run", -1);
+  gtk_widget_insert_after (GTK_WIDGET (self->modes_dropdown),
+                           gtk_widget_get_parent (GTK_WIDGET (self->units_dropdown)),
+                           GTK_WIDGET (self->units_dropdown));
+  g_signal_connect_swapped (self->modes_dropdown, "notify::selected",
+                            G_CALLBACK (on_modes_selected), self);
+}
+
 /* --- settings to widgets ------------------------------------------------- */
 
 static void
@@ -99,7 +265,15 @@ sync_from_settings (DmWindow   *self,
   if (all)
     return;
 
-  if (!strcmp (key, "units"))
+  /* A device target is only read: the columns a run measures follow the
+   * target as well as the modes setting. */
+  if (!strcmp (key, "modes") || !strcmp (key, "target"))
+    {
+      _dm_window_modes_changed (self);
+      if (!strcmp (key, "modes"))
+        g_object_notify (G_OBJECT (self), "modes");
+    }
+  else if (!strcmp (key, "units"))
     {
       _dm_window_update_column_titles (self);
       if (self->job)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The folder to test: the dropdown of mounted filesystems (listed in the
- * background, so the first frame does not wait on a slow mount), the
- * folder chooser, and the footer that says what was measured, on what.
+ * The folder to test: the dropdown of mounted filesystems, then whole
+ * disks and partitions for read tests (listed in the background, so the
+ * first frame does not wait on a slow mount), the folder chooser, and the
+ * footer that says what was measured, on what.
  */
 #include "dm-window-private.h"
 
@@ -38,6 +39,22 @@ target_label (const dm_target_info *t)
   g_autofree char *free_space = format_gib (MIN (t->free_bytes, t->size_bytes));
   GString *s = g_string_new (t->path[0] ? t->path : t->mount_point);
 
+  if (t->is_block_device)
+    {
+      /* A disk is picked by what it is and how it is attached; it is only
+       * read, so free space does not matter. */
+      g_string_append_printf (s, "  %s", size);
+      if (t->bus[0])
+        g_string_append_printf (s, "  %s", t->bus);
+      if (t->model[0])
+        g_string_append_printf (s, "  %s", t->model);
+      if (t->filesystem[0])
+        g_string_append_printf (s, "  %s", t->filesystem);
+      if (t->label[0])
+        g_string_append_printf (s, " “%s”", t->label);
+      g_string_append (s, "  (read tests only)");
+      return g_string_free (s, FALSE);
+    }
   /* What the pick depends on: room for the test file, and which disk. */
   g_string_append_printf (s, "  %s free of %s", free_space, size);
   if (t->filesystem[0])
@@ -135,7 +152,7 @@ scan_targets_thread (GTask        *task,
   scan->have_target_info = dm_target_probe (scan->target, &scan->target_info) == 0;
   if (scan->have_target_info)
     g_strlcpy (scan->target_info.path, scan->target, sizeof scan->target_info.path);
-  if (dm_target_list (&scan->list, &scan->n) != 0)
+  if (dm_target_list_full (&scan->list, &scan->n, DM_TARGET_LIST_DEVICES) != 0)
     {
       scan->list = NULL;
       scan->n = 0;
@@ -171,7 +188,12 @@ on_targets_scanned (GObject      *source,
   g_ptr_array_set_size (self->target_paths, 0);
   for (unsigned i = 0; i < scan->n; i++)
     {
-      g_ptr_array_add (self->target_paths, g_strdup (scan->list[i].mount_point));
+      const dm_target_info *t = &scan->list[i];
+
+      /* A device has no mount point: its node is the target. */
+      g_ptr_array_add (self->target_paths,
+                       g_strdup (t->is_block_device || !t->mount_point[0] ? t->path
+                                                                          : t->mount_point));
       g_ptr_array_add (labels, target_label (&scan->list[i]));
     }
   g_ptr_array_add (labels, g_strdup (choose_folder_label));
@@ -193,6 +215,9 @@ on_targets_scanned (GObject      *source,
     }
   _dm_window_select_target (self, target, TRUE);
   _dm_window_update_footer (self);
+  /* Now it is known whether the target is a device, which is only read. */
+  if (self->have_target_info)
+    _dm_window_modes_changed (self);
   target_scan_free (scan);
 }
 
@@ -335,6 +360,8 @@ _dm_window_update_footer (DmWindow *self)
     g_string_append_printf (s, "%s%s", s->len > machine ? " · " : "", sys->os);
   if (self->report.cached)
     g_string_append_printf (s, "%scached (no O_DIRECT)", s->len > machine ? " · " : "");
+  if (t && t->is_block_device)
+    g_string_append_printf (s, "%sread tests only", s->len > machine ? " · " : "");
   if (s->str[s->len - 1] == '\n')
     g_string_truncate (s, s->len - 1);
   gtk_label_set_text (GTK_LABEL (self->footer_label), s->str);

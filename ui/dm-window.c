@@ -25,7 +25,7 @@
 
 G_DEFINE_FINAL_TYPE (DmWindow, dm_window, GTK_TYPE_APPLICATION_WINDOW)
 
-enum { PROP_0, PROP_RUNNING, PROP_EXIT_STATUS, N_PROPS };
+enum { PROP_0, PROP_RUNNING, PROP_EXIT_STATUS, PROP_MODES, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 /* --- messages -------------------------------------------------------------- */
@@ -140,8 +140,9 @@ _dm_window_reset_report (DmWindow *self)
   _dm_window_engine_settings (self, &s);
   dm_report_clear (&self->report);
   memset (&self->report, 0, sizeof self->report);
+  self->run_modes = _dm_window_run_modes (self);
   if (dm_report_init (&self->report, &s, self->layout.rows, self->layout.n_rows,
-                      dm_grid_layout_modes (&self->layout)) != 0)
+                      self->run_modes) != 0)
     dm_window_show_error (self, "Out of memory while setting up the grid.");
   g_strlcpy (self->report.profile, is_custom (self) ? "custom" : current_profile (self)->name,
              sizeof self->report.profile);
@@ -247,6 +248,7 @@ _dm_window_rebuild_grid (DmWindow *self)
     }
 
   _dm_window_reset_report (self);
+  _dm_window_sync_modes (self);
   _dm_window_refresh (self);
   /* The title names the profile, and the figures' date went with them. */
   _dm_window_update_footer (self);
@@ -282,6 +284,24 @@ show_result (DmWindow        *self,
   g_autofree char *digits = dm_format_value (value, self->unit);
   g_autofree char *description = NULL;
   DmTileState state;
+
+  if (!res)
+    {
+      /* A column (or row) the run leaves out: an empty tile, which no
+       * screenshot can pass off as a measured 0. */
+      char name[64];
+      g_autofree char *not_run = NULL;
+
+      dm_spec_label (&self->layout.rows[r], name, sizeof name);
+      not_run = g_strdup_printf ("%s %s: not run", name, dm_mode_title (self->layout.columns[c]));
+      dm_tile_set_state (tile, DM_TILE_NOT_RUN);
+      gtk_widget_remove_css_class (GTK_WIDGET (tile), "threshold-green");
+      gtk_widget_remove_css_class (GTK_WIDGET (tile), "threshold-red");
+      dm_tile_set_figure (tile, "", 0);
+      dm_tile_set_device (tile, NULL);
+      dm_tile_set_description (tile, not_run);
+      return;
+    }
 
   if (res && res->status == DM_STATUS_FAILED)
     state = DM_TILE_FAILED;
@@ -372,6 +392,7 @@ set_running (DmWindow *self,
       self->running = running;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
     }
+  _dm_window_sync_modes (self);
 }
 
 /* A scripted run's outcome: the worst status wins, as a shell expects. */
@@ -594,7 +615,11 @@ _dm_window_start (DmWindow *self,
     return;
   on_error_dismiss (self);
 
-  if (self->layout_stale)
+  /* Whether the target is a device decides what may run: probed now if
+   * the background scan has not yet. */
+  if (!self->have_target_info || g_strcmp0 (self->target_info.path, target) != 0)
+    _dm_window_update_target_info (self);
+  if (self->layout_stale || _dm_window_run_modes (self) != self->run_modes)
     _dm_window_rebuild_grid (self);
 
   _dm_window_engine_settings (self, &s);
@@ -606,8 +631,7 @@ _dm_window_start (DmWindow *self,
     }
 
   memset (&r, 0, sizeof r);
-  if (dm_report_init (&r, &s, self->layout.rows, self->layout.n_rows,
-                      dm_grid_layout_modes (&self->layout)) != 0)
+  if (dm_report_init (&r, &s, self->layout.rows, self->layout.n_rows, self->run_modes) != 0)
     {
       dm_window_show_error (self, "Out of memory while setting up the run.");
       return;
@@ -746,6 +770,46 @@ dm_window_get_property (GObject    *object,
     case PROP_EXIT_STATUS:
       g_value_set_int (value, self->exit_status);
       break;
+    case PROP_MODES:
+      g_value_take_string (value, self->settings ? g_settings_get_string (self->settings, "modes")
+                                                 : g_strdup ("all"));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+/* The modes action's state is the setting; a list naming Mix also shows
+ * the Mix column, as diskmeter-cli's --modes runs it. */
+static void
+dm_window_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  DmWindow *self = DM_WINDOW (object);
+  const char *text;
+  g_autofree char *canonical = NULL;
+  char why[128];
+  guint mask;
+
+  switch (prop_id)
+    {
+    case PROP_MODES:
+      text = g_value_get_string (value);
+      if (!self->settings)
+        break;
+      if (!dm_window_modes_parse (text, &mask, why, sizeof why))
+        {
+          g_autofree char *m = g_strdup_printf ("Modes: %s", why);
+          dm_window_show_error (self, m);
+          break;
+        }
+      if (g_ascii_strcasecmp (text, "all") != 0 && (mask & DM_MODE_BIT (DM_MODE_MIX)))
+        g_settings_set_boolean (self->settings, "mix", TRUE);
+      canonical = dm_window_modes_format (mask);
+      g_settings_set_string (self->settings, "modes", canonical);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -761,6 +825,7 @@ dm_window_class_init (DmWindowClass *klass)
   object_class->dispose = dm_window_dispose;
   object_class->finalize = dm_window_finalize;
   object_class->get_property = dm_window_get_property;
+  object_class->set_property = dm_window_set_property;
   window_class->close_request = dm_window_close_request;
 
   /* A run is under way (from All, a row, a script or D-Bus). */
@@ -772,6 +837,11 @@ dm_window_class_init (DmWindowClass *klass)
   properties[PROP_EXIT_STATUS] =
     g_param_spec_int ("exit-status", NULL, NULL, 0, 255, 0,
                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Which columns a run measures: the modes setting, and the state of
+   * the win.modes action ("all", "read", "write", "read,mix"). */
+  properties[PROP_MODES] =
+    g_param_spec_string ("modes", NULL, NULL, "all",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   dm_ui_init ();
@@ -820,6 +890,7 @@ dm_window_init (DmWindow *self)
   /* A bar left full or half drawn after Done would be in every screenshot. */
   g_object_bind_property (self, "running", self->progress_bar, "visible",
                           G_BINDING_SYNC_CREATE);
+  _dm_window_modes_init (self);
   self->cancellable = g_cancellable_new ();
   gtk_size_group_add_widget (self->row_size_group, self->all_button);
   self->compare_view = dm_compare_view_new ();
