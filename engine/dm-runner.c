@@ -280,12 +280,15 @@ next_io (worker *w, dm_io *io)
   else
     io->write = dm_rng_below (&w->rng, 100) >= w->read_percent;
 
-  /* A distinct word at the head of every 4 KiB of a write: no two written
-   * blocks are alike, so deduplicating storage cannot skip them. */
+  /* A distinct word at the head of every 512-byte sector of a write: a
+   * buffer is written again and again, and storage that deduplicates by
+   * sector (some arrays do, not only by 4 KiB block) would otherwise find
+   * all but the changed word already stored. fio's scramble_buffers marks
+   * the same sectors. */
   if (io->write && w->stamp)
     {
       uint64_t tag = ++w->stamp_seq * 0x9e3779b97f4a7c15ull ^ w->rng.s[0];
-      for (uint32_t o = 0; o < io->len; o += 4096)
+      for (uint32_t o = 0; o < io->len; o += 512)
         *(uint64_t *) ((char *) io->buf + o) = tag + o;
     }
 }
