@@ -204,6 +204,7 @@ write_report (cli *c)
   switch (c->opt.format)
     {
     case DM_FORMAT_TEXT:
+    case DM_FORMAT_XLSX: /* not a choice of a plain run */
       dm_report_write_text (&c->report, &out);
       if (c->opt.latency)
         {
@@ -255,7 +256,8 @@ write_comparison (cli *c)
   dm_buf_init (&out);
   switch (c->opt.format)
     {
-    case DM_FORMAT_TEXT: dm_compare_write_text (&cmp, &out); break;
+    case DM_FORMAT_TEXT:
+    case DM_FORMAT_XLSX: dm_compare_write_text (&cmp, &out); break;
     case DM_FORMAT_JSON: dm_compare_write_json (&cmp, &out); break;
     case DM_FORMAT_CSV:  dm_compare_write_csv (&cmp, &out); break;
     }
@@ -404,10 +406,43 @@ run_scheduled (cli *c)
 }
 
 int
+dm_cli_start (dm_cli_command command, int argc, char **argv, dm_cli_options *o)
+{
+  char why[400];
+  const char *who = dm_cli_command_who (command);
+
+  if (dm_cli_parse_command (command, argc, argv, o, why, sizeof why) < 0)
+    {
+      /* The measuring commands' messages begin "diskmeter-cli: " as their
+       * run-time errors do; the commands that read saved runs name
+       * themselves. */
+      fprintf (stderr, "%s: %s\nUsage: %s %s (see %s --help)\n",
+               command & (DM_CLI_RUN | DM_CLI_SWEEP | DM_CLI_SUSTAINED) ? "diskmeter-cli" : who,
+               why, who, dm_cli_command_usage (command), who);
+      return EXIT_USAGE;
+    }
+  if (o->help)
+    {
+      dm_buf out;
+      int err;
+      dm_buf_init (&out);
+      dm_cli_write_help (command, &out);
+      err = out.error || fwrite (out.data, 1, out.len, stdout) != out.len || fflush (stdout) != 0;
+      dm_buf_free (&out);
+      return err ? EXIT_FAILED : EXIT_DONE;
+    }
+  if (o->version)
+    {
+      printf ("diskmeter-cli %s\n", DM_VERSION);
+      return fflush (stdout) != 0 ? EXIT_FAILED : EXIT_DONE;
+    }
+  return -1;
+}
+
+int
 main (int argc, char **argv)
 {
   static cli c;
-  char why[320];
   unsigned n_specs, modes;
   int status;
 
@@ -427,22 +462,8 @@ main (int argc, char **argv)
   if (argc > 1 && !strcmp (argv[1], "merge"))
     return dm_cli_merge_main (argc - 1, argv + 1);
 
-  if (dm_cli_parse (argc, argv, &c.opt, why, sizeof why) < 0)
-    {
-      fprintf (stderr, "diskmeter-cli: %s\nUsage: diskmeter-cli [OPTIONS] TARGET "
-                       "(see diskmeter-cli --help)\n", why);
-      return EXIT_USAGE;
-    }
-  if (c.opt.help)
-    {
-      fputs (dm_cli_usage, stdout);
-      return EXIT_DONE;
-    }
-  if (c.opt.version)
-    {
-      printf ("diskmeter-cli %s\n", DM_VERSION);
-      return EXIT_DONE;
-    }
+  if ((status = dm_cli_start (DM_CLI_RUN, argc, argv, &c.opt)) >= 0)
+    return status;
   if (c.opt.list_targets)
     return list_targets (&c.opt);
 

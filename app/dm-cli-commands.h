@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * diskmeter-cli's subcommands besides the plain run: each has its own
- * file, options and usage, and returns the process exit status.
+ * file and returns the process exit status; their options are rows of the
+ * one option table (dm-cli-options.c), parsed by dm_cli_start.
  */
 #pragma once
 
 #include <stdbool.h>
 
+#include "dm-cli-options.h"
 #include "dm-report.h"
+
+/* Parses command's line into o through the option table. -1 to go on;
+ * otherwise the exit status to return at once: 2 after a one-line reason
+ * for bad usage, 0 after --help or --version. */
+int dm_cli_start (dm_cli_command command, int argc, char **argv, dm_cli_options *o);
 
 /* diskmeter-cli compare A.json B.json [C.json...] */
 int dm_cli_compare_main (int argc, char **argv);
@@ -17,11 +24,11 @@ int dm_cli_history_main (int argc, char **argv);
 int dm_cli_sweep_main (int argc, char **argv);
 /* diskmeter-cli sustained [OPTIONS] TARGET */
 int dm_cli_sustained_main (int argc, char **argv);
-/* diskmeter-cli merge A.json B.json [C.json...] [--format text|json|csv|xlsx] */
+/* diskmeter-cli merge [OPTIONS] A.json B.json [C.json...] */
 int dm_cli_merge_main (int argc, char **argv);
-/* diskmeter-cli show FILE [--format text|json|csv] [--latency] [--output FILE] */
+/* diskmeter-cli show [OPTIONS] FILE */
 int dm_cli_show_main (int argc, char **argv);
 
 /* A report as text (with the latency table if asked), JSON or CSV, to
  * stdout or atomically to file. 0 or -errno. */
-int dm_cli_write_report (const dm_report *r, const char *format, bool latency, const char *file);
+int dm_cli_write_report (const dm_report *r, dm_format format, bool latency, const char *file);

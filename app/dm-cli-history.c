@@ -14,20 +14,12 @@
 #include "dm-history.h"
 #include "dm-units.h"
 
-static const char usage[] =
-  "Usage: diskmeter-cli history [list]\n"
-  "       diskmeter-cli history show N [--format text|json|csv]\n"
-  "       diskmeter-cli history comment N TEXT\n"
-  "       diskmeter-cli history export N FILE [--format text|json|csv]\n"
-  "       diskmeter-cli history export N[,M...] FILE.xlsx --format xlsx\n"
-  "       diskmeter-cli history delete N\n"
-  "N is the number in the list (1 = newest). Runs are saved automatically\n"
-  "unless --no-history is given.\n";
-
 static int
 usage_error (const char *why)
 {
-  fprintf (stderr, "diskmeter-cli history: %s\n%s", why, usage);
+  fprintf (stderr, "diskmeter-cli history: %s\nUsage: diskmeter-cli history %s "
+                   "(see diskmeter-cli history --help)\n", why,
+           dm_cli_command_usage (DM_CLI_HISTORY));
   return 2;
 }
 
@@ -121,42 +113,19 @@ export_xlsx (const dm_history_entry *entries, unsigned n, const char *list, cons
 int
 dm_cli_history_main (int argc, char **argv)
 {
-  const char *verb = argc > 1 ? argv[1] : "list";
-  const char *args[3] = { NULL, NULL, NULL }, *format = "text";
-  unsigned n_args = 0;
+  static dm_cli_options o;
+  const char *verb, *const *args = o.args + 1;
+  dm_format format;
   dm_history_entry *entries = NULL;
   unsigned n = 0;
   char why[320];
-  int status = 0, err;
+  int status, err;
 
-  for (int i = 2; i < argc; i++)
-    {
-      if (!strcmp (argv[i], "--format"))
-        {
-          if (i + 1 >= argc)
-            return usage_error ("--format needs a value");
-          format = argv[++i];
-          if (strcmp (format, "text") && strcmp (format, "json") && strcmp (format, "csv")
-              && strcmp (format, "xlsx"))
-            return usage_error ("--format must be text, json, csv or xlsx");
-          continue;
-        }
-      if (n_args == 3)
-        return usage_error ("too many arguments");
-      args[n_args++] = argv[i];
-    }
-  if (!strcmp (verb, "--help") || !strcmp (verb, "-h"))
-    {
-      fputs (usage, stdout);
-      return 0;
-    }
-  bool known = !strcmp (verb, "list") || !strcmp (verb, "show") || !strcmp (verb, "comment")
-               || !strcmp (verb, "export") || !strcmp (verb, "delete");
-  if (!known)
-    return usage_error ("unknown verb (list, show, comment, export, delete)");
-  unsigned want = !strcmp (verb, "list") ? 0 : !strcmp (verb, "comment") || !strcmp (verb, "export") ? 2 : 1;
-  if (n_args != want)
-    return usage_error ("wrong number of arguments");
+  if ((status = dm_cli_start (DM_CLI_HISTORY, argc, argv, &o)) >= 0)
+    return status;
+  status = 0;
+  verb = o.verb;
+  format = o.format;
 
   err = dm_history_list (&entries, &n);
   if (err < 0)
@@ -171,10 +140,9 @@ dm_cli_history_main (int argc, char **argv)
       return 0;
     }
 
-  if (!strcmp (format, "xlsx"))
+  if (format == DM_FORMAT_XLSX)
     {
-      status = strcmp (verb, "export") ? usage_error ("--format xlsx is for export")
-                                       : export_xlsx (entries, n, args[0], args[1]);
+      status = export_xlsx (entries, n, args[0], args[1]);
       dm_history_free (entries);
       return status;
     }

@@ -15,80 +15,30 @@
 #include "dm-merge.h"
 #include "dm-platform.h"
 
-static const char usage[] =
-  "Usage: diskmeter-cli merge A.json B.json [C.json...] [--format text|json|csv|xlsx]\n"
-  "                           [--output FILE]\n"
-  "Adds up the results of hosts that ran the same tests with the same settings at\n"
-  "the same time (diskmeter-cli --start-at): MB/s and IOPS summed over hosts, each\n"
-  "host's own figures, the spread between hosts, and latency percentiles of all\n"
-  "I/Os from the hosts' merged histograms. --format xlsx needs --output.\n";
-
-static int
-usage_error (const char *why)
-{
-  fprintf (stderr, "diskmeter-cli merge: %s\n%s", why, usage);
-  return 2;
-}
-
 int
 dm_cli_merge_main (int argc, char **argv)
 {
-  const char *format = "text", *output = NULL;
-  const char *paths[DM_MERGE_MAX];
-  unsigned n = 0;
+  static dm_cli_options o;
+  const char *output;
+  const char *const *paths = o.args;
+  unsigned n;
   char why[512];
+  int status;
 
-  for (int i = 1; i < argc; i++)
-    {
-      if (!strcmp (argv[i], "--help") || !strcmp (argv[i], "-h"))
-        {
-          fputs (usage, stdout);
-          return 0;
-        }
-      if (!strcmp (argv[i], "--format") || !strcmp (argv[i], "--output"))
-        {
-          if (i + 1 >= argc)
-            {
-              snprintf (why, sizeof why, "%s needs a value", argv[i]);
-              return usage_error (why);
-            }
-          if (!strcmp (argv[i], "--output"))
-            output = argv[++i];
-          else
-            format = argv[++i];
-          continue;
-        }
-      if (argv[i][0] == '-' && argv[i][1])
-        {
-          snprintf (why, sizeof why, "unknown option '%.200s'", argv[i]);
-          return usage_error (why);
-        }
-      if (n == DM_MERGE_MAX)
-        {
-          snprintf (why, sizeof why, "at most %d files", DM_MERGE_MAX);
-          return usage_error (why);
-        }
-      paths[n++] = argv[i];
-    }
-  if (n < 2)
-    return usage_error ("merge needs two result files or more");
-  if (strcmp (format, "text") && strcmp (format, "json") && strcmp (format, "csv")
-      && strcmp (format, "xlsx"))
-    return usage_error ("--format must be text, json, csv or xlsx");
-  if (!strcmp (format, "xlsx") && !dm_cli_xlsx_available)
+  if ((status = dm_cli_start (DM_CLI_MERGE, argc, argv, &o)) >= 0)
+    return status;
+  n = o.n_args;
+  output = o.output;
+  if (o.format == DM_FORMAT_XLSX && !dm_cli_xlsx_available)
     {
       fprintf (stderr, "diskmeter-cli merge: this diskmeter-cli was built without Excel "
                        "support (libxlsxwriter); use --format csv\n");
       return 1;
     }
-  if (!strcmp (format, "xlsx") && !output)
-    return usage_error ("--format xlsx writes a file: give it with --output");
-  if (output && !*output)
-    return usage_error ("--output needs a file name");
 
   dm_report *reports = calloc (n, sizeof *reports);
   const dm_report *rp[DM_MERGE_MAX];
-  int status = 1;
+  status = 1;
   unsigned loaded = 0;
   if (!reports)
     {
@@ -123,15 +73,15 @@ dm_cli_merge_main (int argc, char **argv)
       goto out;
     }
   int err;
-  if (!strcmp (format, "xlsx"))
+  if (o.format == DM_FORMAT_XLSX)
     err = dm_cli_xlsx_write_merge (&m, output, why, sizeof why);
   else
     {
       dm_buf out;
       dm_buf_init (&out);
-      if (!strcmp (format, "json"))
+      if (o.format == DM_FORMAT_JSON)
         dm_merge_write_json (&m, &out);
-      else if (!strcmp (format, "csv"))
+      else if (o.format == DM_FORMAT_CSV)
         dm_merge_write_csv (&m, &out);
       else
         dm_merge_write_text (&m, &out);

@@ -12,67 +12,11 @@
 #include <string.h>
 
 #include "dm-backend.h"
+#include "dm-compare.h"
 #include "dm-merge.h"
 #include "dm-profile.h"
 #include "dm-report.h"
 #include "dm-units.h"
-
-const char dm_cli_usage[] =
-  "Usage: diskmeter-cli [OPTIONS] TARGET\n"
-  "Measures the folder or block device TARGET the way CrystalDiskMark does.\n"
-  "\n"
-  "Tests:\n"
-  "  --profile NAME       default, peak, realworld or demo (default: default)\n"
-  "  --nvme               the profile's NVMe SSD preset\n"
-  "  --mix                add the Mix column (reads and writes together)\n"
-  "  --mix-read PERCENT   read share of Mix, 10..90 (default 70)\n"
-  "  --modes LIST         columns to run: read,write,mix\n"
-  "  --tests LIST         tests instead of the profile's, e.g. SEQ1M_Q8T1,RND4K_Q32T16\n"
-  "Settings:\n"
-  "  --count N            measured runs per test, best one counts, 1..9 (default 5)\n"
-  "  --size SIZE          test file size, 16MiB..64GiB (default 1GiB)\n"
-  "  --duration SEC       length of one measured run (default 5)\n"
-  "  --interval SEC       pause between tests (default 5)\n"
-  "  --warmup SEC         unscored run before each test (default 5)\n"
-  "  --data random|zeros  test data (default random: incompressible)\n"
-  "  --backend NAME       force io_uring or psync (default: best that works)\n"
-  "  --buffered           run without O_DIRECT; results are marked cached\n"
-  "  --write-through      ask the device not to cache writes (O_DSYNC)\n"
-  "  --destroy-data-on DEVICE\n"
-  "                       allow write tests on this block device, destroying its data\n"
-  "Output:\n"
-  "  --format text|json|csv   (default text, CrystalDiskMark's layout)\n"
-  "  --output FILE        write the report to FILE (atomically) instead of stdout\n"
-  "  --comment TEXT       a comment stored with the results\n"
-  "  --quiet              no progress line\n"
-  "  --no-history         do not keep this run in the history (diskmeter-cli history)\n"
-  "  --threshold RULE     colour figures green or red, e.g. \"read RND4K_Q32T1 IOPS\n"
-  "                       green>90000 red<50000\" or \"us red>10000\" (repeatable)\n"
-  "  --latency            after the text report, each test's latency percentiles\n"
-  "                       and the percent of I/Os per millisecond (0..23, 24+)\n"
-  "  --sample SEC         the timeline's step: figures every SEC seconds of each\n"
-  "                       test (0.1 to 10, default 0.5; in JSON as \"samples\")\n"
-  "  --samples            with --format csv, one row per sample instead of per test\n"
-  "  --compare-with TARGET_B\n"
-  "                       measure TARGET_B too, test by test in turns with TARGET,\n"
-  "                       and print the comparison (--format applies to it)\n"
-  "  --list-targets       list the drives that can be measured (filesystems, then\n"
-  "                       disks and partitions), then exit; --format json for JSON\n"
-  "  --all-targets        with --list-targets, memory filesystems (tmpfs) too\n"
-  "  --start-at TIME      prepare, then start the first measured run at TIME\n"
-  "                       (2026-11-30T21:00:00Z or +SEC) and every later test on\n"
-  "                       a fixed schedule from it, for hosts measured together\n"
-  "  --help, --version\n"
-  "\n"
-  "Other commands (each with --help):\n"
-  "  diskmeter-cli compare A.json B.json [C.json...]   saved runs side by side\n"
-  "  diskmeter-cli history [list|show|comment|export|delete]   the runs kept\n"
-  "  diskmeter-cli merge A.json B.json [C.json...]   a fleet run's hosts added up\n"
-  "  diskmeter-cli show FILE       a saved run again, as text, JSON or CSV\n"
-  "  diskmeter-cli sweep [OPTIONS] TARGET   every QD x threads, with the knee\n"
-  "  diskmeter-cli sustained [OPTIONS] TARGET   speed over time, the write-cache cliff\n"
-  "\n"
-  "Exit status: 0 done, 1 failed, 2 bad usage, 130 cancelled.\n";
 
 static int
 parse_tests (const char *list, dm_cli_options *o, char *why, size_t why_size)
@@ -101,93 +45,271 @@ parse_tests (const char *list, dm_cli_options *o, char *why, size_t why_size)
   return 0;
 }
 
+
 typedef enum {
   OPT_PROFILE, OPT_NVME, OPT_MIX, OPT_MIX_READ, OPT_MODES, OPT_TESTS, OPT_COUNT, OPT_SIZE,
   OPT_DURATION, OPT_INTERVAL, OPT_WARMUP, OPT_DATA, OPT_BACKEND, OPT_BUFFERED,
   OPT_WRITE_THROUGH, OPT_DESTROY, OPT_FORMAT, OPT_OUTPUT, OPT_COMMENT, OPT_QUIET,
   OPT_LIST_TARGETS, OPT_ALL_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH, OPT_NO_HISTORY,
-  OPT_THRESHOLD,
-  OPT_LATENCY,
-  OPT_START_AT,
-  OPT_SAMPLE,
-  OPT_SAMPLES,
+  OPT_THRESHOLD, OPT_LATENCY, OPT_START_AT, OPT_SAMPLE, OPT_SAMPLES,
+  /* compare */
+  OPT_UNIT, OPT_SORT,
+  /* sweep and sustained */
+  OPT_PATTERN, OPT_BLOCK, OPT_MODE, OPT_QD_LIST, OPT_THREADS_LIST, OPT_LATENCY_BOUND,
+  OPT_QD, OPT_THREADS, OPT_SPAN, OPT_PROGRESS,
 } opt_id;
 
-static const struct {
-  const char *name;
-  opt_id      id;
-  bool        value;
-} options[] = {
-  { "profile", OPT_PROFILE, true },       { "nvme", OPT_NVME, false },
-  { "mix", OPT_MIX, false },              { "mix-read", OPT_MIX_READ, true },
-  { "modes", OPT_MODES, true },           { "tests", OPT_TESTS, true },
-  { "count", OPT_COUNT, true },           { "size", OPT_SIZE, true },
-  { "duration", OPT_DURATION, true },     { "interval", OPT_INTERVAL, true },
-  { "warmup", OPT_WARMUP, true },         { "data", OPT_DATA, true },
-  { "backend", OPT_BACKEND, true },       { "buffered", OPT_BUFFERED, false },
-  { "write-through", OPT_WRITE_THROUGH, false },
-  { "destroy-data-on", OPT_DESTROY, true },
-  { "format", OPT_FORMAT, true },         { "output", OPT_OUTPUT, true },
-  { "comment", OPT_COMMENT, true },       { "quiet", OPT_QUIET, false },
-  { "list-targets", OPT_LIST_TARGETS, false },
-  { "all-targets", OPT_ALL_TARGETS, false },
-  { "compare-with", OPT_COMPARE_WITH, true },
-  { "no-history", OPT_NO_HISTORY, false },
-  { "threshold", OPT_THRESHOLD, true },
-  { "help", OPT_HELP, false },            { "version", OPT_VERSION, false },
-  { "latency", OPT_LATENCY, false },
-  { "start-at", OPT_START_AT, true },
-  { "sample", OPT_SAMPLE, true },         { "samples", OPT_SAMPLES, false },
+#define RUN       DM_CLI_RUN
+#define COMPARE   DM_CLI_COMPARE
+#define SHOW      DM_CLI_SHOW
+#define SWEEP     DM_CLI_SWEEP
+#define SUSTAINED DM_CLI_SUSTAINED
+#define HISTORY   DM_CLI_HISTORY
+#define MERGE     DM_CLI_MERGE
+#define MEASURE   (RUN | SWEEP | SUSTAINED)
+
+/* Every option of every command. An option that means something else in
+ * another command (sweep's --qd LIST, sustained's --qd N) or has another
+ * default there has a row of its own; no two rows of a command share a
+ * name (test-cli-options checks). Rows of a command appear in its --help
+ * in this order, under the heading of their group. */
+static const dm_opt table[] = {
+  /* The plain run's tests. */
+  { .name = "profile", .kind = DM_OPT_CHOICE, .choices = "default|peak|realworld|demo",
+    .flags = DM_OPT_ALIASES, .commands = RUN, .id = OPT_PROFILE, .group = "Tests",
+    .help = "CrystalDiskMark's test set", .def = "default" },
+  { .name = "nvme", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_NVME, .group = "Tests",
+    .help = "the profile's NVMe SSD preset" },
+  { .name = "mix", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_MIX, .group = "Tests",
+    .help = "add the Mix column (reads and writes together)" },
+  { .name = "mix-read", .kind = DM_OPT_UINT, .arg = "PERCENT", .min = 10, .max = 90,
+    .commands = RUN, .id = OPT_MIX_READ, .group = "Tests",
+    .help = "read share of Mix; implies --mix", .def = "70" },
+  { .name = "modes", .kind = DM_OPT_LIST, .arg = "LIST", .commands = RUN, .id = OPT_MODES,
+    .group = "Tests", .help = "columns to run, of read,write,mix", .def = "the profile's" },
+  { .name = "tests", .kind = DM_OPT_LIST, .arg = "LIST", .commands = RUN, .id = OPT_TESTS,
+    .group = "Tests",
+    .help = "tests instead of the profile's, e.g. SEQ1M_Q8T1,RND4K_Q32T16 (block 4KiB..8MiB, "
+            "Q 1..512, T 1..64)" },
+
+  /* A sweep's load. */
+  { .name = "pattern", .kind = DM_OPT_CHOICE, .choices = "SEQ|RND", .commands = SWEEP,
+    .id = OPT_PATTERN, .group = "Sweep", .help = "sequential or random", .def = "RND" },
+  { .name = "block", .kind = DM_OPT_SIZE, .arg = "SIZE", .min = DM_BLOCK_MIN, .max = DM_BLOCK_MAX,
+    .flags = DM_OPT_POW2, .commands = SWEEP, .id = OPT_BLOCK, .group = "Sweep",
+    .help = "block size, a power of two", .def = "4KiB" },
+  { .name = "mode", .kind = DM_OPT_CHOICE, .choices = "read|write|mix", .commands = SWEEP,
+    .id = OPT_MODE, .group = "Sweep", .help = "what each I/O does", .def = "read" },
+  { .name = "mix", .kind = DM_OPT_FLAG, .commands = SWEEP, .id = OPT_MIX, .group = "Sweep",
+    .help = "the same as --mode=mix" },
+  { .name = "mix-read", .kind = DM_OPT_UINT, .arg = "PERCENT", .min = 10, .max = 90,
+    .commands = SWEEP, .id = OPT_MIX_READ, .group = "Sweep",
+    .help = "read share of mix; implies --mode=mix", .def = "70" },
+  { .name = "qd", .kind = DM_OPT_LIST, .arg = "LIST", .min = 1, .max = DM_QUEUE_MAX,
+    .commands = SWEEP, .id = OPT_QD_LIST, .group = "Sweep",
+    .help = "queue depths per thread", .def = "1,2,4,8,16,32,64,128,256" },
+  { .name = "threads", .kind = DM_OPT_LIST, .arg = "LIST", .min = 1, .max = DM_THREADS_MAX,
+    .commands = SWEEP, .id = OPT_THREADS_LIST, .group = "Sweep", .help = "thread counts",
+    .def = "1,2,4,8,16" },
+  { .name = "latency-bound", .kind = DM_OPT_UINT, .arg = "US", .min = 1, .max = 60000000,
+    .commands = SWEEP, .id = OPT_LATENCY_BOUND, .group = "Sweep",
+    .help = "also name the fastest load whose p99 latency stays under US microseconds" },
+
+  /* A sustained test's load. */
+  { .name = "mode", .kind = DM_OPT_CHOICE, .choices = "write|read", .commands = SUSTAINED,
+    .id = OPT_MODE, .group = "Sustained",
+    .help = "write the span, or fill it and read it back", .def = "write" },
+  { .name = "pattern", .kind = DM_OPT_CHOICE, .choices = "SEQ|RND", .commands = SUSTAINED,
+    .id = OPT_PATTERN, .group = "Sustained", .help = "sequential or random", .def = "SEQ" },
+  { .name = "block", .kind = DM_OPT_SIZE, .arg = "SIZE", .min = DM_BLOCK_MIN, .max = DM_BLOCK_MAX,
+    .flags = DM_OPT_POW2, .commands = SUSTAINED, .id = OPT_BLOCK, .group = "Sustained",
+    .help = "block size, a power of two", .def = "1MiB" },
+  { .name = "qd", .kind = DM_OPT_UINT, .arg = "N", .min = 1, .max = DM_QUEUE_MAX,
+    .commands = SUSTAINED, .id = OPT_QD, .group = "Sustained", .help = "queue depth per thread",
+    .def = "8" },
+  { .name = "threads", .kind = DM_OPT_UINT, .arg = "N", .min = 1, .max = DM_THREADS_MAX,
+    .commands = SUSTAINED, .id = OPT_THREADS, .group = "Sustained", .help = "threads",
+    .def = "1" },
+  { .name = "span", .kind = DM_OPT_SIZE, .arg = "SIZE|free", .choices = "free",
+    .min = DM_TEST_SIZE_MIN, .max = DM_TEST_SIZE_MAX, .step = DM_BLOCK_MAX_ALIGN,
+    .commands = SUSTAINED, .id = OPT_SPAN, .group = "Sustained",
+    .help = "test file size, whole MiB; free (the default for write) is all free space but "
+            "max(1 GiB, 5% of the filesystem), at most 64GiB; read defaults to 4GiB or less" },
+  { .name = "duration", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0.1, .max = 3600,
+    .commands = SUSTAINED, .id = OPT_DURATION, .group = "Sustained",
+    .help = "at most this long", .def = "60" },
+  { .name = "sample", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = DM_SAMPLE_MIN_S,
+    .max = DM_SAMPLE_MAX_S, .commands = SUSTAINED, .id = OPT_SAMPLE, .group = "Sustained",
+    .help = "the timeline's step", .def = "0.5" },
+  { .name = "progress", .kind = DM_OPT_FLAG, .commands = SUSTAINED, .id = OPT_PROGRESS,
+    .group = "Sustained", .help = "print each sample on stderr as it closes (for scripts)" },
+
+  /* Settings of every measuring command. */
+  { .name = "count", .kind = DM_OPT_UINT, .arg = "N", .min = DM_COUNT_MIN, .max = DM_COUNT_MAX,
+    .commands = RUN, .id = OPT_COUNT, .group = "Settings",
+    .help = "measured runs per test; the best one counts", .def = "5" },
+  { .name = "count", .kind = DM_OPT_UINT, .arg = "N", .min = DM_COUNT_MIN, .max = DM_COUNT_MAX,
+    .commands = SWEEP, .id = OPT_COUNT, .group = "Settings",
+    .help = "measured runs per combination; the best one counts", .def = "1" },
+  { .name = "size", .kind = DM_OPT_SIZE, .arg = "SIZE", .min = DM_TEST_SIZE_MIN,
+    .max = DM_TEST_SIZE_MAX, .step = DM_BLOCK_MAX_ALIGN, .commands = RUN | SWEEP, .id = OPT_SIZE,
+    .group = "Settings", .help = "test file size, whole MiB", .def = "1GiB" },
+  { .name = "duration", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0.1, .max = 3600,
+    .commands = RUN, .id = OPT_DURATION, .group = "Settings",
+    .help = "length of one measured run", .def = "5" },
+  { .name = "duration", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0.1, .max = 3600,
+    .commands = SWEEP, .id = OPT_DURATION, .group = "Settings",
+    .help = "length of one measured run", .def = "3" },
+  { .name = "interval", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0, .max = 3600,
+    .commands = RUN, .id = OPT_INTERVAL, .group = "Settings", .help = "pause between tests",
+    .def = "5" },
+  { .name = "interval", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0, .max = 3600,
+    .commands = SWEEP, .id = OPT_INTERVAL, .group = "Settings",
+    .help = "pause between combinations", .def = "0" },
+  { .name = "warmup", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0, .max = 3600,
+    .commands = RUN, .id = OPT_WARMUP, .group = "Settings",
+    .help = "unscored run before each test", .def = "5" },
+  { .name = "warmup", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0, .max = 3600,
+    .commands = SWEEP, .id = OPT_WARMUP, .group = "Settings",
+    .help = "unscored run before each combination", .def = "2" },
+  { .name = "data", .kind = DM_OPT_CHOICE, .choices = "random|zeros", .flags = DM_OPT_ALIASES,
+    .commands = MEASURE, .id = OPT_DATA, .group = "Settings",
+    .help = "test data; random is incompressible", .def = "random" },
+  { .name = "backend", .kind = DM_OPT_STRING, .arg = "NAME", .commands = MEASURE,
+    .id = OPT_BACKEND, .group = "Settings",
+    .help = "the I/O backend, one built for this system: io_uring or psync on Linux, iocp on "
+            "Windows", .def = "the best that works" },
+  { .name = "buffered", .kind = DM_OPT_FLAG, .commands = MEASURE, .id = OPT_BUFFERED,
+    .group = "Settings", .help = "run without O_DIRECT; results are marked cached" },
+  { .name = "write-through", .kind = DM_OPT_FLAG, .commands = MEASURE, .id = OPT_WRITE_THROUGH,
+    .group = "Settings", .help = "ask the device not to cache writes (O_DSYNC)" },
+  { .name = "destroy-data-on", .kind = DM_OPT_PATH, .arg = "DEVICE", .commands = RUN | SWEEP,
+    .id = OPT_DESTROY, .group = "Settings",
+    .help = "allow write tests on this block device, the TARGET, destroying its data" },
+
+  /* Where figures go. */
+  { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|json|csv", .commands = RUN,
+    .id = OPT_FORMAT, .group = "Output", .help = "text is CrystalDiskMark's layout",
+    .def = "text" },
+  { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|json|csv", .commands = SWEEP,
+    .id = OPT_FORMAT, .group = "Output",
+    .help = "text: QD x T tables of MB/s, IOPS and p99 latency; json: the full report plus a "
+            "\"sweep\" object; csv: one row per combination", .def = "text" },
+  { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|json|csv", .commands = SUSTAINED,
+    .id = OPT_FORMAT, .group = "Output",
+    .help = "text: a summary and a chart; json: the report plus a \"sustained\" object; csv: "
+            "one row per sample", .def = "text" },
+  { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|json|csv", .commands = SHOW,
+    .id = OPT_FORMAT, .group = "Output", .help = "as the run was printed", .def = "text" },
+  { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|csv|json|xlsx",
+    .commands = COMPARE | MERGE, .id = OPT_FORMAT, .group = "Output",
+    .help = "xlsx, an Excel workbook, needs --output", .def = "text" },
+  { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|json|csv|xlsx",
+    .commands = HISTORY, .id = OPT_FORMAT, .group = "Output",
+    .help = "for show and export; xlsx is for export only", .def = "text" },
+  { .name = "output", .kind = DM_OPT_PATH, .arg = "FILE",
+    .commands = MEASURE | COMPARE | SHOW | MERGE, .id = OPT_OUTPUT, .group = "Output",
+    .help = "write to FILE (atomically) instead of stdout" },
+  { .name = "unit", .kind = DM_OPT_CHOICE, .choices = "MB/s|GB/s|IOPS|us",
+    .flags = DM_OPT_ALIASES, .commands = COMPARE, .id = OPT_UNIT, .group = "Output",
+    .help = "the figure to compare", .def = "MB/s" },
+  { .name = "sort", .kind = DM_OPT_STRING, .arg = "RUN", .commands = COMPARE, .id = OPT_SORT,
+    .group = "Output", .help = "sort rows by run A, B, C... (highest first)" },
+  { .name = "threshold", .kind = DM_OPT_STRING, .arg = "RULE", .flags = DM_OPT_REPEAT,
+    .commands = RUN, .id = OPT_THRESHOLD, .group = "Output",
+    .help = "colour figures green or red, e.g. \"read RND4K_Q32T1 IOPS green>90000 "
+            "red<50000\" or \"us red>10000\"" },
+  { .name = "threshold", .kind = DM_OPT_STRING, .arg = "RULE", .flags = DM_OPT_REPEAT,
+    .commands = COMPARE, .id = OPT_THRESHOLD, .group = "Output",
+    .help = "colour cells, e.g. \"read IOPS green>90000 red<50000\"",
+    .def = "the rules saved with the first run" },
+  { .name = "comment", .kind = DM_OPT_STRING, .arg = "TEXT", .commands = MEASURE,
+    .id = OPT_COMMENT, .group = "Output", .help = "a comment stored with the results" },
+  { .name = "quiet", .short_name = 'q', .kind = DM_OPT_FLAG, .commands = MEASURE,
+    .id = OPT_QUIET, .group = "Output", .help = "no estimate or progress line" },
+  { .name = "no-history", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_NO_HISTORY,
+    .group = "Output", .help = "do not keep this run in the history (diskmeter-cli history)" },
+  { .name = "no-history", .kind = DM_OPT_FLAG, .commands = SWEEP | SUSTAINED,
+    .id = OPT_NO_HISTORY, .group = "Output",
+    .help = "taken for scripts that give it to every run; this command keeps no history" },
+  { .name = "latency", .kind = DM_OPT_FLAG, .commands = RUN | SHOW, .id = OPT_LATENCY,
+    .group = "Output",
+    .help = "after the text report, each test's latency percentiles and the percent of I/Os "
+            "per millisecond (0..23, 24+)" },
+  { .name = "sample", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = DM_SAMPLE_MIN_S,
+    .max = DM_SAMPLE_MAX_S, .commands = RUN, .id = OPT_SAMPLE, .group = "Output",
+    .help = "the timeline's step: figures every SEC seconds of each test (in JSON as "
+            "\"samples\")", .def = "0.5" },
+  { .name = "samples", .kind = DM_OPT_FLAG, .commands = RUN | SHOW, .id = OPT_SAMPLES,
+    .group = "Output", .help = "with --format=csv, one row per sample instead of per test" },
+  { .name = "compare-with", .kind = DM_OPT_PATH, .arg = "TARGET_B", .commands = RUN,
+    .id = OPT_COMPARE_WITH, .group = "Output",
+    .help = "measure TARGET_B too, test by test in turns with TARGET, and print the comparison "
+            "(--format applies to it)" },
+  { .name = "list-targets", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_LIST_TARGETS,
+    .group = "Output",
+    .help = "list the drives that can be measured (filesystems, then disks and partitions), "
+            "then exit; --format=json for JSON" },
+  { .name = "all-targets", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_ALL_TARGETS,
+    .group = "Output", .help = "with --list-targets, memory filesystems (tmpfs) too" },
+  { .name = "start-at", .kind = DM_OPT_STRING, .arg = "TIME", .commands = RUN,
+    .id = OPT_START_AT, .group = "Output",
+    .help = "prepare, then start the first measured run at TIME (2026-11-30T21:00:00Z or +SEC) "
+            "and every later test on a fixed schedule from it, for hosts measured together" },
+
+  { .name = "help", .short_name = 'h', .kind = DM_OPT_FLAG, .commands = DM_CLI_ALL_COMMANDS,
+    .id = OPT_HELP, .group = "Other", .help = "print this help and exit" },
+  { .name = "version", .kind = DM_OPT_FLAG, .commands = DM_CLI_ALL_COMMANDS, .id = OPT_VERSION,
+    .group = "Other", .help = "print the version and exit" },
 };
 
-static int
-apply (dm_cli_options *o, opt_id id, const char *name, const char *v, char *why, size_t ws)
+const dm_opt *
+dm_cli_option_table (size_t *n)
 {
+  *n = sizeof table / sizeof table[0];
+  return table;
+}
+
+static int
+set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, size_t ws)
+{
+  dm_cli_options *o = user;
   dm_settings *s = &o->settings;
+  const char *t = v->text;
+  bool sweep = o->command == DM_CLI_SWEEP;
   char inner[200];
   int err = 0;
 
-  switch (id)
+  switch ((opt_id) opt->id)
     {
     case OPT_PROFILE:
-      if (!dm_profile_find (v))
-        return dm_why (why, ws, "--profile: '%s' is not default, peak, realworld or demo", v);
-      snprintf (o->profile, sizeof o->profile, "%s", dm_profile_find (v)->name);
+      if (!dm_profile_find (t))
+        return dm_why (why, ws, "--profile: '%s' is not default, peak, realworld or demo", t);
+      snprintf (o->profile, sizeof o->profile, "%s", dm_profile_find (t)->name);
       break;
     case OPT_NVME: o->nvme = true; break;
-    case OPT_MIX: o->mix = true; break;
+    case OPT_MIX:
+      o->mix = true;
+      if (sweep)
+        {
+          o->sweep.mode = DM_MODE_MIX;
+          o->mode_given = true;
+        }
+      break;
     case OPT_MIX_READ:
-      err = dm_uint_parse (v, 10, 90, &s->mix_read_percent, inner, sizeof inner);
+      s->mix_read_percent = v->u;
       o->mix = true;
       break;
-    case OPT_MODES: err = dm_modes_parse (v, &o->modes, inner, sizeof inner); break;
-    case OPT_TESTS: return parse_tests (v, o, why, ws);
-    case OPT_COUNT: err = dm_uint_parse (v, DM_COUNT_MIN, DM_COUNT_MAX, &s->count, inner, sizeof inner); break;
-    case OPT_SIZE:
-      err = dm_size_parse (v, &s->test_size, inner, sizeof inner);
-      if (!err && (s->test_size < DM_TEST_SIZE_MIN || s->test_size > DM_TEST_SIZE_MAX))
-        return dm_why (why, ws, "--size: '%s' is out of range (16MiB to 64GiB)", v);
-      if (!err && s->test_size % DM_BLOCK_MAX_ALIGN)
-        return dm_why (why, ws, "--size: '%s' is not a whole number of MiB", v);
-      break;
-    case OPT_DURATION:
-      err = dm_duration_parse (v, &s->measure_s, inner, sizeof inner);
-      if (!err && (s->measure_s < 0.1 || s->measure_s > 3600))
-        return dm_why (why, ws, "--duration: '%s' is out of range (0.1 to 3600 seconds)", v);
-      break;
-    case OPT_INTERVAL:
-      err = dm_duration_parse (v, &s->interval_s, inner, sizeof inner);
-      if (!err && s->interval_s > 3600)
-        return dm_why (why, ws, "--interval: '%s' is out of range (0 to 3600 seconds)", v);
-      break;
-    case OPT_WARMUP:
-      err = dm_duration_parse (v, &s->warmup_s, inner, sizeof inner);
-      if (!err && s->warmup_s > 3600)
-        return dm_why (why, ws, "--warmup: '%s' is out of range (0 to 3600 seconds)", v);
-      break;
+    case OPT_MODES: err = dm_modes_parse (t, &o->modes, inner, sizeof inner); break;
+    case OPT_TESTS: return parse_tests (t, o, why, ws);
+    case OPT_COUNT: s->count = v->u; break;
+    case OPT_SIZE: s->test_size = v->size; break;
+    case OPT_DURATION: s->measure_s = v->seconds; break;
+    case OPT_INTERVAL: s->interval_s = v->seconds; break;
+    case OPT_WARMUP: s->warmup_s = v->seconds; break;
     case OPT_DATA:
-      if (dm_data_parse (v, &s->data) < 0)
-        return dm_why (why, ws, "--data: '%s' is not random or zeros", v);
+      if (dm_data_parse (t, &s->data) < 0)
+        return dm_why (why, ws, "--data: '%s' is not random or zeros", t);
       break;
     case OPT_BACKEND:
       {
@@ -199,49 +321,38 @@ apply (dm_cli_options *o, opt_id id, const char *name, const char *v, char *why,
         bool known = false;
         for (unsigned i = 0; i < n; i++)
           {
-            known |= !strcmp (v, list[i]->name);
+            known |= !strcmp (t, list[i]->name);
             snprintf (names + strlen (names), sizeof names - strlen (names), "%s%s",
                       i ? ", " : "", list[i]->name);
           }
         if (!known)
-          return dm_why (why, ws, "--backend: '%s' is not a backend here (%s)", v, names);
-        snprintf (s->backend, sizeof s->backend, "%s", v);
+          return dm_why (why, ws, "--backend: '%s' is not a backend here (%s)", t, names);
+        snprintf (s->backend, sizeof s->backend, "%s", t);
         break;
       }
     case OPT_BUFFERED: s->buffered = true; break;
     case OPT_WRITE_THROUGH: s->write_through = true; break;
     case OPT_DESTROY:
-      if (strlen (v) >= sizeof s->destroy_device || !*v)
-        return dm_why (why, ws, "--destroy-data-on: '%s' is not a device path", v);
-      snprintf (s->destroy_device, sizeof s->destroy_device, "%s", v);
+      if (strlen (t) >= sizeof s->destroy_device)
+        return dm_why (why, ws, "--destroy-data-on: '%s' is not a device path", t);
+      snprintf (s->destroy_device, sizeof s->destroy_device, "%s", t);
       break;
     case OPT_FORMAT:
-      if (!dm_ascii_casecmp (v, "text"))
-        o->format = DM_FORMAT_TEXT;
-      else if (!dm_ascii_casecmp (v, "json"))
-        o->format = DM_FORMAT_JSON;
-      else if (!dm_ascii_casecmp (v, "csv"))
-        o->format = DM_FORMAT_CSV;
-      else
-        return dm_why (why, ws, "--format: '%s' is not text, json or csv", v);
+      /* The row's choices were checked; each command has its own. */
+      o->format = !dm_ascii_casecmp (t, "json")   ? DM_FORMAT_JSON
+                  : !dm_ascii_casecmp (t, "csv")  ? DM_FORMAT_CSV
+                  : !dm_ascii_casecmp (t, "xlsx") ? DM_FORMAT_XLSX
+                                                  : DM_FORMAT_TEXT;
       break;
-    case OPT_OUTPUT:
-      if (!*v)
-        return dm_why (why, ws, "--output needs a file name");
-      o->output = v;
-      break;
-    case OPT_COMMENT: o->comment = v; break;
-    case OPT_COMPARE_WITH:
-      if (!*v)
-        return dm_why (why, ws, "--compare-with needs a second target");
-      o->compare_with = v;
-      break;
+    case OPT_OUTPUT: o->output = t; break;
+    case OPT_COMMENT: o->comment = t; break;
+    case OPT_COMPARE_WITH: o->compare_with = t; break;
     case OPT_QUIET: o->quiet = true; break;
     case OPT_NO_HISTORY: o->no_history = true; break;
     case OPT_THRESHOLD:
       if (o->n_thresholds == sizeof o->thresholds / sizeof o->thresholds[0])
         return dm_why (why, ws, "--threshold: at most 16 rules");
-      err = dm_threshold_parse (v, &o->thresholds[o->n_thresholds], inner, sizeof inner);
+      err = dm_threshold_parse (t, &o->thresholds[o->n_thresholds], inner, sizeof inner);
       if (!err)
         o->n_thresholds++;
       break;
@@ -250,118 +361,346 @@ apply (dm_cli_options *o, opt_id id, const char *name, const char *v, char *why,
     case OPT_HELP: o->help = true; break;
     case OPT_VERSION: o->version = true; break;
     case OPT_LATENCY: o->latency = true; break;
-    case OPT_SAMPLE:
-      err = dm_duration_parse (v, &o->sample_s, inner, sizeof inner);
-      if (!err && !(o->sample_s >= DM_SAMPLE_MIN_S - 1e-9 && o->sample_s <= DM_SAMPLE_MAX_S + 1e-9))
-        return dm_why (why, ws, "--sample: '%s' is out of range (0.1 to 10 seconds)", v);
-      break;
+    case OPT_SAMPLE: o->sample_s = v->seconds; break;
     case OPT_SAMPLES: o->samples = true; break;
     case OPT_START_AT:
       {
         /* Checked here; "+SEC" is counted from when the run begins. */
-        int64_t t;
-        err = dm_start_at_parse (v, 0, &t, inner, sizeof inner);
-        o->start_at = v;
+        int64_t at;
+        err = dm_start_at_parse (t, 0, &at, inner, sizeof inner);
+        o->start_at = t;
       }
       break;
+    case OPT_UNIT:
+      if (dm_unit_parse (t, &o->unit) < 0)
+        return dm_why (why, ws, "--unit: '%s' is not MB/s, GB/s, IOPS or us", t);
+      break;
+    case OPT_SORT:
+      if (strlen (t) != 1 || (t[0] | 0x20) < 'a' || (t[0] | 0x20) > 'z')
+        return dm_why (why, ws, "--sort: '%s' is not a run letter (A, B, C...)", t);
+      o->sort = (t[0] | 0x20) - 'a';
+      o->sort_name = t;
+      break;
+    case OPT_PATTERN:
+      *(sweep ? &o->sweep.pattern : &o->sustained.pattern) = v->choice == 0 ? DM_SEQ : DM_RND;
+      break;
+    case OPT_BLOCK:
+      *(sweep ? &o->sweep.block_size : &o->sustained.block_size) = (uint32_t) v->size;
+      break;
+    case OPT_MODE:
+      dm_mode_parse (t, sweep ? &o->sweep.mode : &o->sustained.mode);
+      o->mode_given = true;
+      break;
+    case OPT_QD_LIST:
+      err = dm_sweep_list_parse (t, (unsigned) opt->min, (unsigned) opt->max,
+                                 o->sweep.queue_depths, &o->sweep.n_queue_depths, inner,
+                                 sizeof inner);
+      break;
+    case OPT_THREADS_LIST:
+      err = dm_sweep_list_parse (t, (unsigned) opt->min, (unsigned) opt->max, o->sweep.threads,
+                                 &o->sweep.n_threads, inner, sizeof inner);
+      break;
+    case OPT_LATENCY_BOUND: o->sweep.latency_bound_us = v->u; break;
+    case OPT_QD: o->sustained.queue_depth = v->u; break;
+    case OPT_THREADS: o->sustained.threads = v->u; break;
+    case OPT_SPAN:
+      o->span_given = true;
+      o->span_free = v->choice == 0;
+      if (!o->span_free)
+        o->sustained.span = v->size;
+      break;
+    case OPT_PROGRESS: o->progress = true; break;
     }
   if (err < 0)
-    return dm_why (why, ws, "--%s: %s", name, inner);
+    return dm_why (why, ws, "--%s: %s", opt->name, inner);
   return 0;
 }
 
-static int parse (int argc, char **argv, dm_cli_options *o, char *why, size_t why_size);
+/* What each command is, for its --help, its usage line and its checks. */
+typedef struct command_info {
+  dm_cli_command command;
+  const char    *name;
+  const char    *who;
+  const char    *usage[6];  /* after the program and command; the first is the short form */
+  const char    *summary;   /* for the plain run's list of commands */
+  const char    *about;     /* wrapped */
+  const char    *notes;     /* after the options, as written */
+  unsigned       max_args;
+} command_info;
+
+static const char exit_statuses[] = "Exit status: 0 done, 1 failed, 2 bad usage, 130 cancelled.\n";
+
+static const command_info commands[] = {
+  { DM_CLI_RUN, "", "diskmeter-cli", { "[OPTIONS] TARGET" }, NULL,
+    "Measures the folder or block device TARGET the way CrystalDiskMark does.",
+    NULL, 1 },
+  { DM_CLI_COMPARE, "compare", "diskmeter-cli compare", { "[OPTIONS] A.json B.json [C.json...]" },
+    "saved runs side by side",
+    "Compares saved results with the first one, test by test.", NULL, DM_COMPARE_MAX },
+  { DM_CLI_HISTORY, "history", "diskmeter-cli history",
+    { "[list]", "show N [--format=text|json|csv]", "comment N TEXT",
+      "export N FILE [--format=text|json|csv]", "export N[,M...] FILE.xlsx --format=xlsx",
+      "delete N" },
+    "the runs kept",
+    "N is the number in the list (1 = newest). Runs are saved automatically unless "
+    "--no-history is given.", NULL, 4 },
+  { DM_CLI_MERGE, "merge", "diskmeter-cli merge", { "[OPTIONS] A.json B.json [C.json...]" },
+    "a fleet run's hosts added up",
+    "Adds up the results of hosts that ran the same tests with the same settings at the same "
+    "time (diskmeter-cli --start-at): MB/s and IOPS summed over hosts, each host's own "
+    "figures, the spread between hosts, and latency percentiles of all I/Os from the hosts' "
+    "merged histograms.", NULL, DM_MERGE_MAX },
+  { DM_CLI_SHOW, "show", "diskmeter-cli show", { "[OPTIONS] FILE" },
+    "a saved run again, as text, JSON or CSV",
+    "Prints a saved run (a JSON report) again, as text, JSON or CSV; a sweep as diskmeter-cli "
+    "sweep prints it, a sustained test as diskmeter-cli sustained does.", NULL, 1 },
+  { DM_CLI_SWEEP, "sweep", "diskmeter-cli sweep", { "[OPTIONS] TARGET" },
+    "every QD x threads, with the knee",
+    "Measures one pattern at every queue depth x thread count and finds the knee: the "
+    "lightest load past which throughput gains under 5% while latency rises.",
+    "Combinations beyond 4 threads per logical CPU, 4096 I/Os in flight, 1 GiB of\n"
+    "buffers, or more threads than blocks in the test size are left out, with a note.\n"
+    "The estimated time is printed before the sweep starts. Ctrl-C stops it and\n"
+    "keeps every combination already measured.\n", 1 },
+  { DM_CLI_SUSTAINED, "sustained", "diskmeter-cli sustained", { "[OPTIONS] TARGET" },
+    "speed over time, the write-cache cliff",
+    "Writes (or reads) once through a test file as large as the span, until the span is "
+    "covered or the duration is over, and shows the rate over time: where the rate fell below "
+    "half of its opening rate for good (a write cache running out: the cliff), how much was "
+    "written before, and the rates before and after.",
+    "Ctrl-C stops it and keeps the samples so far; the test file is removed.\n", 1 },
+};
+
+static const command_info *
+command_info_of (dm_cli_command command)
+{
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (commands[i].command == command)
+      return &commands[i];
+  return &commands[0];
+}
+
+dm_cli_command
+dm_cli_command_find (const char *name)
+{
+  for (size_t i = 1; name && i < sizeof commands / sizeof commands[0]; i++)
+    if (!strcmp (commands[i].name, name))
+      return commands[i].command;
+  return 0;
+}
+
+const char *
+dm_cli_command_name (dm_cli_command command)
+{
+  return command_info_of (command)->name;
+}
+
+const char *
+dm_cli_command_who (dm_cli_command command)
+{
+  return command_info_of (command)->who;
+}
+
+const char *
+dm_cli_command_usage (dm_cli_command command)
+{
+  return command == DM_CLI_HISTORY ? "[list|show|comment|export|delete] [N] [FILE|TEXT] [OPTIONS]"
+                                   : command_info_of (command)->usage[0];
+}
+
+void
+dm_cli_write_help (dm_cli_command command, dm_buf *out)
+{
+  const command_info *c = command_info_of (command);
+
+  for (int i = 0; i < 6 && c->usage[i]; i++)
+    dm_buf_printf (out, "%s%s %s\n", i ? "       " : "Usage: ", c->who, c->usage[i]);
+  dm_opt_wrap (out, c->about, 0, 0);
+  dm_buf_add (out, "\n\n");
+  dm_opt_write_help (table, sizeof table / sizeof table[0], command, out);
+  dm_buf_add (out, "\n");
+  if (c->notes)
+    dm_buf_printf (out, "%s", c->notes);
+  if (command == DM_CLI_RUN)
+    {
+      /* The other commands, one line each: the man page and shell
+       * completion find them here. */
+      dm_buf_add (out, "Other commands (each with --help):\n");
+      for (size_t i = 1; i < sizeof commands / sizeof commands[0]; i++)
+        dm_buf_printf (out, "  %s %s\n%24s%s\n", commands[i].who, commands[i].usage[0], "",
+                       commands[i].summary);
+      dm_buf_add (out, "\n");
+    }
+  dm_buf_add (out, command & (RUN | SWEEP | SUSTAINED)
+                     ? exit_statuses : "Exit status: 0 done, 1 failed, 2 bad usage.\n");
+}
+
+static int
+on_arg (void *user, const char *arg, char *why, size_t ws)
+{
+  dm_cli_options *o = user;
+  if (o->n_args == command_info_of (o->command)->max_args)
+    switch (o->command)
+      {
+      case DM_CLI_COMPARE:
+        return dm_why (why, ws, "at most %d files, got more at '%s'", DM_COMPARE_MAX, arg);
+      case DM_CLI_MERGE: return dm_why (why, ws, "at most %d files", DM_MERGE_MAX);
+      case DM_CLI_SHOW:
+        return dm_why (why, ws, "one file at a time (diskmeter-cli compare shows several)");
+      case DM_CLI_HISTORY: return dm_why (why, ws, "too many arguments");
+      default:
+        return dm_why (why, ws, "only one TARGET, got '%s' and '%s'", o->args[0], arg);
+      }
+  o->args[o->n_args++] = arg;
+  if (o->command & MEASURE)
+    o->target = arg;
+  return 0;
+}
+
+static int
+check_target (const dm_cli_options *o, char *why, size_t ws)
+{
+  if (!o->target)
+    return dm_why (why, ws, "no TARGET folder or device given");
+  if (!*o->target)
+    return dm_why (why, ws, "TARGET is empty");
+  if (o->settings.destroy_device[0] && strcmp (o->settings.destroy_device, o->target) != 0)
+    return dm_why (why, ws, "--destroy-data-on %s does not name the TARGET %s",
+                   o->settings.destroy_device, o->target);
+  return 0;
+}
+
+/* What only the whole command line can tell. */
+static int
+check_command (dm_cli_options *o, char *why, size_t ws)
+{
+  int err;
+  if (o->help || o->version)
+    return 0;
+  switch (o->command)
+    {
+    case DM_CLI_RUN:
+      if (o->list_targets)
+        return 0;
+      if ((err = check_target (o, why, ws)) < 0)
+        return err;
+      if (o->compare_with && !strcmp (o->compare_with, o->target))
+        return dm_why (why, ws, "--compare-with names the same target as TARGET");
+      if (o->compare_with && o->settings.destroy_device[0])
+        return dm_why (why, ws, "--compare-with and --destroy-data-on do not go together");
+      if (o->compare_with && o->start_at)
+        return dm_why (why, ws, "--start-at and --compare-with do not go together");
+      if (o->samples && o->format != DM_FORMAT_CSV)
+        return dm_why (why, ws, "--samples goes with --format csv (JSON carries the samples)");
+      if (o->samples && o->compare_with)
+        return dm_why (why, ws, "--samples and --compare-with do not go together");
+      if (o->modes && !(o->modes & DM_MODE_BIT (DM_MODE_MIX)) && o->mix)
+        o->modes |= DM_MODE_BIT (DM_MODE_MIX);
+      return 0;
+    case DM_CLI_SWEEP:
+      if (o->mix && !o->mode_given)
+        o->sweep.mode = DM_MODE_MIX; /* --mix-read alone asks for mix, as in a plain run */
+      return check_target (o, why, ws);
+    case DM_CLI_SUSTAINED:
+      o->sustained.duration_s = o->settings.measure_s;
+      if (o->sample_s > 0)
+        o->sustained.sample_s = o->sample_s;
+      return check_target (o, why, ws);
+    case DM_CLI_COMPARE:
+      if (o->n_args < 2)
+        return dm_why (why, ws, "needs at least two result files");
+      if (o->sort >= (int) o->n_args)
+        return dm_why (why, ws, "--sort: there is no run %s", o->sort_name);
+      break;
+    case DM_CLI_MERGE:
+      if (o->n_args < 2)
+        return dm_why (why, ws, "merge needs two result files or more");
+      break;
+    case DM_CLI_SHOW:
+      if (!o->n_args)
+        return dm_why (why, ws, "which file?");
+      if (o->latency && o->format != DM_FORMAT_TEXT)
+        return dm_why (why, ws, "--latency goes with the text format (JSON and CSV carry it "
+                                "already)");
+      if (o->samples && o->format != DM_FORMAT_CSV)
+        return dm_why (why, ws, "--samples goes with --format csv (JSON carries the samples)");
+      return 0;
+    case DM_CLI_HISTORY:
+      {
+        static const char *const verbs[] = { "list", "show", "comment", "export", "delete" };
+        static const unsigned words[] = { 0, 1, 2, 2, 1 };
+        size_t k;
+        o->verb = o->n_args ? o->args[0] : "list";
+        for (k = 0; k < 5 && strcmp (o->verb, verbs[k]); k++)
+          ;
+        if (k == 5)
+          return dm_why (why, ws, "unknown verb '%s' (list, show, comment, export, delete)",
+                         o->verb);
+        if ((o->n_args ? o->n_args - 1 : 0) != words[k])
+          return dm_why (why, ws, "wrong number of arguments for %s", o->verb);
+        if (o->format == DM_FORMAT_XLSX && k != 3)
+          return dm_why (why, ws, "--format xlsx is for export");
+        return 0;
+      }
+    }
+  if (o->format == DM_FORMAT_XLSX && !o->output)
+    return dm_why (why, ws, "--format xlsx writes a file: give it with --output");
+  return 0;
+}
+
+static void
+init_command (dm_cli_command command, dm_cli_options *o)
+{
+  dm_settings *s = &o->settings;
+  memset (o, 0, sizeof *o);
+  o->command = command;
+  dm_settings_init (s);
+  snprintf (o->profile, sizeof o->profile, "default");
+  o->unit = DM_UNIT_MBPS;
+  o->sort = -1;
+  dm_sweep_plan_init (&o->sweep);
+  dm_sustained_plan_init (&o->sustained);
+  o->span_free = true;
+  if (command == DM_CLI_SWEEP)
+    {
+      /* Shorter than a plain run's 5 x 5 s: a sweep runs dozens of
+       * combinations and wants the shape of the curve. */
+      s->count = 1;
+      s->measure_s = 3;
+      s->warmup_s = 2;
+      s->interval_s = 0;
+    }
+  if (command == DM_CLI_SUSTAINED)
+    s->measure_s = o->sustained.duration_s;
+}
+
+int
+dm_cli_parse_command (dm_cli_command command, int argc, char **argv, dm_cli_options *o,
+                      char *why, size_t why_size)
+{
+  const dm_opt_parser p = {
+    .table = table, .n_table = sizeof table / sizeof table[0], .command = command,
+    .who = dm_cli_command_who (command), .set = set_option, .arg = on_arg, .user = o,
+  };
+  int err;
+
+  init_command (command, o);
+  why[0] = '\0';
+  err = dm_opt_parse (&p, argc, argv, why, why_size);
+  if (!err)
+    err = check_command (o, why, why_size);
+  /* Reasons quote what the user typed; a value with a newline or other
+   * control character in it must not break the one-line message. */
+  for (char *c = why; err < 0 && *c; c++)
+    if ((unsigned char) *c < 0x20 || *c == 0x7f)
+      *c = '?';
+  return err;
+}
 
 int
 dm_cli_parse (int argc, char **argv, dm_cli_options *o, char *why, size_t why_size)
 {
-  int err = parse (argc, argv, o, why, why_size);
-  /* Reasons quote what the user typed; a value with a newline or other
-   * control character in it must not break the one-line message. */
-  for (char *p = why; err < 0 && *p; p++)
-    if ((unsigned char) *p < 0x20 || *p == 0x7f)
-      *p = '?';
-  return err;
-}
-
-static int
-parse (int argc, char **argv, dm_cli_options *o, char *why, size_t why_size)
-{
-  bool only_args = false;
-
-  memset (o, 0, sizeof *o);
-  dm_settings_init (&o->settings);
-  snprintf (o->profile, sizeof o->profile, "default");
-  why[0] = '\0';
-
-  for (int i = 1; i < argc; i++)
-    {
-      const char *arg = argv[i];
-      if (only_args || arg[0] != '-' || !strcmp (arg, "-"))
-        {
-          if (o->target)
-            return dm_why (why, why_size, "only one TARGET, got '%s' and '%s'", o->target, arg);
-          o->target = arg;
-          continue;
-        }
-      if (!strcmp (arg, "--"))
-        {
-          only_args = true;
-          continue;
-        }
-      if (!strcmp (arg, "-h"))
-        arg = "--help";
-      if (!strcmp (arg, "-q"))
-        arg = "--quiet";
-      if (strncmp (arg, "--", 2) != 0)
-        return dm_why (why, why_size, "unknown option '%s'", arg);
-
-      const char *name = arg + 2, *eq = strchr (name, '=');
-      size_t len = eq ? (size_t) (eq - name) : strlen (name);
-      size_t k;
-      for (k = 0; k < sizeof options / sizeof options[0]; k++)
-        if (strlen (options[k].name) == len && !strncmp (options[k].name, name, len))
-          break;
-      if (k == sizeof options / sizeof options[0])
-        return dm_why (why, why_size, "unknown option '%.*s'", (int) (len + 2), arg);
-      const char *value = NULL;
-      if (options[k].value)
-        {
-          if (eq)
-            value = eq + 1;
-          else if (i + 1 < argc)
-            value = argv[++i];
-          else
-            return dm_why (why, why_size, "--%s needs a value", options[k].name);
-        }
-      else if (eq)
-        return dm_why (why, why_size, "--%s takes no value", options[k].name);
-      if (apply (o, options[k].id, options[k].name, value, why, why_size) < 0)
-        return -EINVAL;
-    }
-
-  if (o->help || o->version || o->list_targets)
-    return 0;
-  if (!o->target)
-    return dm_why (why, why_size, "no TARGET folder or device given");
-  if (!*o->target)
-    return dm_why (why, why_size, "TARGET is empty");
-  if (o->settings.destroy_device[0] && strcmp (o->settings.destroy_device, o->target) != 0)
-    return dm_why (why, why_size, "--destroy-data-on %s does not name the TARGET %s",
-                 o->settings.destroy_device, o->target);
-  if (o->compare_with && !strcmp (o->compare_with, o->target))
-    return dm_why (why, why_size, "--compare-with names the same target as TARGET");
-  if (o->compare_with && o->settings.destroy_device[0])
-    return dm_why (why, why_size, "--compare-with and --destroy-data-on do not go together");
-  if (o->compare_with && o->start_at)
-    return dm_why (why, why_size, "--start-at and --compare-with do not go together");
-  if (o->samples && o->format != DM_FORMAT_CSV)
-    return dm_why (why, why_size, "--samples goes with --format csv (JSON carries the samples)");
-  if (o->samples && o->compare_with)
-    return dm_why (why, why_size, "--samples and --compare-with do not go together");
-  if (o->modes && !(o->modes & DM_MODE_BIT (DM_MODE_MIX)) && o->mix)
-    o->modes |= DM_MODE_BIT (DM_MODE_MIX);
-  return 0;
+  return dm_cli_parse_command (DM_CLI_RUN, argc, argv, o, why, why_size);
 }
 
 const dm_spec *

@@ -1,22 +1,44 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * diskmeter-cli's command line, parsed into a plain struct without side
- * effects, so the parser can be unit tested and fuzzed on its own.
+ * diskmeter-cli's command line, every command's, parsed into a plain struct
+ * without side effects, so the parser can be unit tested and fuzzed on its
+ * own. One option table (dm-cli-opt-table.h) holds every option of every
+ * command and writes each command's --help.
  */
 #pragma once
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "dm-buf.h"
+#include "dm-cli-opt-table.h"
 #include "dm-settings.h"
 #include "dm-spec.h"
+#include "dm-sustained.h"
+#include "dm-sweep.h"
 #include "dm-threshold.h"
+#include "dm-units.h"
 
 #define DM_CLI_MAX_TESTS 32
+#define DM_CLI_MAX_ARGS  256 /* files of merge (DM_MERGE_MAX) */
 
-typedef enum { DM_FORMAT_TEXT, DM_FORMAT_JSON, DM_FORMAT_CSV } dm_format;
+typedef enum { DM_FORMAT_TEXT, DM_FORMAT_JSON, DM_FORMAT_CSV, DM_FORMAT_XLSX } dm_format;
+
+/* The commands, as bits of an option's dm_opt.commands. */
+typedef enum {
+  DM_CLI_RUN = 1u << 0,       /* diskmeter-cli [OPTIONS] TARGET */
+  DM_CLI_COMPARE = 1u << 1,
+  DM_CLI_SHOW = 1u << 2,
+  DM_CLI_SWEEP = 1u << 3,
+  DM_CLI_SUSTAINED = 1u << 4,
+  DM_CLI_HISTORY = 1u << 5,
+  DM_CLI_MERGE = 1u << 6,
+} dm_cli_command;
+
+#define DM_CLI_ALL_COMMANDS 0x7fu
 
 typedef struct dm_cli_options {
+  dm_cli_command command;
   dm_settings settings;
   char        profile[32];    /* "default" unless --profile */
   bool        nvme;
@@ -41,12 +63,54 @@ typedef struct dm_cli_options {
   bool        version;
   bool        list_targets;
   bool        all_targets;    /* --all-targets: tmpfs in the list too */
+
+  /* Arguments that are not options, in order: TARGET (also in target),
+   * the files of compare, merge and show, history's verb and its words. */
+  const char *args[DM_CLI_MAX_ARGS];
+  unsigned    n_args;
+
+  /* compare */
+  dm_unit     unit;           /* --unit, MB/s unless given */
+  int         sort;           /* --sort: run index, -1 = the file order */
+  const char *sort_name;
+  /* sweep */
+  dm_sweep_plan sweep;
+  bool        mode_given;     /* --mode or --mix: --mix-read does not override it */
+  /* sustained */
+  dm_sustained_plan sustained;
+  bool        span_given;     /* --span */
+  bool        span_free;      /* --span free, or no --span */
+  bool        progress;       /* --progress: a line per sample on stderr */
+  /* history */
+  const char *verb;           /* list (default), show, comment, export, delete */
 } dm_cli_options;
 
-/* 0 on success; -EINVAL with a one-line reason in why for bad usage. */
+/* 0 on success; -EINVAL with a one-line reason in why for bad usage. The
+ * plain run's command line (argv[0] is the program). */
 int dm_cli_parse (int argc, char **argv, dm_cli_options *o, char *why, size_t why_size);
+
+/* Any command's: argv[0] is the command's name ("sweep"), the options and
+ * arguments follow. Each command's defaults are filled in first (a sweep's
+ * 1 x 3 s run, a sustained test's 60 s), then what was given, then the
+ * checks across options. 0 or -EINVAL with a one-line reason. */
+int dm_cli_parse_command (dm_cli_command command, int argc, char **argv, dm_cli_options *o,
+                          char *why, size_t why_size);
+
+/* The command named name ("sweep"), or 0. */
+dm_cli_command dm_cli_command_find (const char *name);
+/* "sweep"; "" for the plain run. */
+const char *dm_cli_command_name (dm_cli_command command);
+/* "diskmeter-cli sweep", "diskmeter-cli". */
+const char *dm_cli_command_who (dm_cli_command command);
+/* The first usage line after the program: "[OPTIONS] TARGET". */
+const char *dm_cli_command_usage (dm_cli_command command);
+
+/* command's --help: Usage lines, what it does, its options from the table
+ * (grouped, with ranges and defaults), and the end notes. */
+void dm_cli_write_help (dm_cli_command command, dm_buf *out);
+
+/* The option table, for tests that hold it against --help. */
+const dm_opt *dm_cli_option_table (size_t *n);
 
 /* The specs and modes to run, from --tests/--modes or the profile. */
 const dm_spec *dm_cli_specs (const dm_cli_options *o, unsigned *n, unsigned *modes);
-
-extern const char dm_cli_usage[];

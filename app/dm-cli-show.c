@@ -19,20 +19,6 @@
 #include "dm-sweep.h"
 #include "dm-units.h"
 
-static const char usage[] =
-  "Usage: diskmeter-cli show FILE [--format text|json|csv] [--latency] [--samples]\n"
-  "                          [--output FILE]\n"
-  "Prints a saved run (a JSON report) again, as text, JSON or CSV; a sweep\n"
-  "as diskmeter-cli sweep prints it. --samples: with CSV, one row per sample\n"
-  "of the timeline.\n";
-
-static int
-usage_error (const char *why)
-{
-  fprintf (stderr, "diskmeter-cli show: %s\n%s", why, usage);
-  return 2;
-}
-
 /* Sends what was written to stdout, or atomically to file; frees it. */
 static int
 emit (dm_buf *out, const char *file)
@@ -49,13 +35,13 @@ emit (dm_buf *out, const char *file)
 }
 
 int
-dm_cli_write_report (const dm_report *r, const char *format, bool latency, const char *file)
+dm_cli_write_report (const dm_report *r, dm_format format, bool latency, const char *file)
 {
   dm_buf out;
   dm_buf_init (&out);
-  if (!strcmp (format, "json"))
+  if (format == DM_FORMAT_JSON)
     dm_report_write_json (r, &out);
-  else if (!strcmp (format, "csv"))
+  else if (format == DM_FORMAT_CSV)
     dm_report_write_csv (r, &out);
   else
     {
@@ -69,14 +55,14 @@ dm_cli_write_report (const dm_report *r, const char *format, bool latency, const
 /* A sweep in the sweep command's own forms: its tables, its JSON with the
  * "sweep" member kept, one CSV row per combination. */
 static int
-write_sweep (const dm_report *r, const dm_sweep_plan *plan, const char *format, bool latency,
+write_sweep (const dm_report *r, const dm_sweep_plan *plan, dm_format format, bool latency,
              const char *file)
 {
   dm_buf out;
   dm_buf_init (&out);
-  if (!strcmp (format, "json"))
+  if (format == DM_FORMAT_JSON)
     dm_sweep_write_json (r, plan, &out);
-  else if (!strcmp (format, "csv"))
+  else if (format == DM_FORMAT_CSV)
     dm_sweep_write_csv (r, &out);
   else
     {
@@ -90,60 +76,21 @@ write_sweep (const dm_report *r, const dm_sweep_plan *plan, const char *format, 
 int
 dm_cli_show_main (int argc, char **argv)
 {
-  const char *path = NULL, *format = "text", *output = NULL;
-  bool latency = false, samples = false;
+  static dm_cli_options o;
+  const char *path, *output;
+  dm_format format;
+  bool latency, samples;
   char why[320];
   dm_report r;
+  int status;
 
-  for (int i = 1; i < argc; i++)
-    {
-      if (!strcmp (argv[i], "--help") || !strcmp (argv[i], "-h"))
-        {
-          fputs (usage, stdout);
-          return 0;
-        }
-      if (!strcmp (argv[i], "--format") || !strcmp (argv[i], "--output"))
-        {
-          if (i + 1 >= argc)
-            {
-              snprintf (why, sizeof why, "%s needs a value", argv[i]);
-              return usage_error (why);
-            }
-          if (!strcmp (argv[i], "--output"))
-            output = argv[++i];
-          else
-            format = argv[++i];
-          continue;
-        }
-      if (!strcmp (argv[i], "--latency"))
-        {
-          latency = true;
-          continue;
-        }
-      if (!strcmp (argv[i], "--samples"))
-        {
-          samples = true;
-          continue;
-        }
-      if (argv[i][0] == '-' && argv[i][1])
-        {
-          snprintf (why, sizeof why, "unknown option '%.200s'", argv[i]);
-          return usage_error (why);
-        }
-      if (path)
-        return usage_error ("one file at a time (diskmeter-cli compare shows several)");
-      path = argv[i];
-    }
-  if (!path)
-    return usage_error ("which file?");
-  if (strcmp (format, "text") && strcmp (format, "json") && strcmp (format, "csv"))
-    return usage_error ("--format must be text, json or csv");
-  if (latency && strcmp (format, "text"))
-    return usage_error ("--latency goes with the text format (JSON and CSV carry it already)");
-  if (output && !*output)
-    return usage_error ("--output needs a file name");
-  if (samples && strcmp (format, "csv"))
-    return usage_error ("--samples goes with --format csv (JSON carries the samples)");
+  if ((status = dm_cli_start (DM_CLI_SHOW, argc, argv, &o)) >= 0)
+    return status;
+  path = o.args[0];
+  output = o.output;
+  format = o.format;
+  latency = o.latency;
+  samples = o.samples;
 
   char *text = NULL;
   size_t len;
@@ -175,9 +122,9 @@ dm_cli_show_main (int argc, char **argv)
       /* A sustained run as the sustained command prints it. */
       dm_buf out;
       dm_buf_init (&out);
-      if (!strcmp (format, "json"))
+      if (format == DM_FORMAT_JSON)
         dm_sustained_write_json (&r, &out);
-      else if (!strcmp (format, "csv"))
+      else if (format == DM_FORMAT_CSV)
         dm_report_write_samples_csv (&r, &out);
       else
         dm_sustained_write_text (&r, &out);

@@ -1,0 +1,297 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The option table's parser and help writer (see dm-cli-opt-table.h). Values
+ * are checked here by their kind and range, so a setter only ever sees a
+ * number, size or duration that fits; what a value means is the setter's.
+ */
+#include "dm-cli-opt-table.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dm-units.h"
+
+/* Index of text among the '|'-separated words, any case, or -1. */
+static int
+choice_index (const char *choices, const char *text)
+{
+  const char *p = choices;
+  size_t len = strlen (text);
+  for (int i = 0; p && *p; i++)
+    {
+      const char *end = strchr (p, '|');
+      size_t n = end ? (size_t) (end - p) : strlen (p);
+      if (n == len && !dm_ascii_ncasecmp (p, text, n))
+        return i;
+      p = end ? end + 1 : NULL;
+    }
+  return -1;
+}
+
+/* "text, json or csv" from "text|json|csv". */
+static void
+choices_text (const char *choices, char *buf, size_t size)
+{
+  const char *p = choices;
+  buf[0] = '\0';
+  while (p && *p)
+    {
+      const char *end = strchr (p, '|');
+      size_t n = end ? (size_t) (end - p) : strlen (p), used = strlen (buf);
+      snprintf (buf + used, size - used, "%s%.*s", !used ? "" : end ? ", " : " or ", (int) n, p);
+      p = end ? end + 1 : NULL;
+    }
+}
+
+void
+dm_opt_range_text (const dm_opt *o, char *buf, size_t size)
+{
+  char a[32], b[32];
+  buf[0] = '\0';
+  if (o->max <= 0)
+    return;
+  switch (o->kind)
+    {
+    case DM_OPT_UINT: snprintf (buf, size, "%.0f..%.0f", o->min, o->max); break;
+    case DM_OPT_LIST: snprintf (buf, size, "each %.0f..%.0f", o->min, o->max); break;
+    case DM_OPT_SECONDS: snprintf (buf, size, "%g..%g s", o->min, o->max); break;
+    case DM_OPT_SIZE:
+      dm_size_format ((uint64_t) o->min, a, sizeof a);
+      dm_size_format ((uint64_t) o->max, b, sizeof b);
+      snprintf (buf, size, "%s..%s", a, b);
+      break;
+    default: break;
+    }
+}
+
+const dm_opt *
+dm_opt_find (const dm_opt *table, size_t n, unsigned command, const char *name, size_t len)
+{
+  for (size_t k = 0; k < n; k++)
+    if ((table[k].commands & command) && strlen (table[k].name) == len
+        && !strncmp (table[k].name, name, len))
+      return &table[k];
+  return NULL;
+}
+
+/* Checks v->text against the row's kind and range and fills in v. */
+static int
+check_value (const dm_opt *o, dm_opt_value *v, char *why, size_t ws)
+{
+  char inner[200], a[32], b[32];
+  const char *t = v->text;
+  int err;
+
+  v->choice = -1;
+  switch (o->kind)
+    {
+    case DM_OPT_FLAG:
+    case DM_OPT_STRING:
+    case DM_OPT_LIST:
+      return 0;
+    case DM_OPT_PATH:
+      if (!*t)
+        return dm_why (why, ws, "--%s needs a non-empty %s", o->name, o->arg ? o->arg : "value");
+      return 0;
+    case DM_OPT_UINT:
+      err = dm_uint_parse (t, (unsigned) o->min, (unsigned) o->max, &v->u, inner, sizeof inner);
+      break;
+    case DM_OPT_CHOICE:
+      v->choice = choice_index (o->choices, t);
+      if (v->choice < 0 && !(o->flags & DM_OPT_ALIASES))
+        {
+          choices_text (o->choices, inner, sizeof inner);
+          return dm_why (why, ws, "--%s: '%.200s' is not %s", o->name, t, inner);
+        }
+      return 0;
+    case DM_OPT_SIZE:
+      if (o->choices && (v->choice = choice_index (o->choices, t)) >= 0)
+        return 0;
+      err = dm_size_parse (t, &v->size, inner, sizeof inner);
+      if (err < 0)
+        break;
+      dm_size_format ((uint64_t) o->min, a, sizeof a);
+      dm_size_format ((uint64_t) o->max, b, sizeof b);
+      if ((o->flags & DM_OPT_POW2)
+          && (v->size < o->min || v->size > o->max || (v->size & (v->size - 1))))
+        return dm_why (why, ws, "--%s: '%.200s' is not a power of two from %s to %s", o->name, t,
+                       a, b);
+      if (v->size < o->min || v->size > o->max)
+        return dm_why (why, ws, "--%s: '%.200s' is out of range (%s to %s)", o->name, t, a, b);
+      if (o->step && v->size % o->step)
+        {
+          dm_size_format (o->step, a, sizeof a);
+          return dm_why (why, ws, "--%s: '%.200s' is not a whole number of %s", o->name, t,
+                         a[0] == '1' ? a + 1 : a);
+        }
+      return 0;
+    case DM_OPT_SECONDS:
+      err = dm_duration_parse (t, &v->seconds, inner, sizeof inner);
+      /* Decimal input such as 0.1 may land a hair off the bound. */
+      if (!err && o->max > 0 && !(v->seconds >= o->min - 1e-9 && v->seconds <= o->max + 1e-9))
+        return dm_why (why, ws, "--%s: '%.200s' is out of range (%g to %g seconds)", o->name, t,
+                       o->min, o->max);
+      if (!err && (v->seconds < 0 || !isfinite (v->seconds)))
+        return dm_why (why, ws, "--%s: '%.200s' is not a duration", o->name, t);
+      break;
+    default:
+      return dm_why (why, ws, "--%s: unknown kind of value", o->name);
+    }
+  if (err < 0)
+    return dm_why (why, ws, "--%s: %s", o->name, inner);
+  return 0;
+}
+
+int
+dm_opt_parse (const dm_opt_parser *p, int argc, char **argv, char *why, size_t ws)
+{
+  bool only_args = false;
+
+  for (int i = 1; i < argc; i++)
+    {
+      const char *arg = argv[i];
+      const dm_opt *o = NULL;
+      dm_opt_value v;
+      int err;
+
+      if (only_args || arg[0] != '-' || !strcmp (arg, "-"))
+        {
+          if ((err = p->arg (p->user, arg, why, ws)) < 0)
+            return err;
+          continue;
+        }
+      if (!strcmp (arg, "--"))
+        {
+          only_args = true;
+          continue;
+        }
+      memset (&v, 0, sizeof v);
+      if (arg[1] != '-')
+        {
+          /* -q: the short names in the table, alone. */
+          for (size_t k = 0; arg[1] && !arg[2] && k < p->n_table; k++)
+            if (p->table[k].short_name == arg[1] && (p->table[k].commands & p->command))
+              o = &p->table[k];
+          if (!o)
+            return dm_why (why, ws, "unknown option '%.200s'", arg);
+        }
+      else
+        {
+          const char *name = arg + 2, *eq = strchr (name, '=');
+          size_t len = eq ? (size_t) (eq - name) : strlen (name);
+          o = dm_opt_find (p->table, p->n_table, p->command, name, len);
+          if (!o && dm_opt_find (p->table, p->n_table, ~0u, name, len))
+            return dm_why (why, ws, "--%.*s is not an option of %s (see %s --help)", (int) len,
+                           name, p->who, p->who);
+          if (!o)
+            return dm_why (why, ws, "unknown option '--%.*s'", (int) (len < 200 ? len : 200),
+                           name);
+          if (eq && o->kind == DM_OPT_FLAG)
+            return dm_why (why, ws, "--%s takes no value", o->name);
+          v.text = eq ? eq + 1 : NULL;
+        }
+      if (o->kind != DM_OPT_FLAG && !v.text)
+        {
+          /* The next argument is the value, even one that starts with a
+           * dash: --comment "-fast disk" is a comment. */
+          if (i + 1 >= argc)
+            return dm_why (why, ws, "--%s needs a value", o->name);
+          v.text = argv[++i];
+        }
+      if ((err = check_value (o, &v, why, ws)) < 0)
+        return err;
+      if ((err = p->set (p->user, o, &v, why, ws)) < 0)
+        return err;
+    }
+  return 0;
+}
+
+void
+dm_opt_wrap (dm_buf *out, const char *text, int first, int indent)
+{
+  int col = first;
+  bool line_start = true;
+  for (const char *p = text; *p;)
+    {
+      while (*p == ' ')
+        p++;
+      size_t n = strcspn (p, " ");
+      if (!n)
+        break;
+      if (!line_start && col + 1 + (int) n > 79)
+        {
+          dm_buf_printf (out, "\n%*s", indent, "");
+          col = indent;
+          line_start = true;
+        }
+      if (!line_start)
+        {
+          dm_buf_add (out, " ");
+          col++;
+        }
+      dm_buf_addn (out, p, n);
+      col += (int) n;
+      line_start = false;
+      p += n;
+    }
+}
+
+/* The column where option texts begin, as in most GNU tools' --help. */
+#define HELP_COLUMN 24
+
+static void
+write_option (const dm_opt *o, dm_buf *out)
+{
+  char left[128], range[64], text[512];
+  size_t used;
+
+  if (o->short_name)
+    snprintf (left, sizeof left, "  -%c, --%s", o->short_name, o->name);
+  else
+    snprintf (left, sizeof left, "  --%s", o->name);
+  used = strlen (left);
+  if (o->kind != DM_OPT_FLAG)
+    snprintf (left + used, sizeof left - used, "=%s",
+              o->kind == DM_OPT_CHOICE || !o->arg ? o->choices : o->arg);
+
+  dm_opt_range_text (o, range, sizeof range);
+  snprintf (text, sizeof text, "%s", o->help);
+  if (range[0] || o->def || (o->flags & DM_OPT_REPEAT))
+    {
+      used = strlen (text);
+      snprintf (text + used, sizeof text - used, " (%s%s%s%s%s%s)", range,
+                range[0] && o->def ? ", " : "", o->def ? "default " : "", o->def ? o->def : "",
+                (range[0] || o->def) && (o->flags & DM_OPT_REPEAT) ? ", " : "",
+                o->flags & DM_OPT_REPEAT ? "repeatable" : "");
+    }
+
+  dm_buf_add (out, left);
+  if ((int) strlen (left) > HELP_COLUMN - 2)
+    dm_buf_printf (out, "\n%*s", HELP_COLUMN, "");
+  else
+    dm_buf_printf (out, "%*s", HELP_COLUMN - (int) strlen (left), "");
+  dm_opt_wrap (out, text, HELP_COLUMN, HELP_COLUMN);
+  dm_buf_add (out, "\n");
+}
+
+void
+dm_opt_write_help (const dm_opt *table, size_t n, unsigned command, dm_buf *out)
+{
+  for (size_t g = 0; g < n; g++)
+    {
+      /* Each heading once, where the first of its rows is. */
+      bool seen = false;
+      if (!(table[g].commands & command))
+        continue;
+      for (size_t k = 0; k < g && !seen; k++)
+        seen = (table[k].commands & command) && !strcmp (table[k].group, table[g].group);
+      if (seen)
+        continue;
+      dm_buf_printf (out, "%s:\n", table[g].group);
+      for (size_t k = g; k < n; k++)
+        if ((table[k].commands & command) && !strcmp (table[k].group, table[g].group))
+          write_option (&table[k], out);
+    }
+}
