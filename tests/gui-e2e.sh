@@ -5,8 +5,10 @@
 # ext4 folder on a loop device this test owns: the demo profile runs to the
 # end and leaves a JSON with results and a screenshot of the window's size
 # that is not blank; closing the window mid-run stops cleanly and keeps the
-# finished row; a read-only target gives a readable error, not a crash. No
-# test file may be left behind in any case.
+# finished row; a read-only target gives a readable error, not a crash;
+# --modes read runs and exports the Read column only, its Write tiles drawn
+# empty; a disk (the loop device itself) is only read. No test file may be
+# left behind in any case.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/gui-lib.sh"
 
@@ -246,10 +248,13 @@ if [ -n "$dbus_tools" ]; then
     "$DM_GUI" --count 2 --comment "over D-Bus" &&
     sleep 0.5 &&
     gapplication action "$id" save-json-to "'"'"'$2'"'"'" &&
+    gapplication action "$id" modes "'"'"'write'"'"'" &&
+    sleep 0.5 &&
+    gapplication action "$id" save-json-to "'"'"'$3'"'"'" &&
     gapplication action "$id" quit
     rc=$?
     wait $gui
-    exit $(( rc || $? ))' _ "$DM_MNT" "$out/dbus.json" >"$out/dbus.log" 2>&1
+    exit $(( rc || $? ))' _ "$DM_MNT" "$out/dbus.json" "$out/dbus-write.json" >"$out/dbus.log" 2>&1
   rc=$?
   grep -v "^dbus-daemon\|^$" "$out/dbus.log" | sed 's/^/#   /'
   dm_check "gapplication drove the running window and quit it (status $rc)" test "$rc" = 0
@@ -263,6 +268,143 @@ assert tests == ["RND4K_Q32T1", "SEQ1M_Q8T1"], tests
 assert r["comment"] == "over D-Bus", r["comment"]
 assert r["settings"]["count"] == 2, r["settings"]
 PY
+  dm_check "the modes action set Write only: the next export has Write figures only" \
+    python3 - "$out/dbus-write.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+modes = sorted(set(x["mode"] for x in r["results"]))
+print("#   modes after 'modes write':", modes)
+assert modes == ["write"], modes
+PY
+fi
+
+# --- 5. Read only, and a disk -------------------------------------------------
+# CrystalDiskMark's Read mode: --modes read runs the Read column only. Its
+# Write tiles are drawn empty (no 0.00, no meter) and no export has a Write
+# figure. A disk, here the loop device under the test folder, is only read
+# whatever the modes say, and the footer says so.
+timeout 120 "$DM_GUI" --target "$DM_MNT" --profile demo --count 1 --size 16MiB \
+  --duration 1 --warmup 0 --interval 0 --modes read \
+  --run --save-screenshot "$out/read.png" --save-json "$out/read.json" --save-csv "$out/read.csv" \
+  --save-text "$out/read.txt" --quit-when-done >"$out/read.log" 2>&1
+rc=$?
+sed 's/^/#   /' "$out/read.log"
+dm_check "--modes read ran and quit with status 0 (got $rc)" test "$rc" = 0
+dm_check "its JSON, CSV and text have the Read figure and nothing of Write or Mix" \
+  python3 - "$out/read.json" "$out/read.csv" "$out/read.txt" <<'PY'
+import csv, json, sys
+r = json.load(open(sys.argv[1]))
+modes = [x["mode"] for x in r["results"]]
+rows = [x["mode"] for x in csv.DictReader(open(sys.argv[2]))]
+text = open(sys.argv[3]).read()
+print("#   json", r["status"], [(x["mode"], x["mb_per_s"]) for x in r["results"]], "csv", rows)
+assert r["status"] == "complete", r["status"]
+assert modes == ["read"] and r["results"][0]["mb_per_s"] > 0, modes
+assert rows == ["read"], rows
+assert "[Read]" in text and "[Write]" not in text and "[Mix]" not in text, text
+PY
+# The grid's first row of tiles, right of its green button: the Read tile
+# has digits, the Write tile nothing but its background.
+tile_ink ()
+{
+  python3 - "$1" "$DM_SOURCE_ROOT/tests/png.py" <<'PY'
+import sys
+png, tool = sys.argv[1:3]
+ns = {"__name__": "png"}
+exec(open(tool).read().replace("\nmain(sys.argv)", "\n"), ns)
+width, height, bpp, rows = ns["read_png"](png)
+green = (46, 139, 62)
+near = lambda px, c, d: all(abs(px[i] - c[i]) <= d for i in range(3))
+groups = []
+for y, line in enumerate(rows):
+    xs = [x for x in range(width) if near(line[x * bpp:x * bpp + 3], green, 12)]
+    if len(xs) < 30:
+        continue
+    if groups and groups[-1][1] == y - 1:
+        groups[-1][1] = y
+        groups[-1][2] = max(groups[-1][2], xs[-1])
+    else:
+        groups.append([y, y, xs[-1]])
+top, bottom, right = groups[1]
+left, end = right + 8, width - 8
+half = (left + end) // 2
+def ink(x0, x1):
+    band = [rows[y][x * bpp:x * bpp + 3] for y in range(top + 4, bottom - 6) for x in range(x0, x1)]
+    bg = max(set(band), key=band.count)
+    return sum(1 for px in band if not near(px, bg, 40))
+print(ink(left, half - 4), ink(half + 4, end))
+PY
+}
+read -r read_ink write_ink < <(tile_ink "$out/read.png")
+read -r full_read_ink full_write_ink < <(tile_ink "$out/shot.png")
+dm_log "ink in the first row's tiles: read-only run ${read_ink:-?} / ${write_ink:-?}, full run ${full_read_ink:-?} / ${full_write_ink:-?}"
+dm_check "the screenshot's Read tile has its figure (${read_ink:-?} ink pixels)" \
+  test "${read_ink:-0}" -gt 100
+dm_check "... and its Write tile is empty (${write_ink:-?} ink pixels; ${full_write_ink:-?} with a figure)" \
+  test "${write_ink:-999}" -lt 20 -a "${full_write_ink:-0}" -gt 100
+dm_check "no test file is left after the read-only run" no_test_file
+
+# The choice is kept: Write only, set over D-Bus in one session (as the
+# selector sets it), is in the settings file and what the next start runs.
+if [ -n "$dbus_tools" ]; then
+  mkdir -p "$out/keep"
+  XDG_DATA_DIRS="$out/xdg:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
+  GSETTINGS_BACKEND=keyfile XDG_CONFIG_HOME="$out/keep" \
+  timeout 60 dbus-run-session -- bash -c '
+    id=io.github.diskmeter.Diskmeter
+    "$DM_GUI" --target "$1" & gui=$!
+    gdbus wait --session --timeout 15 "$id" || { kill $gui; exit 3; }
+    gapplication action "$id" modes "'"'"'write'"'"'" &&
+    sleep 0.3 &&
+    gapplication action "$id" quit
+    rc=$?
+    wait $gui
+    exit $(( rc || $? ))' _ "$DM_MNT" >"$out/keep.log" 2>&1
+  rc=$?
+  grep -v "^dbus-daemon\|^$" "$out/keep.log" | sed 's/^/#   /'
+  sed 's/^/#   keyfile: /' "$out/keep/glib-2.0/settings/keyfile" 2>/dev/null
+  dm_check "the modes action over D-Bus wrote Write only to the settings file (status $rc)" \
+    grep -qx "modes='write'" "$out/keep/glib-2.0/settings/keyfile"
+  GSETTINGS_BACKEND=keyfile XDG_CONFIG_HOME="$out/keep" timeout 120 "$DM_GUI" --profile demo \
+    --count 1 --size 16MiB --duration 1 --warmup 0 --interval 0 --run --save-json "$out/kept.json" \
+    --quit-when-done >"$out/kept.log" 2>&1
+  dm_check "the next start ran Write only from the kept setting" python3 - "$out/kept.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+print("#   kept run", r["status"], [(x["mode"], x["mb_per_s"]) for x in r["results"]])
+assert r["status"] == "complete", r["status"]
+assert [x["mode"] for x in r["results"]] == ["write"], r["results"]
+PY
+  dm_check "no test file is left after the write-only run" no_test_file
+fi
+
+# The device itself: the window reads it and writes nothing, with the
+# modes set to all; its Write tile is empty as well.
+timeout 120 "$DM_GUI" --target "$DM_LOOP" --profile demo --count 1 --size 16MiB \
+  --duration 1 --warmup 0 --interval 0 --modes all \
+  --run --save-screenshot "$out/device.png" --screenshot-scale 2 --save-json "$out/device.json" \
+  --quit-when-done >"$out/device.log" 2>&1
+rc=$?
+sed 's/^/#   /' "$out/device.log"
+dm_check "a disk as the target ran and quit with status 0 (got $rc)" test "$rc" = 0
+dm_check "the disk was only read: the JSON has a Read figure and no Write or Mix" \
+  python3 - "$out/device.json" "$DM_LOOP" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+print("#   device run", r["status"], r["target"].get("path"), [(x["mode"], x["mb_per_s"]) for x in r["results"]])
+assert r["status"] == "complete", r["status"]
+assert r["target"]["is_block_device"], r["target"]
+assert [x["mode"] for x in r["results"]] == ["read"], r["results"]
+assert r["results"][0]["mb_per_s"] > 0
+PY
+read -r dev_read_ink dev_write_ink < <(tile_ink "$out/device.png")
+dm_check "the disk's Write tile is empty (${dev_write_ink:-?} ink pixels, Read ${dev_read_ink:-?})" \
+  test "${dev_write_ink:-999}" -lt 20 -a "${dev_read_ink:-0}" -gt 100
+if command -v tesseract >/dev/null; then
+  tesseract "$out/device.png" "$out/device" >/dev/null 2>&1
+  sed 's/^/#   ocr: /' "$out/device.txt"
+  dm_check "the disk run's footer says it was only read (OCR: 'read tests only')" \
+    grep -qi "read tests only" "$out/device.txt"
 fi
 
 dm_finish

@@ -4,9 +4,11 @@
  * profile the grid has the rows and columns CrystalDiskMark shows, each
  * row has its own button, tiles print a result in the chosen unit and tell
  * assistive technology what they hold, a figure the disk's own counters
- * flagged carries a mark and says why, every menu entry is an action, and
+ * flagged carries a mark and says why, every menu entry is an action,
  * Stop mid-run keeps the finished row, removes the test file and never
- * freezes the window.
+ * freezes the window, and All / Read only / Write only (the modes setting
+ * and action) leave the other columns' tiles empty and out of every export,
+ * a disk being only read.
  */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
@@ -28,7 +30,7 @@ static DmWindow *window;
 static void
 reset_settings (void)
 {
-  const char *keys[] = { "profile", "nvme", "mix", "mix-ratio", "units", "count", "size" };
+  const char *keys[] = { "profile", "nvme", "mix", "mix-ratio", "units", "count", "size", "modes" };
 
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     g_settings_reset (settings, keys[i]);
@@ -251,7 +253,7 @@ test_actions (void)
     "run-all", "run-row", "stop", "copy", "copy-text", "save-text", "save-json", "save-csv",
     "save-screenshot", "save-text-to", "save-json-to", "save-csv-to", "save-screenshot-to",
     "profile", "nvme", "mix", "mix-ratio", "units", "count", "size", "target", "choose-folder",
-    "preferences", "about", "quit", "zoom-in", "zoom-out", "zoom-reset",
+    "preferences", "about", "quit", "zoom-in", "zoom-out", "zoom-reset", "modes",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
@@ -601,6 +603,203 @@ test_history_signals (void)
   reset_settings ();
 }
 
+/* The selector beside the unit (found as a user finds it, not through the
+ * window's struct). */
+static GtkDropDown *
+modes_selector (void)
+{
+  GtkWidget *units = GTK_WIDGET (window->units_dropdown);
+  GtkWidget *next = gtk_widget_get_next_sibling (units);
+
+  if (!GTK_IS_DROP_DOWN (next))
+    g_error ("no selector beside the unit");
+  return GTK_DROP_DOWN (next);
+}
+
+static const char *
+selected_label (GtkDropDown *dropdown)
+{
+  GtkStringObject *item = gtk_drop_down_get_selected_item (dropdown);
+
+  return item ? gtk_string_object_get_string (item) : NULL;
+}
+
+/* Saves the grid as JSON through the action and returns the modes of its
+ * results, in order ("read,read"). */
+static char *
+exported_modes (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("diskmeter-ui-XXXXXX", NULL);
+  g_autofree char *json = g_build_filename (dir, "r.json", NULL);
+  g_autofree char *contents = NULL;
+  GString *modes = g_string_new (NULL);
+  const char *p;
+
+  g_action_group_activate_action (G_ACTION_GROUP (app), "save-json-to",
+                                  g_variant_new_string (json));
+  g_assert_true (g_file_get_contents (json, &contents, NULL, NULL));
+  p = strstr (contents, "\"results\"");
+  g_assert_nonnull (p);
+  while ((p = strstr (p, "\"mode\": \"")))
+    {
+      const char *end;
+
+      p += strlen ("\"mode\": \"");
+      end = strchr (p, '"');
+      g_string_append_printf (modes, "%s%.*s", modes->len ? "," : "", (int) (end - p), p);
+    }
+  g_unlink (json);
+  g_rmdir (dir);
+  return g_string_free (modes, FALSE);
+}
+
+static void
+test_modes (void)
+{
+  GtkDropDown *selector;
+  GListModel *items;
+  dm_report *report;
+  dm_spec spec;
+  g_autofree char *state = NULL;
+
+  reset_settings ();
+  g_settings_set_string (settings, "profile", "peak");
+  dm_ui_test_spin ();
+  selector = modes_selector ();
+  items = gtk_drop_down_get_model (selector);
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, 3);
+  g_assert_cmpstr (selected_label (selector), ==, "All");
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (selector)));
+  {
+    g_autofree char *all = exported_modes ();
+    g_assert_cmpstr (all, ==, "read,read,write,write");
+  }
+
+  /* Read only from the selector: the setting keeps it. */
+  gtk_drop_down_set_selected (selector, 1);
+  dm_ui_test_spin ();
+  {
+    g_autofree char *kept = g_settings_get_string (settings, "modes");
+    g_assert_cmpstr (kept, ==, "read");
+  }
+  g_assert_cmpuint (_dm_window_get_n_columns (window), ==, 2);
+  report = _dm_window_get_report (window);
+  g_assert_cmpint (dm_spec_parse ("SEQ1M_Q8T1", &spec, NULL, 0), ==, 0);
+  g_assert_nonnull (dm_report_find (report, &spec, DM_MODE_READ));
+  g_assert_null (dm_report_find (report, &spec, DM_MODE_WRITE));
+  for (guint r = 0; r < _dm_window_get_n_rows (window); r++)
+    {
+      DmTile *read = DM_TILE (_dm_window_get_tile (window, r, 0));
+      DmTile *write = DM_TILE (_dm_window_get_tile (window, r, 1));
+
+      g_assert_cmpstr (dm_tile_get_digits (read), ==, "0.00");
+      /* Empty, not a zero: nothing for a screenshot to pass off as a figure. */
+      g_assert_cmpstr (dm_tile_get_digits (write), ==, "");
+      g_assert_cmpfloat (dm_tile_get_fraction (write), ==, 0);
+    }
+  assert_label (_dm_window_get_tile (window, 0, 1), "SEQ1M / Q8T1 Write: not run");
+  {
+    g_autofree char *read = exported_modes ();
+    g_assert_cmpstr (read, ==, "read,read");
+  }
+
+  /* The action is stateful, its state the setting. */
+  {
+    GtkWidgetClass *klass = GTK_WIDGET_GET_CLASS (window);
+    const GVariantType *type;
+    const char *name, *property = NULL;
+    gboolean found = FALSE;
+    GType owner;
+
+    for (guint k = 0; !found && gtk_widget_class_query_action (klass, k, &owner, &name, &type,
+                                                               &property); k++)
+      found = owner == DM_TYPE_WINDOW && !strcmp (name, "win.modes");
+    g_assert_true (found);
+    g_assert_cmpstr (property, ==, "modes");
+  }
+  g_action_group_activate_action (G_ACTION_GROUP (app), "modes", g_variant_new_string ("write"));
+  dm_ui_test_spin ();
+  g_object_get (window, "modes", &state, NULL);
+  g_assert_cmpstr (state, ==, "write");
+  g_assert_cmpstr (selected_label (selector), ==, "Write only");
+  g_assert_cmpstr (dm_tile_get_digits (DM_TILE (_dm_window_get_tile (window, 0, 0))), ==, "");
+  g_assert_cmpstr (dm_tile_get_digits (DM_TILE (_dm_window_get_tile (window, 0, 1))), ==, "0.00");
+  {
+    g_autofree char *write = exported_modes ();
+    g_assert_cmpstr (write, ==, "write,write");
+  }
+
+  /* A list naming Mix shows the Mix column, as diskmeter-cli runs it. */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "modes", g_variant_new_string ("mix,read"));
+  dm_ui_test_spin ();
+  g_assert_true (g_settings_get_boolean (settings, "mix"));
+  g_assert_cmpuint (_dm_window_get_n_columns (window), ==, 3);
+  g_assert_cmpstr (selected_label (selector), ==, "Read + Mix");
+  g_assert_cmpstr (dm_tile_get_digits (DM_TILE (_dm_window_get_tile (window, 0, 1))), ==, "");
+  {
+    g_autofree char *kept = g_settings_get_string (settings, "modes");
+    g_autofree char *mix = exported_modes ();
+    g_assert_cmpstr (kept, ==, "read,mix");
+    g_assert_cmpstr (mix, ==, "read,read,mix,mix");
+  }
+
+  /* Nonsense is refused with a sentence and changes nothing. */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "modes", g_variant_new_string ("sideways"));
+  dm_ui_test_spin ();
+  {
+    g_autofree char *kept = g_settings_get_string (settings, "modes");
+    g_assert_cmpstr (kept, ==, "read,mix");
+    g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (window->error_label)), "sideways"));
+  }
+
+  /* All again: every column, every export. */
+  gtk_drop_down_set_selected (selector, 0);
+  dm_ui_test_spin ();
+  g_assert_cmpuint (g_list_model_get_n_items (items), ==, 3);
+  {
+    g_autofree char *all = exported_modes ();
+    g_assert_cmpstr (all, ==, "read,read,write,write,mix,mix");
+  }
+  reset_settings ();
+}
+
+/* A disk is only read: whatever the setting, the grid's report has no
+ * Write figure, the selector shows Read only and cannot be changed, and
+ * the window says why. (The path alone tells until a probe has; the real
+ * device is read in gui-e2e.) */
+static void
+test_modes_device (void)
+{
+  GtkDropDown *selector = modes_selector ();
+  const char *why;
+  g_autofree char *modes = NULL;
+
+  reset_settings ();
+  g_settings_set_string (settings, "target", "/dev/diskmeter-no-such-disk");
+  dm_ui_test_spin ();
+  g_assert_cmpstr (selected_label (selector), ==, "Read only");
+  g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (selector)));
+  why = gtk_widget_get_tooltip_text (GTK_WIDGET (selector));
+  g_assert_nonnull (why);
+  g_assert_nonnull (strstr (why, "only read"));
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (window->status_label)), ==, why);
+  g_assert_cmpstr (dm_tile_get_digits (DM_TILE (_dm_window_get_tile (window, 0, 1))), ==, "");
+  modes = exported_modes ();
+  g_assert_cmpstr (modes, ==, "read,read,read,read");
+  {
+    g_autofree char *kept = g_settings_get_string (settings, "modes");
+    g_assert_cmpstr (kept, ==, "all");
+  }
+
+  /* Back on a folder, the setting applies again. */
+  g_settings_reset (settings, "target");
+  dm_ui_test_spin ();
+  g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (selector)));
+  g_assert_cmpstr (selected_label (selector), ==, "All");
+  g_assert_cmpstr (dm_tile_get_digits (DM_TILE (_dm_window_get_tile (window, 0, 1))), ==, "0.00");
+  reset_settings ();
+}
+
 /* A scripted save that fails sets the window's exit-status, and the
  * application's follows it: the process exits with 1. Last, as it leaves
  * the status set. */
@@ -644,6 +843,8 @@ main (int   argc,
   g_test_add_func ("/ui/window/stop-mid-run", test_stop_mid_run);
   g_test_add_func ("/ui/window/history-signals", test_history_signals);
   g_test_add_func ("/ui/window/zoom-and-title", test_zoom_and_title);
+  g_test_add_func ("/ui/window/modes", test_modes);
+  g_test_add_func ("/ui/window/modes-device", test_modes_device);
   g_test_add_func ("/ui/window/script-exit-status", test_script_exit_status);
   return g_test_run ();
 }
