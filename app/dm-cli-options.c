@@ -459,9 +459,9 @@ static const command_info commands[] = {
     "Measures one pattern at every queue depth x thread count and finds the knee: the "
     "lightest load past which throughput gains under 5% while latency rises.",
     "Combinations beyond 4 threads per logical CPU, 4096 I/Os in flight, 1 GiB of\n"
-    "buffers, or more threads than blocks in the test size are left out, with a note.\n"
-    "The estimated time is printed before the sweep starts. Ctrl-C stops it and\n"
-    "keeps every combination already measured.\n", 1 },
+    "buffers, or more threads than blocks in the test size are left out, with a\n"
+    "note. The estimated time is printed before the sweep starts. Ctrl-C stops it\n"
+    "and keeps every combination already measured.\n", 1 },
   { DM_CLI_SUSTAINED, "sustained", "diskmeter-cli sustained", { "[OPTIONS] TARGET" },
     "speed over time, the write-cache cliff",
     "Writes (or reads) once through a test file as large as the span, until the span is "
