@@ -1,31 +1,25 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Excel workbooks (.xlsx) for compare, merge and history export, written
- * with libxlsxwriter where diskmeter-cli was built with it. Without it
- * (dm-cli-xlsx-none.c) the functions refuse with a reason, so the rest of
- * the CLI builds and runs the same everywhere.
+ * The names diskmeter-cli's commands call the Excel writer by. The writer
+ * itself lives in export/ (dm-xlsx.h), shared with the window's History;
+ * these forward to it unchanged.
  */
 #pragma once
 
-#include <stdbool.h>
-#include <stddef.h>
+#include "dm-xlsx.h"
 
-#include "dm-merge.h"
-#include "dm-report.h"
-#include "dm-threshold.h"
+#define dm_cli_xlsx_available dm_xlsx_available
 
-/* Whether this build writes workbooks. */
-extern const bool dm_cli_xlsx_available;
+static inline int
+dm_cli_xlsx_write_runs (const dm_report *const *runs, const char *const *labels, unsigned n,
+                        const dm_threshold *rules, unsigned n_rules, const char *path,
+                        char *why, size_t why_size)
+{
+  return dm_xlsx_write_runs (runs, labels, n, rules, n_rules, path, why, why_size);
+}
 
-/* Runs side by side: a sheet per mode (Read, Write, Mix) with a row per run
- * labelled by labels[i] (its comment or file name) and MB/s, IOPS and µs
- * columns per test, filled green or red by rules (or, with no rules, each
- * run's own saved thresholds); a Settings sheet with every run's settings,
- * target and system. 0 or a negative errno with a reason in why. */
-int dm_cli_xlsx_write_runs (const dm_report *const *runs, const char *const *labels, unsigned n,
-                            const dm_threshold *rules, unsigned n_rules, const char *path,
-                            char *why, size_t why_size);
-
-/* A merged fleet report: the sums and spread per test and mode, each
- * host's figures, the merged latency percentiles; a Hosts sheet. */
-int dm_cli_xlsx_write_merge (const dm_merge *m, const char *path, char *why, size_t why_size);
+static inline int
+dm_cli_xlsx_write_merge (const dm_merge *m, const char *path, char *why, size_t why_size)
+{
+  return dm_xlsx_write_merge (m, path, why, why_size);
+}

@@ -11,11 +11,11 @@
 #include <string.h>
 #include <xlsxwriter.h>
 
-#include "dm-cli-xlsx.h"
+#include "dm-xlsx.h"
 #include "dm-platform.h"
 #include "dm-units.h"
 
-const bool dm_cli_xlsx_available = true;
+const bool dm_xlsx_available = true;
 
 /* Excel's own "Good" and "Bad" cell fills. */
 #define GREEN_FILL 0xC6EFCE
@@ -233,9 +233,9 @@ settings_sheet (book *b, const dm_report *const *runs, const char *const *labels
 }
 
 int
-dm_cli_xlsx_write_runs (const dm_report *const *runs, const char *const *labels, unsigned n,
-                        const dm_threshold *rules, unsigned n_rules, const char *path, char *why,
-                        size_t why_size)
+dm_xlsx_write_runs (const dm_report *const *runs, const char *const *labels, unsigned n,
+                    const dm_threshold *rules, unsigned n_rules, const char *path, char *why,
+                    size_t why_size)
 {
   dm_spec specs[256];
   book b;
@@ -259,7 +259,7 @@ dm_cli_xlsx_write_runs (const dm_report *const *runs, const char *const *labels,
 /* ---- a merged fleet report ------------------------------------------------ */
 
 int
-dm_cli_xlsx_write_merge (const dm_merge *m, const char *path, char *why, size_t why_size)
+dm_xlsx_write_merge (const dm_merge *m, const char *path, char *why, size_t why_size)
 {
   static const char *const fleet_heads[] = {
     "Test", "Mode", "Hosts", "Sum MB/s", "Sum IOPS", "p50 \xc2\xb5s", "p90 \xc2\xb5s",
