@@ -3,11 +3,13 @@
  * Excel workbooks written with libxlsxwriter: figures as real numbers the
  * user can chart, cells filled green or red by the same thresholds the grid
  * and the JSON use, frozen headers and readable widths. The workbook is
- * written beside the destination and renamed into place, so a reader never
- * sees half a file.
+ * written beside the destination, then put in place whole, so a reader
+ * never sees half a file.
  */
 #include <errno.h>
+#include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <xlsxwriter.h>
 
@@ -66,21 +68,39 @@ book_open (book *b, const char *path, char *why, size_t why_size)
 static int
 book_close (book *b, const char *path, char *why, size_t why_size)
 {
+  /* libxlsxwriter prints every number into the file here, with printf,
+   * which follows LC_NUMERIC. The window runs in the user's locale, whose
+   * decimal separator may be a comma, and Excel takes "41,5" in a cell for
+   * no number at all: the C locale while the file is written. */
+  char numeric[128] = "";
+  const char *current = setlocale (LC_NUMERIC, NULL);
+  if (current && strcmp (current, "C") && strcmp (current, "POSIX"))
+    {
+      snprintf (numeric, sizeof numeric, "%s", current);
+      setlocale (LC_NUMERIC, "C");
+    }
   lxw_error e = workbook_close (b->wb);
+  if (numeric[0])
+    setlocale (LC_NUMERIC, numeric);
   if (e != LXW_NO_ERROR)
     {
       remove (b->tmp);
       snprintf (why, why_size, "%s", lxw_strerror (e));
       return -EIO;
     }
-  if (rename (b->tmp, path) != 0)
-    {
-      int err = -errno;
-      remove (b->tmp);
-      snprintf (why, why_size, "%s", dm_strerror (err));
-      return err;
-    }
-  return 0;
+  /* Put in place by the platform's own atomic replace, not rename(): on
+   * Windows that refuses to overwrite an earlier export, and it takes the
+   * path as UTF-8. A workbook of even 64 runs is a few hundred KiB. */
+  char *data = NULL;
+  size_t len = 0;
+  int err = dm_file_read_all (b->tmp, 64u << 20, &data, &len);
+  remove (b->tmp);
+  if (err >= 0)
+    err = dm_file_replace_contents (path, data, len);
+  free (data);
+  if (err < 0)
+    snprintf (why, why_size, "%s", dm_strerror (err));
+  return err < 0 ? err : 0;
 }
 
 static void
