@@ -5,6 +5,9 @@
  * position, so a file added meanwhile cannot shift what a button hits.
  * Opening and comparing are the main window's business: this window asks
  * for them with its open-run and compare-runs signals and shows the answer.
+ * The checked runs go into one Excel workbook through the writer
+ * diskmeter-cli uses (export/dm-xlsx.c), so both write the same file; the
+ * history.export-xlsx-to action does it without a file chooser.
  */
 #include "dm-history-window.h"
 
@@ -16,6 +19,7 @@
 #include "dm-history.h"
 #include "dm-platform.h"
 #include "dm-file-dialog.h"
+#include "dm-xlsx.h"
 
 struct _DmHistoryWindow
 {
@@ -30,6 +34,7 @@ struct _DmHistoryWindow
   GtkWidget        *compare_button;
   GtkWidget        *open_button;
   GtkWidget        *reload_button;
+  GtkWidget        *xlsx_button;
 
   dm_history_entry *entries;
   unsigned          n_entries;
@@ -90,6 +95,11 @@ update_buttons (DmHistoryWindow *self)
   gtk_widget_set_sensitive (self->comment_button, paths->len == 1);
   gtk_widget_set_sensitive (self->compare_button,
                             paths->len >= 2 && paths->len <= DM_COMPARE_MAX);
+  /* The Excel button follows these (it is bound to history.export-xlsx). */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "history.export-xlsx",
+                                 dm_xlsx_available && paths->len >= 1);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "history.export-xlsx-to",
+                                 dm_xlsx_available && paths->len >= 1);
   gtk_editable_set_text (GTK_EDITABLE (self->comment_entry), one ? one->comment : "");
 }
 
@@ -293,6 +303,107 @@ G_GNUC_END_IGNORE_DEPRECATIONS
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* The saved runs at sources (oldest first) side by side in one workbook,
+ * as `diskmeter-cli history export N,M FILE --format xlsx` writes it: a
+ * row per run labelled by its comment, else its file name, coloured by the
+ * limits saved with each run. Says on the status line how it went. */
+static void
+write_workbook (DmHistoryWindow   *self,
+                const char *const *sources,
+                guint              n,
+                const char        *path)
+{
+  g_autofree dm_report *runs = g_new0 (dm_report, MAX (n, 1));
+  g_autofree const dm_report **ptrs = g_new0 (const dm_report *, MAX (n, 1));
+  g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *m = NULL;
+  char why[320] = "";
+  guint k = 0;
+  int rc = 0;
+
+  for (; k < n; k++)
+    {
+      if (dm_history_load (sources[k], &runs[k], why, sizeof why) < 0)
+        {
+          g_autofree char *name = g_path_get_basename (sources[k]);
+
+          m = g_strdup_printf ("Could not read the saved run %s: %s", name, why);
+          dm_report_clear (&runs[k]);
+          break;
+        }
+      ptrs[k] = &runs[k];
+      g_ptr_array_add (labels, runs[k].comment[0] ? g_strdup (runs[k].comment)
+                                                  : g_path_get_basename (sources[k]));
+    }
+  if (!m)
+    {
+      rc = dm_xlsx_write_runs (ptrs, (const char *const *) labels->pdata, n, NULL, 0, path, why,
+                               sizeof why);
+      m = rc < 0 ? g_strdup_printf ("Could not save %s: %s", path, why)
+                 : g_strdup_printf (n == 1 ? "Saved %u run to %s" : "Saved %u runs to %s", n,
+                                    path);
+    }
+  for (guint i = 0; i < k; i++)
+    dm_report_clear (&runs[i]);
+  set_status (self, m);
+}
+
+/* The checked runs' paths, oldest first, as the workbook's rows go. */
+static GPtrArray *
+checked_paths_oldest_first (DmHistoryWindow *self)
+{
+  GPtrArray *paths = checked_paths (self);
+
+  for (guint i = 0; i < paths->len / 2; i++)
+    {
+      gpointer t = paths->pdata[i];
+
+      paths->pdata[i] = paths->pdata[paths->len - 1 - i];
+      paths->pdata[paths->len - 1 - i] = t;
+    }
+  return paths;
+}
+
+static void
+action_export_xlsx_to (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *parameter)
+{
+  DmHistoryWindow *self = DM_HISTORY_WINDOW (widget);
+  g_autoptr (GPtrArray) paths = checked_paths_oldest_first (self);
+
+  if (paths->len)
+    write_workbook (self, (const char *const *) paths->pdata, paths->len,
+                    g_variant_get_string (parameter, NULL));
+}
+
+static void
+on_export_xlsx_response (GtkNativeDialog *chooser,
+                         int              response,
+                         DmHistoryWindow *self)
+{
+  g_autofree char *path = dm_file_dialog_get_path (chooser, response);
+
+  /* The runs checked when the chooser opened: it is modal. */
+  if (path)
+    gtk_widget_activate_action (GTK_WIDGET (self), "history.export-xlsx-to", "s", path);
+  g_object_unref (chooser);
+}
+
+static void
+action_export_xlsx (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *parameter)
+{
+  DmHistoryWindow *self = DM_HISTORY_WINDOW (widget);
+  GtkFileChooserNative *chooser;
+
+  chooser = dm_file_dialog_new_save (GTK_WINDOW (self), "Export to Excel", "Diskmeter_runs.xlsx");
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_export_xlsx_response), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
 static void
 on_export_response (GtkNativeDialog *chooser,
                     int              response,
@@ -307,6 +418,15 @@ on_export_response (GtkNativeDialog *chooser,
 
   if (!path)
     goto out;
+  if (g_str_has_suffix (path, ".xlsx"))
+    {
+      /* A workbook of this one run, as the Excel button writes it. */
+      if (dm_xlsx_available)
+        write_workbook (self, &source, 1, path);
+      else
+        set_status (self, "This Diskmeter was built without Excel support (libxlsxwriter)");
+      goto out;
+    }
   memset (&r, 0, sizeof r);
   if (dm_history_load (source, &r, why, sizeof why) < 0)
     {
@@ -393,6 +513,13 @@ dm_history_window_class_init (DmHistoryWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DmHistoryWindow, compare_button);
   gtk_widget_class_bind_template_child (widget_class, DmHistoryWindow, open_button);
   gtk_widget_class_bind_template_child (widget_class, DmHistoryWindow, reload_button);
+  gtk_widget_class_bind_template_child (widget_class, DmHistoryWindow, xlsx_button);
+
+  /* The checked runs into one Excel workbook: through a file chooser, or
+   * straight to the path given (scripts and tests). */
+  gtk_widget_class_install_action (widget_class, "history.export-xlsx", NULL, action_export_xlsx);
+  gtk_widget_class_install_action (widget_class, "history.export-xlsx-to", "s",
+                                   action_export_xlsx_to);
 
   /**
    * DmHistoryWindow::open-run:
@@ -420,6 +547,9 @@ dm_history_window_init (DmHistoryWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
   self->checks = g_ptr_array_new ();
+  if (!dm_xlsx_available)
+    gtk_widget_set_tooltip_text (self->xlsx_button,
+                                 "This Diskmeter was built without Excel support (libxlsxwriter)");
   g_signal_connect_swapped (self->open_button, "clicked", G_CALLBACK (on_open), self);
   g_signal_connect_swapped (self->compare_button, "clicked", G_CALLBACK (on_compare), self);
   g_signal_connect_swapped (self->export_button, "clicked", G_CALLBACK (on_export), self);
