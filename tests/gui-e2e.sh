@@ -343,6 +343,19 @@ dm_check "the screenshot's Read tile has its figure (${read_ink:-?} ink pixels)"
 dm_check "... and its Write tile is empty (${write_ink:-?} ink pixels; ${full_write_ink:-?} with a figure)" \
   test "${write_ink:-999}" -lt 20 -a "${full_write_ink:-0}" -gt 100
 dm_check "no test file is left after the read-only run" no_test_file
+timeout 60 "$DM_GUI" --open "$out/read.json" --save-json "$out/read-again.json" \
+  --save-screenshot "$out/read-again.png" --quit-when-done >"$out/read-again.log" 2>&1
+rc=$?
+read -r again_read_ink again_write_ink < <(tile_ink "$out/read-again.png")
+dm_check "opened again, the Read-only run keeps its Write tile empty (${again_write_ink:-?} ink pixels) and its JSON Read only (status $rc)" \
+  python3 - "$out/read-again.json" "${again_read_ink:-0}" "${again_write_ink:-999}" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+modes = [x["mode"] for x in r["results"]]
+print("#   reopened modes", modes)
+assert modes == ["read"], modes
+assert int(sys.argv[2]) > 100 and int(sys.argv[3]) < 20, sys.argv[2:]
+PY
 
 # The choice is kept: Write only, set over D-Bus in one session (as the
 # selector sets it), is in the settings file and what the next start runs.

@@ -288,6 +288,19 @@ settings_from_run (DmWindow        *self,
       g_settings_set_string (self->settings, "profile", "custom");
     }
   g_settings_set_boolean (self->settings, "mix", mix);
+  /* A run of some columns only (Read only, diskmeter-cli --modes) opens as
+   * one: the others are empty tiles, and out of its exports again. */
+  {
+    guint modes = 0;
+    g_autofree char *text = NULL;
+
+    for (unsigned i = 0; i < r->n_results; i++)
+      modes |= DM_MODE_BIT (r->results[i].mode);
+    if ((modes & DM_MODE_BIT (DM_MODE_READ)) && (modes & DM_MODE_BIT (DM_MODE_WRITE)))
+      modes = DM_MODES_ALL;
+    text = dm_window_modes_format (modes);
+    g_settings_set_string (self->settings, "modes", text);
+  }
   /* A file edited by hand may hold what the window cannot be set to: then
    * the run shows under the window's own settings. */
   if (dm_settings_check (s, why, sizeof why) == 0)
