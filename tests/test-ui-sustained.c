@@ -1,0 +1,231 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Drives the Sustained window and DmJob on a real (Xvfb) display for
+ * tests/gui-sustained.sh: "close FOLDER SPAN" starts a run and closes the
+ * window once three samples are drawn; "stop FOLDER SPAN JSON" presses Stop
+ * then and saves what was kept; "job FOLDER" runs a two-run test on a DmJob
+ * and holds the live figure of the result being measured to the last
+ * sample closed, as diskmeter-cli's progress line shows it.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <gtk/gtk.h>
+
+#include "dm-job.h"
+#include "dm-sustained-window.h"
+#include "dm-ui.h"
+
+#define WAIT_S 60
+
+/* Runs the main loop until the window shows n samples or is no longer
+ * running; FALSE after WAIT_S seconds. */
+static gboolean
+wait_samples (DmSustainedWindow *window,
+              guint              n)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+
+  while (dm_sustained_window_count_samples (window) < n
+         && dm_sustained_window_is_running (window))
+    {
+      if (g_get_monotonic_time () > deadline)
+        return FALSE;
+      g_main_context_iteration (NULL, TRUE);
+    }
+  return dm_sustained_window_count_samples (window) >= n;
+}
+
+static GtkWidget *
+start (const char *folder,
+       const char *span)
+{
+  GtkWidget *window = dm_sustained_window_new (NULL, NULL);
+  g_autoptr (GError) error = NULL;
+
+  dm_sustained_window_set_plan (DM_SUSTAINED_WINDOW (window), span, "60", folder);
+  gtk_window_present (GTK_WINDOW (window));
+  if (!dm_sustained_window_start (DM_SUSTAINED_WINDOW (window), &error))
+    {
+      g_printerr ("test-ui-sustained: %s\n", error->message);
+      exit (1);
+    }
+  if (!wait_samples (DM_SUSTAINED_WINDOW (window), 3))
+    {
+      g_printerr ("test-ui-sustained: no three samples within %d s (running: %d)\n", WAIT_S,
+                  dm_sustained_window_is_running (DM_SUSTAINED_WINDOW (window)));
+      exit (1);
+    }
+  return window;
+}
+
+static int
+close_mid_run (const char *folder,
+               const char *span)
+{
+  GtkWidget *window = start (folder, span);
+  guint n = dm_sustained_window_count_samples (DM_SUSTAINED_WINDOW (window));
+
+  if (!dm_sustained_window_is_running (DM_SUSTAINED_WINDOW (window)))
+    {
+      g_printerr ("test-ui-sustained: the run ended before the window was closed\n");
+      return 1;
+    }
+  /* As the close button does: the window goes, and with it the job. */
+  gtk_window_close (GTK_WINDOW (window));
+  g_print ("test-ui-sustained: closed the window while running, after %u samples\n", n);
+  return 0;
+}
+
+static int
+stop_mid_run (const char *folder,
+              const char *span,
+              const char *json)
+{
+  GtkWidget *window = start (folder, span);
+  g_autoptr (GError) error = NULL;
+  gint64 deadline = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+
+  gtk_widget_activate_action (window, "sustained.stop", NULL);
+  while (dm_sustained_window_is_running (DM_SUSTAINED_WINDOW (window)))
+    {
+      if (g_get_monotonic_time () > deadline)
+        {
+          g_printerr ("test-ui-sustained: Stop did not end the run\n");
+          return 1;
+        }
+      g_main_context_iteration (NULL, TRUE);
+    }
+  if (!dm_sustained_window_save (DM_SUSTAINED_WINDOW (window), "json", json, &error))
+    {
+      g_printerr ("test-ui-sustained: %s\n", error->message);
+      return 1;
+    }
+  g_print ("test-ui-sustained: stopped after %u samples, saved %s\n",
+           dm_sustained_window_count_samples (DM_SUSTAINED_WINDOW (window)), json);
+  gtk_window_destroy (GTK_WINDOW (window));
+  return 0;
+}
+
+typedef struct
+{
+  guint  checked;        /* ticks with a sample to compare */
+  guint  in_first_run;   /* of them, before the first run ended */
+  guint  differ;
+  guint  samples;        /* most samples kept at once */
+  double last_t;
+  gboolean done;
+  int    code;
+} JobCheck;
+
+static void
+on_progress (DmJob    *job,
+             JobCheck *c)
+{
+  const DmJobProgress *p = dm_job_get_progress (job);
+  const dm_result *res;
+  guint n;
+
+  dm_job_peek_samples (job, &n);
+  c->samples = MAX (c->samples, n);
+  if (p->phase != DM_PHASE_MEASURE || !(p->sample.t > 0) || p->result_index < 0)
+    return;
+  res = dm_job_peek_result (job, p->result_index);
+  if (res->status == DM_STATUS_COMPLETE)
+    return;
+  c->checked++;
+  c->in_first_run += res->n_runs == 0;
+  /* The tile's figure is the sample's, to the bit: one number, two views. */
+  if (res->mb_per_s != p->sample.all.mb_per_s || res->iops != p->sample.all.iops)
+    {
+      if (c->differ++ < 3)
+        g_printerr ("test-ui-sustained: at %.2f s the live figure is %.2f MB/s, the sample "
+                    "%.2f MB/s\n", p->sample.t, res->mb_per_s, p->sample.all.mb_per_s);
+    }
+  c->last_t = p->sample.t;
+}
+
+static void
+on_finished (DmJob    *job,
+             int       code,
+             JobCheck *c)
+{
+  c->done = TRUE;
+  c->code = code;
+}
+
+static int
+job_samples (const char *folder)
+{
+  dm_settings s;
+  dm_report r;
+  dm_spec spec = { DM_SEQ, 1u << 20, 1, 1 };
+  JobCheck c = { 0 };
+  g_autoptr (DmJob) job = NULL;
+  g_autoptr (GError) error = NULL;
+  gint64 deadline = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+  const dm_report *done;
+
+  dm_settings_init (&s);
+  s.test_size = 16u << 20;
+  s.count = 2;
+  s.measure_s = 2;
+  s.warmup_s = 0;
+  s.interval_s = 0;
+  memset (&r, 0, sizeof r);
+  if (dm_report_init (&r, &s, &spec, 1, DM_MODE_BIT (DM_MODE_READ)) < 0)
+    return 1;
+  r.sample_s = 0.25;
+  job = dm_job_new (&r, folder, NULL);
+  g_signal_connect (job, "progress", G_CALLBACK (on_progress), &c);
+  g_signal_connect (job, "finished", G_CALLBACK (on_finished), &c);
+  if (!dm_job_start (job, &error))
+    {
+      g_printerr ("test-ui-sustained: %s\n", error->message);
+      return 1;
+    }
+  while (!c.done && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+  if (!c.done)
+    {
+      g_printerr ("test-ui-sustained: the job did not finish\n");
+      return 1;
+    }
+  done = dm_job_get_report (job);
+  g_print ("test-ui-sustained: job %d: %u ticks compared (%u in the first run), %u differed; "
+           "%u live samples kept, %u in the report\n", c.code, c.checked, c.in_first_run,
+           c.differ, c.samples, done->results[0].n_samples);
+  if (c.code != 0 || c.checked < 4 || c.in_first_run < 2 || c.differ > 0)
+    return 1;
+  /* The live timeline kept (nearly) every sample the report has: the
+   * engine reports many times per sample, a busy machine may skip one. */
+  if (c.samples + 2 < done->results[0].n_samples)
+    {
+      g_printerr ("test-ui-sustained: only %u of %u samples seen live\n", c.samples,
+                  done->results[0].n_samples);
+      return 1;
+    }
+  return 0;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  if (argc < 3)
+    {
+      g_printerr ("usage: %s close FOLDER SPAN | stop FOLDER SPAN JSON | job FOLDER\n", argv[0]);
+      return 2;
+    }
+  gtk_init ();
+  dm_ui_init ();
+  if (g_str_equal (argv[1], "close") && argc == 4)
+    return close_mid_run (argv[2], argv[3]);
+  if (g_str_equal (argv[1], "stop") && argc == 5)
+    return stop_mid_run (argv[2], argv[3], argv[4]);
+  if (g_str_equal (argv[1], "job"))
+    return job_samples (argv[2]);
+  g_printerr ("test-ui-sustained: unknown mode %s\n", argv[1]);
+  return 2;
+}
