@@ -181,7 +181,8 @@ dm_cli_sustained_main (int argc, char **argv)
       fprintf (stderr, "diskmeter-cli: %s\n", why);
       return EXIT_FAILED;
     }
-  if (dm_sustained_report_init (&c.report, &c.opt.sustained, span, &c.opt.settings, why, sizeof why) < 0)
+  if (dm_sustained_report_init (&c.report, &c.opt.sustained, span, &c.opt.settings, why,
+                                sizeof why) < 0)
     return usage_error (why);
   snprintf (c.report.comment, sizeof c.report.comment, "%s", c.opt.comment ? c.opt.comment : "");
 

@@ -668,10 +668,10 @@ test_help (void)
           snprintf (line, sizeof line, "\n  --%s", t[i].name);
           snprintf (line_short, sizeof line_short, "\n  -%c, --%s", t[i].short_name, t[i].name);
           bool found = false;
-          for (const char *p = help.data; !found && (p = strstr (p, t[i].short_name ? line_short : line));
-               p++)
+          const char *want = t[i].short_name ? line_short : line;
+          for (const char *p = help.data; !found && (p = strstr (p, want)); p++)
             {
-              char after = p[strlen (t[i].short_name ? line_short : line)];
+              char after = p[strlen (want)];
               found = after == '=' || after == ' ' || after == '\n';
             }
           if (!found)
@@ -686,8 +686,8 @@ test_help (void)
           size_t len = strcspn (l, "\n");
           if (len > 79)
             {
-              fprintf (stderr, "%s --help: a line of %zu columns: %.*s\n", label, len, (int) len,
-                       l);
+              fprintf (stderr, "%s --help: a line of %u columns: %.*s\n", label, (unsigned) len,
+                       (int) len, l);
               dm_test_case_failed = 1;
             }
           /* An option line: "  --name=ARG  text" or "  -q, --name  text". */
