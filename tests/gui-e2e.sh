@@ -391,6 +391,11 @@ PY
   dm_check "no test file is left after the write-only run" no_test_file
 fi
 
+timeout 30 "$DM_GUI" --modes sideways --quit-when-done >/dev/null 2>"$out/modes.err"
+rc=$?
+dm_check "--modes sideways is refused with status 2 (got $rc) and one line saying why" \
+  test "$rc" = 2 -a "$(grep -c "^diskmeter: --modes: 'sideways' is not a mode" "$out/modes.err")" = 1
+
 # The device itself: the window reads it and writes nothing, with the
 # modes set to all; its Write tile is empty as well.
 timeout 120 "$DM_GUI" --target "$DM_LOOP" --profile demo --count 1 --size 16MiB \
