@@ -728,6 +728,21 @@ on_sustained_script_done (gpointer data,
   set_exit_status (DM_APPLICATION (data), status);
 }
 
+/* The Sustained window runs the main window's script; it takes it. */
+static void
+run_sustained_script (DmApplication     *self,
+                      DmSustainedWindow *window,
+                      DmScript          *script)
+{
+  DmSustainedScript s = {
+    script->run, script->quit_when_done, script->screenshot, script->json, script->text,
+    script->csv, script->screenshot_scale,
+  };
+
+  dm_sustained_window_run_script (window, &s, on_sustained_script_done, self);
+  dm_script_free (script);
+}
+
 /* --open of a sustained run: the Sustained window shows it, and a
  * script's files are written once it is drawn. Takes script. */
 static int
@@ -747,8 +762,7 @@ open_sustained (DmApplication *self,
   gtk_window_present (GTK_WINDOW (window));
   if (script->screenshot || script->json || script->text || script->csv
       || script->quit_when_done)
-    dm_sustained_window_run_script (DM_SUSTAINED_WINDOW (window), script,
-                                    on_sustained_script_done, self);
+    run_sustained_script (self, DM_SUSTAINED_WINDOW (window), script);
   else
     dm_script_free (script);
   return 0;
@@ -775,8 +789,7 @@ run_sustained (DmApplication           *self,
   script->run = script->run || script->screenshot || script->json || script->text || script->csv
                 || script->quit_when_done;
   if (script->run)
-    dm_sustained_window_run_script (DM_SUSTAINED_WINDOW (window), script,
-                                    on_sustained_script_done, self);
+    run_sustained_script (self, DM_SUSTAINED_WINDOW (window), script);
   else
     dm_script_free (script);
   return 0;

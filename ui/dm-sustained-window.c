@@ -62,7 +62,7 @@ struct _DmSustainedWindow
   gboolean        have_cliff;
   guint           n_shown;         /* samples drawn */
 
-  DmScript       *script;
+  DmSustainedScript *script;      /* a copy, its strings owned */
   DmSustainedScriptDone script_done;
   gpointer        script_data;
   int             script_status;
@@ -76,6 +76,18 @@ static const char *const block_names[] = { "4K", "16K", "64K", "128K", "256K", "
                                            NULL };
 
 static void script_step (DmSustainedWindow *self);
+
+static void
+script_free (DmSustainedScript *script)
+{
+  if (!script)
+    return;
+  g_free ((char *) script->screenshot);
+  g_free ((char *) script->json);
+  g_free ((char *) script->text);
+  g_free ((char *) script->csv);
+  g_free (script);
+}
 
 /* --- what is shown --------------------------------------------------------- */
 
@@ -664,7 +676,7 @@ dm_sustained_window_load (DmSustainedWindow *self,
 static void
 script_finish (DmSustainedWindow *self)
 {
-  DmScript *script = g_steal_pointer (&self->script);
+  DmSustainedScript *script = g_steal_pointer (&self->script);
   const struct { const char *format; const char *path; } outputs[] = {
     { "json", script->json }, { "text", script->text }, { "csv", script->csv },
   };
@@ -705,7 +717,7 @@ script_finish (DmSustainedWindow *self)
              self->cliff.after_mb_per_s);
   else if (self->have_cliff)
     g_print ("diskmeter: sustained: no cliff\n");
-  dm_script_free (script);
+  script_free (script);
   if (self->script_done)
     self->script_done (self->script_data, self->script_status);
   self->script_done = NULL;
@@ -782,10 +794,10 @@ script_start (GtkWidget     *widget,
 }
 
 void
-dm_sustained_window_run_script (DmSustainedWindow     *self,
-                                DmScript              *script,
-                                DmSustainedScriptDone  done,
-                                gpointer               user_data)
+dm_sustained_window_run_script (DmSustainedWindow       *self,
+                                const DmSustainedScript *script,
+                                DmSustainedScriptDone    done,
+                                gpointer                 user_data)
 {
   g_return_if_fail (DM_IS_SUSTAINED_WINDOW (self));
 
@@ -793,12 +805,15 @@ dm_sustained_window_run_script (DmSustainedWindow     *self,
     {
       g_printerr ("diskmeter: a sustained run is already under way; the new request was "
                   "ignored\n");
-      dm_script_free (script);
       if (done)
         done (user_data, 1);
       return;
     }
-  self->script = script;
+  self->script = g_memdup2 (script, sizeof *script);
+  self->script->screenshot = g_strdup (script->screenshot);
+  self->script->json = g_strdup (script->json);
+  self->script->text = g_strdup (script->text);
+  self->script->csv = g_strdup (script->csv);
   self->script_done = done;
   self->script_data = user_data;
   self->script_status = 0;
@@ -953,7 +968,7 @@ dm_sustained_window_dispose (GObject *object)
   if (self->script)
     {
       g_printerr ("diskmeter: the Sustained window was closed before the run was saved\n");
-      g_clear_pointer (&self->script, dm_script_free);
+      g_clear_pointer (&self->script, script_free);
       if (self->script_done)
         self->script_done (self->script_data, 1);
       self->script_done = NULL;
