@@ -5,8 +5,9 @@
 # directly in an MSYS2 shell on Windows). Proves correctness, not speed:
 # an iocp run at queue depths above 1 gives a complete JSON report with
 # real figures, a drive letter and a folder with a non-ASCII name work, a
-# drive without room is refused before anything is written, and neither
-# Ctrl-C nor a killed process leaves a diskmeter-*.tmp behind.
+# drive without room is refused before anything is written, neither
+# Ctrl-C nor a killed process leaves a diskmeter-*.tmp behind, and compare
+# --format xlsx writes a workbook openpyxl reads with the JSON's figures.
 set -uo pipefail
 
 : "${DM_CLI:?}" "${DM_WIN_PLATFORM_TEST:?}" "${DM_BUILD_ROOT:?}"
@@ -26,6 +27,11 @@ if [ -n "$wine" ]; then
   export WINEDEBUG=${WINEDEBUG:--all}
 fi
 command -v python3 >/dev/null || skip "python3 is needed to read the JSON report"
+# The system's Python, where build-aux/dev installs python3-openpyxl: a
+# version manager's python3 earlier on PATH may not have it.
+if [ -x /usr/bin/python3 ]; then
+  python3() { /usr/bin/python3 "$@"; }
+fi
 
 scratch=$(mktemp -d "$DM_BUILD_ROOT/windows-cli.XXXXXX")
 pids=()
@@ -271,6 +277,52 @@ for sig in ${wine:+INT} KILL; do
     fail "no test file appeared"; sed 's/^/    /' "$scratch/hold.log"
   fi
 done
+
+# Excel workbooks from the .exe, with libxlsxwriter cross-built from
+# Debian's source (build-aux/cross-xlsxwriter, which build-aux/test-windows
+# runs): two runs compared under a rule that splits their figures in two,
+# read back with openpyxl as on Linux (tests/xlsx-check.py), and written a
+# second time over the first, which a rename() on Windows would refuse.
+echo "/windows/cli/xlsx"
+dir="$scratch/xlsx"
+mkdir -p "$dir/t"
+if [ "${DM_XLSX:-0}" != 1 ]; then
+  out=$(run_win "$DM_CLI" merge "$(winpath "$dir/a.json")" "$(winpath "$dir/b.json")" \
+    --format xlsx --output "$(winpath "$dir/m.xlsx")" 2>&1 | tr -d '\r')
+  echo "$out" | grep -q "without Excel support" || fail "--format xlsx refused without a reason: $out"
+  skip_part "xlsx: built without libxlsxwriter (build-aux/test-windows builds it with build-aux/cross-xlsxwriter)"
+elif ! python3 -c 'import openpyxl' 2>/dev/null; then
+  fail "xlsx: python3-openpyxl is missing (build-aux/dev installs it)"
+else
+  args=(--tests SEQ1M_Q8T1,RND4K_Q8T1 --mix --count 1 --size 16MiB --duration 0.5 --warmup 0
+        --interval 0 --format json --no-history)
+  run_win "$DM_CLI" "${args[@]}" --comment "controller A, QD 8" \
+    --output "$(winpath "$dir/one.json")" "$(winpath "$dir/t")" >"$scratch/xlsx1.log" 2>&1 ||
+    { fail "the first run exited with $?"; sed 's/^/    /' "$scratch/xlsx1.log"; }
+  run_win "$DM_CLI" "${args[@]}" --comment "controller B" \
+    --output "$(winpath "$dir/two.json")" "$(winpath "$dir/t")" >"$scratch/xlsx2.log" 2>&1 ||
+    { fail "the second run exited with $?"; sed 's/^/    /' "$scratch/xlsx2.log"; }
+  rule=$(python3 -c 'import json, statistics, sys
+v = [r["mb_per_s"] for f in sys.argv[1:] for r in json.load(open(f, encoding="utf-8"))["results"]]
+print("MB/s green>%.3f red<%.3f" % ((statistics.median(v),) * 2))' "$dir/one.json" "$dir/two.json")
+  echo "  rule: $rule"
+  for round in 1 2; do
+    run_win "$DM_CLI" compare "$(winpath "$dir/one.json")" "$(winpath "$dir/two.json")" \
+      --threshold "$rule" --format xlsx --output "$(winpath "$dir/cmp.xlsx")" \
+      >"$scratch/xlsx-cmp.log" 2>&1 ||
+      { fail "compare --format xlsx (round $round) exited with $?"; sed 's/^/    /' "$scratch/xlsx-cmp.log"; }
+  done
+  if [ -f "$dir/cmp.xlsx" ]; then
+    python3 "$(dirname "$0")/xlsx-check.py" runs "$dir/cmp.xlsx" --rule "$rule" \
+      "$dir/one.json" "$dir/two.json" >"$scratch/xlsx-check.log" 2>&1 ||
+      { fail "the workbook does not hold the runs' figures and fills"
+        grep -v '^ok' "$scratch/xlsx-check.log" | head -n 20 | sed 's/^/    /'; }
+    echo "  $(grep -c '^ok' "$scratch/xlsx-check.log") checks of cmp.xlsx passed"
+  else
+    fail "no cmp.xlsx"
+  fi
+  [ -z "$(ls "$dir" | grep '\.part$')" ] || fail "a half-written workbook was left: $(ls "$dir")"
+fi
 
 # The .exe must run on a bare Windows Server: system DLLs only.
 echo "/windows/cli/no-mingw-dlls"
