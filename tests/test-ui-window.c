@@ -8,7 +8,7 @@
  * Stop mid-run keeps the finished row, removes the test file and never
  * freezes the window, and All / Read only / Write only (the modes setting
  * and action) leave the other columns' tiles empty and out of every export,
- * a disk being only read.
+ * a disk being only read; rows a run did not reach are empty tiles too.
  */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
@@ -800,6 +800,74 @@ test_modes_device (void)
   reset_settings ();
 }
 
+/* After a run that reached only some rows (one row's button, a stop, a
+ * saved run of other tests) the others are empty tiles, not 0.00, and no
+ * export lists them; before any run every tile reads 0.00 as in
+ * CrystalDiskMark. */
+static void
+test_rows_not_run (void)
+{
+  dm_report *report;
+  dm_spec spec;
+  g_autofree char *modes = NULL;
+  dm_buf text;
+
+  g_settings_set_string (settings, "profile", "peak");
+  dm_ui_test_spin ();
+  reset_settings ();
+  g_assert_cmpuint (_dm_window_get_n_rows (window), ==, 4);
+  g_assert_cmpstr (dm_tile_get_digits (DM_TILE (_dm_window_get_tile (window, 3, 1))), ==, "0.00");
+
+  report = _dm_window_get_report (window);
+  g_assert_cmpint (dm_spec_parse ("SEQ1M_Q8T1", &spec, NULL, 0), ==, 0);
+  for (dm_mode m = DM_MODE_READ; m <= DM_MODE_WRITE; m++)
+    {
+      dm_result *res = dm_report_find (report, &spec, m);
+
+      res->status = DM_STATUS_COMPLETE;
+      res->n_runs = 1;
+      res->mb_per_s = 500;
+      res->iops = 500e6 / 1048576;
+    }
+  report->status = DM_STATUS_COMPLETE;
+  report->finished = g_get_real_time () / G_USEC_PER_SEC;
+  _dm_window_refresh (window);
+
+  g_assert_cmpstr (dm_tile_get_digits (DM_TILE (_dm_window_get_tile (window, 0, 0))), ==, "500.00");
+  for (guint r = 1; r < 4; r++)
+    for (guint c = 0; c < 2; c++)
+      {
+        DmTile *tile = DM_TILE (_dm_window_get_tile (window, r, c));
+
+        g_assert_cmpint (dm_tile_get_state (tile), ==, DM_TILE_NOT_RUN);
+        g_assert_cmpstr (dm_tile_get_digits (tile), ==, "");
+      }
+  modes = exported_modes ();
+  g_assert_cmpstr (modes, ==, "read,write");
+
+  /* Copy as text: the CLI's layout of just the test that ran. */
+  {
+    g_autofree char *copied = NULL;
+
+    g_action_group_activate_action (G_ACTION_GROUP (app), "copy-text", NULL);
+    gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (window)), NULL,
+                                   on_clipboard_text, &copied);
+    while (!copied)
+      g_main_context_iteration (NULL, TRUE);
+    dm_buf_init (&text);
+    dm_report_write_text (report, &text);
+    g_assert_nonnull (strstr (copied, "SEQ"));
+    g_assert_null (strstr (copied, "RND"));
+    g_assert_nonnull (strstr (text.data, "RND"));
+    dm_buf_free (&text);
+  }
+
+  g_settings_set_string (settings, "profile", "peak");
+  dm_ui_test_spin ();
+  reset_settings ();
+  g_assert_cmpstr (dm_tile_get_digits (DM_TILE (_dm_window_get_tile (window, 3, 1))), ==, "0.00");
+}
+
 /* A scripted save that fails sets the window's exit-status, and the
  * application's follows it: the process exits with 1. Last, as it leaves
  * the status set. */
@@ -845,6 +913,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/zoom-and-title", test_zoom_and_title);
   g_test_add_func ("/ui/window/modes", test_modes);
   g_test_add_func ("/ui/window/modes-device", test_modes_device);
+  g_test_add_func ("/ui/window/rows-not-run", test_rows_not_run);
   g_test_add_func ("/ui/window/script-exit-status", test_script_exit_status);
   return g_test_run ();
 }

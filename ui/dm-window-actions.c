@@ -22,6 +22,45 @@ _dm_window_sync_comment (DmWindow *self)
 }
 
 
+/* What the exports hold: the grid's report without the tests the run on
+ * screen did not reach (they are empty tiles), as diskmeter-cli's report
+ * of just those tests would be. Before any run every test is pending and
+ * all are listed, which says that nothing ran. A shallow view: free its
+ * results array only. */
+static void
+export_view (DmWindow  *self,
+             dm_report *view)
+{
+  const dm_report *r = &self->report;
+  unsigned run = 0;
+
+  *view = *r;
+  for (unsigned i = 0; i < r->n_results; i++)
+    run += r->results[i].status != DM_STATUS_PENDING;
+  view->results = g_new (dm_result, MAX (r->n_results, 1));
+  view->n_results = 0;
+  for (unsigned i = 0; i < r->n_results; i++)
+    if (run == 0 || r->results[i].status != DM_STATUS_PENDING)
+      view->results[view->n_results++] = r->results[i];
+}
+
+static void
+write_report (DmWindow     *self,
+              DmExportKind  kind,
+              dm_buf       *buf)
+{
+  dm_report view;
+
+  export_view (self, &view);
+  if (kind == DM_EXPORT_TEXT)
+    dm_report_write_text (&view, buf);
+  else if (kind == DM_EXPORT_JSON)
+    dm_report_write_json (&view, buf);
+  else
+    dm_report_write_csv (&view, buf);
+  g_free (view.results);
+}
+
 gboolean
 _dm_window_export_to (DmWindow     *self,
                       DmExportKind  kind,
@@ -36,14 +75,8 @@ _dm_window_export_to (DmWindow     *self,
 
   _dm_window_sync_comment (self);
   dm_buf_init (&buf);
-  if (_dm_window_compare_export (self, kind, &buf))
-    ;
-  else if (kind == DM_EXPORT_TEXT)
-    dm_report_write_text (&self->report, &buf);
-  else if (kind == DM_EXPORT_JSON)
-    dm_report_write_json (&self->report, &buf);
-  else
-    dm_report_write_csv (&self->report, &buf);
+  if (!_dm_window_compare_export (self, kind, &buf))
+    write_report (self, kind, &buf);
   rc = buf.error ? buf.error : dm_write_file_atomic (path, &buf);
   dm_buf_free (&buf);
   if (rc != 0)
@@ -254,7 +287,7 @@ action_copy_text (GtkWidget  *widget,
   _dm_window_sync_comment (self);
   dm_buf_init (&buf);
   if (!_dm_window_compare_export (self, DM_EXPORT_TEXT, &buf))
-    dm_report_write_text (&self->report, &buf);
+    write_report (self, DM_EXPORT_TEXT, &buf);
   if (!buf.error && buf.data)
     {
       gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), buf.data);

@@ -285,10 +285,13 @@ show_result (DmWindow        *self,
   g_autofree char *description = NULL;
   DmTileState state;
 
-  if (!res)
+  /* A column the run mode leaves out, or a row the run on screen did not
+   * reach (a single row's run, a stop, a saved run of other tests): an
+   * empty tile, which no screenshot can pass off as a measured 0. Before
+   * any run, and while one goes, a test still to run shows 0.00. */
+  if (!res || (res->status == DM_STATUS_PENDING && !live && !has_value && !self->job
+               && self->report.finished))
     {
-      /* A column (or row) the run leaves out: an empty tile, which no
-       * screenshot can pass off as a measured 0. */
       char name[64];
       g_autofree char *not_run = NULL;
 
