@@ -188,7 +188,9 @@ on_tick (gpointer data)
         memcpy (self->results_b, self->shared_results_b,
                 self->report_b.n_results * sizeof (dm_result));
       self->samples = g_renew (dm_sample, self->samples, MAX (self->n_shared_samples, 1));
-      memcpy (self->samples, self->shared_samples, self->n_shared_samples * sizeof (dm_sample));
+      if (self->n_shared_samples)
+        memcpy (self->samples, self->shared_samples,
+                self->n_shared_samples * sizeof (dm_sample));
       self->n_samples = self->n_shared_samples;
       self->dirty = FALSE;
     }
