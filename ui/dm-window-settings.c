@@ -3,7 +3,9 @@
  * GSettings and the window kept in step: the dropdowns write their keys,
  * and one "changed" handler brings the widgets, the grid, the zoom and the
  * comparison up to date, whoever changed the key (a dropdown, a menu, the
- * command line or D-Bus).
+ * command line or D-Bus). The run mode's selector (All, Read only, Write
+ * only) is made here too: which columns a run measures depends on the
+ * modes key and on the target, a disk being only read.
  */
 #include "dm-window-private.h"
 
@@ -11,7 +13,7 @@
 
 #include "dm-format.h"
 
-/* --- run modes: All, Read only, Write only ------------------------------------------------------------ */
+/* --- run modes: All, Read only, Write only -------------------------------- */
 
 gboolean
 dm_window_modes_parse (const char *text,
