@@ -7,7 +7,8 @@
 # scripted `diskmeter --sustained` run must save JSON whose cache_bytes is
 # 128 MiB within 5 %, and a screenshot whose red cliff line stands where
 # the JSON's cliff_s puts it on the time axis, named "cliff after ...MiB"
-# (OCR). Opening that JSON shows the same figures. No test file is left:
+# (OCR). Opening that JSON, or diskmeter-cli sustained's, in the window
+# shows the same figures. No test file is left:
 # not after the run, not after the window is closed or stopped mid-run.
 # The live figure of a result being measured is its last closed sample.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -152,6 +153,21 @@ dm_check "a stopped run says cancelled" test "$(dm_json "$out/stop.json" "j['sta
 dm_check "Stop kept the samples so far" \
   test "$(dm_json "$out/stop.json" "len(j['results'][0]['samples']) >= 3")" = True
 dm_check "no test file is left after Stop" no_test_file "$mnt" "$before"
+
+# --- diskmeter-cli's sustained JSON opens in the window ---------------------
+dm_need_cli
+dm_run "$out/cli.json" "$out/cli.err" sustained --span 48MiB --duration 20 --format json \
+  --quiet "$mnt"
+dm_check "diskmeter-cli sustained exit status 0 (got $DM_RC)" test "$DM_RC" = 0
+timeout 60 "$DM_GUI" --open "$out/cli.json" --save-json "$out/cli-open.json" --quit-when-done \
+  >"$out/cli-open.log" 2>&1
+rc=$?
+sed 's/^/#   /' "$out/cli-open.log"
+dm_check "diskmeter --open showed diskmeter-cli's sustained run (status $rc)" test "$rc" = 0
+dm_check "it opened into the Sustained window (it names the cliff, or none)" \
+  grep -q '^diskmeter: sustained: ' "$out/cli-open.log"
+dm_check "the JSON it saves has the CLI's sustained figures" \
+  test "$(dm_json "$out/cli-open.json" "j['sustained']")" = "$(dm_json "$out/cli.json" "j['sustained']")"
 
 # --- the live figure is the sample's ----------------------------------------
 timeout 90 "$DM_UI_SUSTAINED" job "$mnt" >"$out/job.log" 2>&1
