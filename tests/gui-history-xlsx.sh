@@ -20,7 +20,9 @@ DM_UI_HISTORY_XLSX="${DM_UI_HISTORY_XLSX:-}"
 dm_need_cli
 python3 -c 'import openpyxl' 2>/dev/null \
   || dm_die "python3-openpyxl is missing (build-aux/dev installs it)"
-if "$DM_CLI" merge x.json y.json --format xlsx 2>&1 | grep -q "without Excel support"; then
+# (Captured first: under pipefail the refusal's status would fail a pipe.)
+probe=$("$DM_CLI" merge x.json y.json --format xlsx --output x.xlsx 2>&1)
+if [[ "$probe" == *"without Excel support"* ]]; then
   dm_skip "this Diskmeter was built without libxlsxwriter (build-aux/dev installs libxlsxwriter-dev)"
 fi
 trap dm_teardown EXIT

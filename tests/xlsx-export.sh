@@ -17,7 +17,9 @@ python3 -c 'import openpyxl' 2>/dev/null \
 export XDG_DATA_HOME="$DM_TMPDIR/data"
 mkdir t
 
-if "$DM_CLI" merge x.json y.json --format xlsx 2>&1 | grep -q "without Excel support"; then
+# (Captured first: under pipefail the refusal's status would fail a pipe.)
+probe=$("$DM_CLI" merge x.json y.json --format xlsx --output x.xlsx 2>&1)
+if [[ "$probe" == *"without Excel support"* ]]; then
   dm_skip "this diskmeter-cli was built without libxlsxwriter (build-aux/dev installs libxlsxwriter-dev)"
 fi
 
