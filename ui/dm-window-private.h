@@ -31,7 +31,7 @@ struct _DmWindow
   GtkDropDown   *size_dropdown;
   GtkDropDown   *target_dropdown;
   GtkDropDown   *units_dropdown;
-  GtkDropDown   *modes_dropdown;  /* All, Read only, Write only (made in code) */
+  GtkDropDown   *modes_dropdown;  /* All, Read only, Write only */
   GtkStringList *modes_model;
   GtkStringList *target_model;
   GtkWidget     *grid;

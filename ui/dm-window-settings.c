@@ -78,6 +78,9 @@ _dm_window_run_modes (DmWindow *self)
   return shown & mask;
 }
 
+static const char *const modes_tooltip =
+  "Which columns a run measures: all, Read only or Write only";
+
 static const char *const device_read_only =
   "A disk or partition is only read: writing to it would destroy its data "
   "(diskmeter-cli --destroy-data-on does that).";
@@ -124,8 +127,7 @@ _dm_window_sync_modes (DmWindow *self)
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->modes_dropdown), !self->job && !device);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->modes_dropdown),
-                               device ? device_read_only
-                                      : "Which columns a run measures: all, Read only or Write only");
+                               device ? device_read_only : modes_tooltip);
 }
 
 static void
@@ -160,19 +162,12 @@ _dm_window_modes_changed (DmWindow *self)
     _dm_window_set_status (self, device_read_only);
 }
 
-/* All / Read only / Write only, beside the unit, as CrystalDiskMark
- * offers them; _dm_window_sync_modes sets it from the setting. */
+/* All / Read only / Write only, beside the unit (in the template), as
+ * CrystalDiskMark offers them; _dm_window_sync_modes sets it from the
+ * setting. */
 void
 _dm_window_modes_init (DmWindow *self)
 {
-  self->modes_model = gtk_string_list_new ((const char *const[]) { "All", "Read only",
-                                                                    "Write only", NULL });
-  self->modes_dropdown = GTK_DROP_DOWN (gtk_drop_down_new (G_LIST_MODEL (self->modes_model), NULL));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->modes_dropdown),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, "Columns to run", -1);
-  gtk_widget_insert_after (GTK_WIDGET (self->modes_dropdown),
-                           gtk_widget_get_parent (GTK_WIDGET (self->units_dropdown)),
-                           GTK_WIDGET (self->units_dropdown));
   g_signal_connect_swapped (self->modes_dropdown, "notify::selected",
                             G_CALLBACK (on_modes_selected), self);
 }

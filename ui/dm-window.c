@@ -856,6 +856,8 @@ dm_window_class_init (DmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DmWindow, size_dropdown);
   gtk_widget_class_bind_template_child (widget_class, DmWindow, target_dropdown);
   gtk_widget_class_bind_template_child (widget_class, DmWindow, units_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DmWindow, modes_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DmWindow, modes_model);
   gtk_widget_class_bind_template_child (widget_class, DmWindow, target_model);
   gtk_widget_class_bind_template_child (widget_class, DmWindow, grid);
   gtk_widget_class_bind_template_child (widget_class, DmWindow, error_revealer);
