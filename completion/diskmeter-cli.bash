@@ -17,11 +17,13 @@ _dm_cli_help ()
 }
 
 # Every option the --help of CLI [COMMAND] names, one per line, each with
-# its value where it takes one: "--format text|json|csv", "--count N".
+# its value where it takes one ("--format=text|json|csv" or "--count N" in
+# the help): "--format text|json|csv", "--count N".
 _dm_cli_option_specs ()
 {
   _dm_cli_help "$1" "${2-}" |
-    grep -oE -- '--[a-z][a-z0-9-]*( [A-Za-z0-9/._]+(\|[A-Za-z0-9/._]+)+| [A-Z][A-Z0-9_]*)?'
+    grep -oE -- '--[a-z][a-z0-9-]*([ =][A-Za-z0-9/._]+(\|[A-Za-z0-9/._]+)+|[ =][A-Z][A-Z0-9_]*)?' |
+    sed 's/=/ /'
 }
 
 # The subcommands diskmeter-cli --help lists ("  diskmeter-cli sweep ...").
@@ -67,6 +69,13 @@ _diskmeter_cli ()
   local prev="" cmd="" action="" i w spec specs
   ((COMP_CWORD > 0)) && prev="${COMP_WORDS[COMP_CWORD-1]}"
   COMPREPLY=()
+  # "--profile=pe": bash splits at '=' (COMP_WORDBREAKS), so the words are
+  # "--profile" "=" "pe", or "--profile" "=" while the value is empty.
+  if [[ $cur == = ]]; then
+    cur=""
+  elif [[ $prev == = ]] && ((COMP_CWORD > 1)); then
+    prev="${COMP_WORDS[COMP_CWORD-2]}"
+  fi
   # A leading ~ is the user's home, as readline would read it.
   [[ $cli == "~/"* ]] && cli="$HOME/${cli#\~/}"
 

@@ -25,7 +25,8 @@ render ()
 # line starts with one ("  -t, --target=DIR").
 options_of ()
 {
-  grep -oE -- '(^|[^A-Za-z0-9_-])--[a-z][a-z0-9-]*[a-z0-9]' | sed 's/^[^-]*//'
+  grep -oE -- '(^|[^A-Za-z0-9_-])--[a-z][a-z0-9-]*[a-z0-9](-\*)?' |
+    sed 's/^[^-]*//' | grep -v -- '-\*$'
   true
 }
 short_options_of ()
