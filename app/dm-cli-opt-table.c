@@ -262,7 +262,7 @@ write_option (const dm_opt *o, dm_buf *out)
     {
       used = strlen (text);
       snprintf (text + used, sizeof text - used, " (%s%s%s%s%s%s)", range,
-                range[0] && o->def ? ", " : "", o->def ? "default " : "", o->def ? o->def : "",
+                range[0] && o->def ? ", " : "", o->def ? "default: " : "", o->def ? o->def : "",
                 (range[0] || o->def) && (o->flags & DM_OPT_REPEAT) ? ", " : "",
                 o->flags & DM_OPT_REPEAT ? "repeatable" : "");
     }
