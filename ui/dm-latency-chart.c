@@ -339,6 +339,43 @@ timeline_steps (cairo_t               *cr,
   cairo_stroke (cr);
 }
 
+/* A mark's label on a backdrop of the background's tone, so it stays
+ * readable where it crosses the lines; in the current source colour. */
+static void
+backdrop_text (GtkWidget  *widget,
+               cairo_t    *cr,
+               const char *text,
+               double      x,
+               double      y,
+               double      xalign,
+               double      yalign)
+{
+  PangoLayout *layout = gtk_widget_create_pango_layout (widget, text);
+  PangoFontDescription *font = pango_font_description_copy (
+      pango_context_get_font_description (pango_layout_get_context (layout)));
+  cairo_pattern_t *source = cairo_pattern_reference (cairo_get_source (cr));
+  GdkRGBA fg;
+  double tone;
+  int w, h;
+
+  pango_font_description_set_size (font, pango_font_description_get_size (font) * LABEL_SCALE);
+  pango_font_description_set_weight (font, PANGO_WEIGHT_BOLD);
+  pango_layout_set_font_description (layout, font);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  dm_draw_get_foreground (widget, &fg);
+  /* Dark text on a light theme gets a light backdrop, and the reverse. */
+  tone = 0.3 * fg.red + 0.59 * fg.green + 0.11 * fg.blue < 0.5 ? 1.0 : 0.12;
+  cairo_set_source_rgba (cr, tone, tone, tone, 0.85);
+  cairo_rectangle (cr, x - w * xalign - 3, y - h * yalign - 1, w + 6, h + 2);
+  cairo_fill (cr);
+  cairo_set_source (cr, source);
+  cairo_move_to (cr, x - w * xalign, y - h * yalign);
+  pango_cairo_show_layout (cr, layout);
+  cairo_pattern_destroy (source);
+  pango_font_description_free (font);
+  g_object_unref (layout);
+}
+
 /* A level (the rate before or after the cliff): dashed, with its figure. */
 static void
 timeline_level (GtkWidget *widget,
@@ -360,8 +397,7 @@ timeline_level (GtkWidget *widget,
   cairo_line_to (cr, x1, y);
   cairo_stroke (cr);
   cairo_set_dash (cr, NULL, 0, 0);
-  dm_draw_text (widget, cr, label, label_left ? x0 + 4 : x1 - 4, y - 3, label_left ? 0 : 1, 1,
-                TRUE, LABEL_SCALE);
+  backdrop_text (widget, cr, label, label_left ? x0 + 4 : x1 - 4, y - 4, label_left ? 0 : 1, 1);
 }
 
 static void
@@ -471,8 +507,8 @@ dm_timeline_chart_snapshot (GtkWidget   *widget,
           cairo_stroke (cr);
           dm_size_human (m->cache_bytes, size, sizeof size);
           text = g_strdup_printf ("cliff after %s", size);
-          dm_draw_text (widget, cr, text, xc > TL_LEFT + pw * 0.7 ? xc - 6 : xc + 6, TL_TOP + 2,
-                        xc > TL_LEFT + pw * 0.7 ? 1 : 0, 0, TRUE, LABEL_SCALE);
+          backdrop_text (widget, cr, text, xc > TL_LEFT + pw * 0.7 ? xc - 6 : xc + 6, TL_TOP + 2,
+                         xc > TL_LEFT + pw * 0.7 ? 1 : 0, 0);
           timeline_level (widget, cr, TL_LEFT, xc, yb, before, TRUE);
           timeline_level (widget, cr, xc, TL_LEFT + pw, ya, after, FALSE);
         }
