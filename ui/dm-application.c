@@ -340,7 +340,17 @@ forward_to_window (GSimpleAction *action,
 {
   DmWindow *window = main_window (data);
   g_autofree char *name = g_strconcat ("win.", g_action_get_name (G_ACTION (action)), NULL);
+  GtkWindow *active = gtk_application_get_active_window (GTK_APPLICATION (data));
 
+  /* Escape in a Sweep or Sustained window stops that window's run, not
+   * the grid's behind it. */
+  if (g_str_equal (g_action_get_name (G_ACTION (action)), "stop") && active
+      && !DM_IS_WINDOW (active))
+    {
+      if (!gtk_widget_activate_action (GTK_WIDGET (active), "sweep.stop", NULL))
+        gtk_widget_activate_action (GTK_WIDGET (active), "sustained.stop", NULL);
+      return;
+    }
   if (window)
     gtk_widget_activate_action_variant (GTK_WIDGET (window), name, param);
 }
