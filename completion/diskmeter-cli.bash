@@ -82,18 +82,15 @@ _diskmeter_cli ()
   local commands
   commands=$(_dm_cli_commands "$cli")
 
-  # The subcommand (if any) is the first word that is one; the word after
-  # it may be its action (history show).
-  for ((i = 1; i < COMP_CWORD; i++)); do
-    w="${COMP_WORDS[i]}"
-    if [[ -z $cmd && $w != -* ]]; then
-      if grep -qxF -- "$w" <<<"$commands"; then
-        cmd="$w"
-        continue
-      fi
-    fi
-    [[ -n $cmd && -z $action && $w != -* ]] && action="$w"
-  done
+  # A subcommand is the first word or none, as diskmeter-cli reads it; the
+  # next word that is no option may be its action (history show).
+  if ((COMP_CWORD > 1)) && grep -qxF -- "${COMP_WORDS[1]}" <<<"$commands"; then
+    cmd="${COMP_WORDS[1]}"
+    for ((i = 2; i < COMP_CWORD; i++)); do
+      w="${COMP_WORDS[i]}"
+      [[ $w != -* && $w != = ]] && { action="$w"; break; }
+    done
+  fi
 
   specs=$(_dm_cli_option_specs "$cli" "$cmd")
 
@@ -141,10 +138,12 @@ _diskmeter_cli ()
       _dm_cli_dirs "$cur"
       ((COMP_CWORD == 1)) && COMPREPLY+=($(compgen -W "$commands" -- "$cur"))
       ;;
-    sweep|sustained)
-      _dm_cli_dirs "$cur"
-      ;;
     *)
+      # A subcommand that measures takes a TARGET folder, as its usage says.
+      if _dm_cli_help "$cli" "$cmd" | head -n1 | grep -q 'TARGET'; then
+        _dm_cli_dirs "$cur"
+        return
+      fi
       local actions
       actions=$(_dm_cli_actions "$cli" "$cmd")
       if [[ -n $actions && -z $action ]]; then
