@@ -16,6 +16,7 @@
 
 #include "dm-cli-commands.h"
 #include "dm-cli-options.h"
+#include "dm-i18n.h"
 #include "dm-latency.h"
 #include "dm-compare.h"
 #include "dm-history.h"
@@ -449,6 +450,7 @@ main (int argc, char **argv)
   /* On Windows main() gets the ANSI code page; target folders may have
    * names in any script. */
   dm_args_utf8 (&argc, &argv);
+  dm_i18n_init ();
   if (argc > 1 && !strcmp (argv[1], "compare"))
     return dm_cli_compare_main (argc - 1, argv + 1);
   if (argc > 1 && !strcmp (argv[1], "history"))

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dm-application.h"
+#include "dm-i18n-ui.h"
 
 #ifdef G_OS_WIN32
 #include <windows.h>
@@ -34,6 +35,32 @@ use_parent_console (void)
 }
 #endif
 
+/* The catalogues' folder: $DISKMETER_LOCALEDIR (tests, a run from the build
+ * tree); on Windows, which installs anywhere, share\locale beside the
+ * program (or its bin folder); else the configured one. */
+static void
+bind_translations (void)
+{
+  const char *env = g_getenv ("DISKMETER_LOCALEDIR");
+  g_autofree char *dir = NULL;
+
+  if (env && *env)
+    dir = g_strdup (env);
+#ifdef G_OS_WIN32
+  else
+    {
+      g_autofree char *top = g_win32_get_package_installation_directory_of_module (NULL);
+      dir = g_build_filename (top, "share", "locale", NULL);
+    }
+#else
+  else
+    dir = g_strdup (DM_LOCALEDIR);
+#endif
+  bindtextdomain (GETTEXT_PACKAGE, dir);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -58,7 +85,10 @@ main (int   argc,
       g_setenv ("GSK_RENDERER", "cairo", TRUE);
     }
 
+  /* The window's figures follow the locale (1.234,56 in German); reports
+   * and exports keep their '.' on their own (dm_buf_add_double, dm-xlsx). */
   setlocale (LC_ALL, "");
+  bind_translations ();
   app = dm_application_new ();
   status = g_application_run (G_APPLICATION (app), argc, argv);
   return status ? status : dm_application_get_exit_status (app);
