@@ -170,6 +170,26 @@ dm_check "... and the dark screenshot is dark (tile $dark_bg)" \
   python3 -c "import sys; sys.exit(0 if sum(map(int, '${dark_bg:-255,255,255}'.split(','))) < 300 else 1)"
 if [ -n "${DM_GUI_KEEP_DARK:-}" ]; then cp "$out/dark.png" "$DM_GUI_KEEP_DARK"; fi
 
+# A failed test's word is drawn in red: it must read as well as digits do,
+# in both styles (the first row of tiles failed, with the engine's reason).
+python3 - "$out/run.json" "$out/failed.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+first = j["results"][0]["test"]
+for r in j["results"]:
+    if r["test"] == first:
+        r["status"], r["error"] = "failed", "no I/O completed in 5 s; the device does not answer"
+json.dump(j, open(sys.argv[2], "w"))
+PY
+for style in light dark; do
+  theme=Adwaita; [ "$style" = dark ] && theme=Adwaita:dark
+  GTK_THEME="$theme" timeout 60 "$DM_GUI" --open "$out/failed.json" \
+    --save-screenshot "$out/failed-$style.png" --quit-when-done >/dev/null 2>&1
+  read -r failed_fg failed_bg failed_ratio < <(dm_png tile-contrast "$out/failed-$style.png")
+  dm_check "in the $style style a failed tile's red word stands out at least 4.5:1 (${failed_ratio:-?}:1, $failed_fg on $failed_bg)" \
+    python3 -c "import sys; sys.exit(0 if float('${failed_ratio:-0}') >= 4.5 else 1)"
+done
+
 timeout 30 "$DM_GUI" --open "$out/missing.json" --quit-when-done >/dev/null 2>"$out/open.err"
 rc=$?
 dm_check "--open of a missing file fails with status 1 (got $rc)" test "$rc" = 1

@@ -130,8 +130,13 @@ dm_tile_snapshot (GtkWidget   *widget,
 
   dm_draw_get_foreground (widget, &fg);
 
+  /* A failed tile's word is drawn in its meter's red: darker than the
+   * usual red on a light theme, lighter on a dark one (light text), so it
+   * reads at 4.5:1 or better over the tile's red tint either way. */
   if (self->state == DM_TILE_FAILED)
-    meter = (GdkRGBA) { 0.88, 0.11, 0.14, 1.0 };
+    meter = 0.2126 * fg.red + 0.7152 * fg.green + 0.0722 * fg.blue > 0.5
+              ? (GdkRGBA) { 1.0, 0.6, 0.58, 1.0 }
+              : (GdkRGBA) { 0.70, 0.08, 0.12, 1.0 };
   fill = meter;
   fill.alpha = 0.16;
 
