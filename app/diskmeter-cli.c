@@ -74,22 +74,22 @@ on_progress (void *user, const dm_progress *p)
   switch (p->phase)
     {
     case DM_PHASE_PREPARE:
-      snprintf (line, sizeof line, "Preparing test file %3.0f%%", p->fraction * 100);
+      snprintf (line, sizeof line, _ ("Preparing test file %3.0f%%"), p->fraction * 100);
       break;
     case DM_PHASE_WARMUP:
-      snprintf (line, sizeof line, "%-14s %-5s  warm-up           %3.0f%%  %d:%02d left",
+      snprintf (line, sizeof line, _ ("%-14s %-5s  warm-up           %3.0f%%  %d:%02d left"),
                 name, dm_mode_title (p->result->mode), p->fraction * 100, left / 60, left % 60);
       break;
     case DM_PHASE_MEASURE:
       /* The last sample's rate: it moves as the disk does, where the
        * best run's figure only changes when a run ends. */
-      snprintf (line, sizeof line, "%-14s %-5s  run %u/%u %10.2f MB/s %3.0f%%  %d:%02d left",
+      snprintf (line, sizeof line, _ ("%-14s %-5s  run %u/%u %10.2f MB/s %3.0f%%  %d:%02d left"),
                 name, dm_mode_title (p->result->mode), p->run, p->count,
                 p->sample.t > 0 ? p->sample.all.mb_per_s : p->result->mb_per_s,
                 p->fraction * 100, left / 60, left % 60);
       break;
     case DM_PHASE_INTERVAL:
-      snprintf (line, sizeof line, "Interval                          %3.0f%%  %d:%02d left",
+      snprintf (line, sizeof line, _ ("Interval                          %3.0f%%  %d:%02d left"),
                 p->fraction * 100, left / 60, left % 60);
       break;
     default:
@@ -179,7 +179,7 @@ list_targets (const dm_cli_options *o)
                                  | (o->all_targets ? DM_TARGET_LIST_MEMORY : 0));
   if (err < 0)
     {
-      fprintf (stderr, "diskmeter-cli: cannot list filesystems: %s\n", dm_strerror (err));
+      fprintf (stderr, _ ("diskmeter-cli: cannot list filesystems: %s\n"), dm_strerror (err));
       return EXIT_FAILED;
     }
   dm_buf_init (&out);
@@ -237,7 +237,7 @@ write_output (cli *c, dm_buf *out)
   else if (fwrite (out->data, 1, out->len, stdout) != out->len || fflush (stdout) != 0)
     err = -errno;
   if (err < 0)
-    fprintf (stderr, "diskmeter-cli: cannot write %s: %s\n",
+    fprintf (stderr, _ ("diskmeter-cli: cannot write %s: %s\n"),
              c->opt.output ? c->opt.output : "the report", dm_strerror (err));
   return err;
 }
@@ -300,10 +300,10 @@ save_history (const cli *c, const dm_report *r)
     return;
   int err = dm_history_save (r, path, sizeof path);
   if (err < 0)
-    fprintf (stderr, "diskmeter-cli: warning: the run was not saved in the history: %s\n",
+    fprintf (stderr, _ ("diskmeter-cli: warning: the run was not saved in the history: %s\n"),
              dm_strerror (err));
   else if (!c->opt.quiet && c->tty)
-    fprintf (stderr, "diskmeter-cli: saved as %s\n", path);
+    fprintf (stderr, _ ("diskmeter-cli: saved as %s\n"), path);
 }
 
 /* Warnings and the reason of a failure, once per target. */
@@ -311,7 +311,7 @@ static void
 tell_outcome (const dm_report *r, const char *which)
 {
   if (r->warning[0])
-    fprintf (stderr, "diskmeter-cli: warning: %s\n", r->warning);
+    fprintf (stderr, _ ("diskmeter-cli: warning: %s\n"), r->warning);
   if (r->status == DM_STATUS_FAILED && r->error[0])
     fprintf (stderr, "diskmeter-cli: %s%s%s\n", which ? which : "", which ? ": " : "", r->error);
 }
@@ -340,7 +340,7 @@ wait_until (cli *c, int64_t at_ms)
       if (c->tty && !c->opt.quiet && left > 1000)
         {
           clear_line (c);
-          c->last_len = fprintf (stderr, "Waiting for the start time: %d:%02d", (int) (left / 60000),
+          c->last_len = fprintf (stderr, _ ("Waiting for the start time: %d:%02d"), (int) (left / 60000),
                                  (int) (left / 1000 % 60));
         }
       dm_sleep_ns ((uint64_t) (left < 100 ? left : 100) * 1000000);
@@ -417,7 +417,7 @@ dm_cli_start (dm_cli_command command, int argc, char **argv, dm_cli_options *o)
       /* The measuring commands' messages begin "diskmeter-cli: " as their
        * run-time errors do; the commands that read saved runs name
        * themselves. */
-      fprintf (stderr, "%s: %s\nUsage: %s %s (see %s --help)\n",
+      fprintf (stderr, _ ("%s: %s\nUsage: %s %s (see %s --help)\n"),
                command & (DM_CLI_RUN | DM_CLI_SWEEP | DM_CLI_SUSTAINED) ? "diskmeter-cli" : who,
                why, who, dm_cli_command_usage (command), who);
       return EXIT_USAGE;
@@ -475,7 +475,7 @@ main (int argc, char **argv)
           && setup_run (&c, &c.report_b, &c.runner_b, c.opt.compare_with, specs, n_specs,
                         modes) < 0))
     {
-      fprintf (stderr, "diskmeter-cli: out of memory\n");
+      fprintf (stderr, _ ("diskmeter-cli: out of memory\n"));
       return EXIT_FAILED;
     }
   c.tty = isatty (STDERR_FILENO);
@@ -490,7 +490,7 @@ main (int argc, char **argv)
   if (c.runner_b)
     tell_outcome (&c.report_b, c.opt.compare_with);
   if (status == EXIT_CANCELLED)
-    fprintf (stderr, "diskmeter-cli: cancelled; the test file was removed\n");
+    fprintf (stderr, _ ("diskmeter-cli: cancelled; the test file was removed\n"));
   if (!c.opt.no_history)
     {
       save_history (&c, &c.report);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dm-cli-commands.h"
+#include "dm-i18n.h"
 #include "dm-cli-xlsx.h"
 #include "dm-compare.h"
 #include "dm-units.h"
@@ -38,7 +39,7 @@ dm_cli_compare_main (int argc, char **argv)
       int err = dm_file_read_all (files[loaded], DM_REPORT_FILE_MAX, &text, &len);
       if (err < 0)
         {
-          fprintf (stderr, "diskmeter-cli compare: cannot read %s: %s\n", files[loaded],
+          fprintf (stderr, _ ("diskmeter-cli compare: cannot read %s: %s\n"), files[loaded],
                    err == -EFBIG ? "larger than any result file" : dm_strerror (err));
           status = 1;
           break;
@@ -47,7 +48,7 @@ dm_cli_compare_main (int argc, char **argv)
       free (text);
       if (err < 0)
         {
-          fprintf (stderr, "diskmeter-cli compare: %s: %s\n", files[loaded], why);
+          fprintf (stderr, _ ("diskmeter-cli compare: %s: %s\n"), files[loaded], why);
           status = 1;
           break;
         }
@@ -65,7 +66,7 @@ dm_cli_compare_main (int argc, char **argv)
       if (dm_cli_xlsx_write_runs (ptrs, labels, n, o.thresholds, o.n_thresholds, output, why,
                                   sizeof why) < 0)
         {
-          fprintf (stderr, "diskmeter-cli compare: cannot write %s: %s\n", output, why);
+          fprintf (stderr, _ ("diskmeter-cli compare: cannot write %s: %s\n"), output, why);
           status = 1;
         }
     }
@@ -76,7 +77,7 @@ dm_cli_compare_main (int argc, char **argv)
       dm_buf_init (&out);
       if (dm_compare_build (&c, ptrs, files, n, o.unit) < 0)
         {
-          fprintf (stderr, "diskmeter-cli compare: out of memory\n");
+          fprintf (stderr, _ ("diskmeter-cli compare: out of memory\n"));
           status = 1;
         }
       else
@@ -97,7 +98,7 @@ dm_cli_compare_main (int argc, char **argv)
                            : (fwrite (out.data, 1, out.len, stdout) == out.len ? 0 : -EIO);
           if (err < 0)
             {
-              fprintf (stderr, "diskmeter-cli compare: cannot write %s: %s\n",
+              fprintf (stderr, _ ("diskmeter-cli compare: cannot write %s: %s\n"),
                        output ? output : "the comparison", dm_strerror (err));
               status = 1;
             }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dm-cli-commands.h"
+#include "dm-i18n.h"
 #include "dm-cli-xlsx.h"
 #include "dm-history.h"
 #include "dm-units.h"
@@ -17,8 +18,8 @@
 static int
 usage_error (const char *why)
 {
-  fprintf (stderr, "diskmeter-cli history: %s\nUsage: diskmeter-cli history %s "
-                   "(see diskmeter-cli history --help)\n", why,
+  fprintf (stderr, _ ("diskmeter-cli history: %s\nUsage: diskmeter-cli history %s "
+                   "(see diskmeter-cli history --help)\n"), why,
            dm_cli_command_usage (DM_CLI_HISTORY));
   return 2;
 }
@@ -88,7 +89,7 @@ export_xlsx (const dm_history_entry *entries, unsigned n, const char *list, cons
         }
       else if (dm_history_load (e->path, &runs[k], why, sizeof why) < 0)
         {
-          fprintf (stderr, "diskmeter-cli history: %s: %s\n", e->name, why);
+          fprintf (stderr, _ ("diskmeter-cli history: %s: %s\n"), e->name, why);
           status = 1;
         }
       else
@@ -102,7 +103,7 @@ export_xlsx (const dm_history_entry *entries, unsigned n, const char *list, cons
     status = usage_error ("which runs?");
   if (!status && dm_cli_xlsx_write_runs (ptrs, labels, k, NULL, 0, file, why, sizeof why) < 0)
     {
-      fprintf (stderr, "diskmeter-cli history: cannot write %s: %s\n", file, why);
+      fprintf (stderr, _ ("diskmeter-cli history: cannot write %s: %s\n"), file, why);
       status = 1;
     }
   for (unsigned i = 0; i < k; i++)
@@ -130,7 +131,7 @@ dm_cli_history_main (int argc, char **argv)
   err = dm_history_list (&entries, &n);
   if (err < 0)
     {
-      fprintf (stderr, "diskmeter-cli history: cannot read the history: %s\n", dm_strerror (err));
+      fprintf (stderr, _ ("diskmeter-cli history: cannot read the history: %s\n"), dm_strerror (err));
       return 1;
     }
   if (!strcmp (verb, "list"))
@@ -159,7 +160,7 @@ dm_cli_history_main (int argc, char **argv)
     {
       err = dm_history_delete (e->path);
       if (err < 0)
-        fprintf (stderr, "diskmeter-cli history: cannot delete %s: %s\n", e->name,
+        fprintf (stderr, _ ("diskmeter-cli history: cannot delete %s: %s\n"), e->name,
                  dm_strerror (err));
       else
         printf ("deleted %s\n", e->name);
@@ -169,7 +170,7 @@ dm_cli_history_main (int argc, char **argv)
     {
       err = dm_history_set_comment (e->path, args[1], why, sizeof why);
       if (err < 0)
-        fprintf (stderr, "diskmeter-cli history: %s: %s\n", e->name, why);
+        fprintf (stderr, _ ("diskmeter-cli history: %s: %s\n"), e->name, why);
       status = err < 0;
     }
   else
@@ -178,14 +179,14 @@ dm_cli_history_main (int argc, char **argv)
       err = dm_history_load (e->path, &r, why, sizeof why);
       if (err < 0)
         {
-          fprintf (stderr, "diskmeter-cli history: %s: %s\n", e->name, why);
+          fprintf (stderr, _ ("diskmeter-cli history: %s: %s\n"), e->name, why);
           status = 1;
         }
       else
         {
           err = dm_cli_write_report (&r, format, false, !strcmp (verb, "export") ? args[1] : NULL);
           if (err < 0)
-            fprintf (stderr, "diskmeter-cli history: cannot write %s: %s\n",
+            fprintf (stderr, _ ("diskmeter-cli history: cannot write %s: %s\n"),
                      args[1] ? args[1] : "the report", dm_strerror (err));
           status = err < 0;
           dm_report_clear (&r);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dm-cli-commands.h"
+#include "dm-i18n.h"
 #include "dm-cli-xlsx.h"
 #include "dm-merge.h"
 #include "dm-platform.h"
@@ -31,8 +32,8 @@ dm_cli_merge_main (int argc, char **argv)
   output = o.output;
   if (o.format == DM_FORMAT_XLSX && !dm_cli_xlsx_available)
     {
-      fprintf (stderr, "diskmeter-cli merge: this diskmeter-cli was built without Excel "
-                       "support (libxlsxwriter); use --format csv\n");
+      fprintf (stderr, _ ("diskmeter-cli merge: this diskmeter-cli was built without Excel "
+                       "support (libxlsxwriter); use --format csv\n"));
       return 1;
     }
 
@@ -42,7 +43,7 @@ dm_cli_merge_main (int argc, char **argv)
   unsigned loaded = 0;
   if (!reports)
     {
-      fprintf (stderr, "diskmeter-cli merge: out of memory\n");
+      fprintf (stderr, _ ("diskmeter-cli merge: out of memory\n"));
       return 1;
     }
   for (; loaded < n; loaded++)
@@ -52,7 +53,7 @@ dm_cli_merge_main (int argc, char **argv)
       int err = dm_file_read_all (paths[loaded], DM_REPORT_FILE_MAX, &text, &len);
       if (err < 0)
         {
-          fprintf (stderr, "diskmeter-cli merge: cannot read %s: %s\n", paths[loaded],
+          fprintf (stderr, _ ("diskmeter-cli merge: cannot read %s: %s\n"), paths[loaded],
                    err == -EFBIG ? "larger than any result file" : dm_strerror (err));
           goto out;
         }
@@ -60,7 +61,7 @@ dm_cli_merge_main (int argc, char **argv)
       free (text);
       if (err < 0)
         {
-          fprintf (stderr, "diskmeter-cli merge: %s: %s\n", paths[loaded], why);
+          fprintf (stderr, _ ("diskmeter-cli merge: %s: %s\n"), paths[loaded], why);
           goto out;
         }
       rp[loaded] = &reports[loaded];
@@ -69,7 +70,7 @@ dm_cli_merge_main (int argc, char **argv)
   dm_merge m;
   if (dm_merge_build (&m, rp, paths, n, why, sizeof why) < 0)
     {
-      fprintf (stderr, "diskmeter-cli merge: %s\n", why);
+      fprintf (stderr, _ ("diskmeter-cli merge: %s\n"), why);
       goto out;
     }
   int err;
@@ -96,7 +97,7 @@ dm_cli_merge_main (int argc, char **argv)
     }
   dm_merge_clear (&m);
   if (err < 0)
-    fprintf (stderr, "diskmeter-cli merge: cannot write %s: %s\n", output ? output : "the report",
+    fprintf (stderr, _ ("diskmeter-cli merge: cannot write %s: %s\n"), output ? output : "the report",
              why);
   else
     status = 0;

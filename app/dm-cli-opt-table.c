@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dm-i18n.h"
 #include "dm-units.h"
 
 /* Index of text among the '|'-separated words, any case, or -1. */
@@ -55,7 +56,7 @@ dm_opt_range_text (const dm_opt *o, char *buf, size_t size)
   switch (o->kind)
     {
     case DM_OPT_UINT: snprintf (buf, size, "%.0f..%.0f", o->min, o->max); break;
-    case DM_OPT_LIST: snprintf (buf, size, "each %.0f..%.0f", o->min, o->max); break;
+    case DM_OPT_LIST: snprintf (buf, size, _("each %.0f..%.0f"), o->min, o->max); break;
     case DM_OPT_SECONDS: snprintf (buf, size, "%g..%g s", o->min, o->max); break;
     case DM_OPT_SIZE:
       dm_size_format ((uint64_t) o->min, a, sizeof a);
@@ -93,7 +94,7 @@ check_value (const dm_opt *o, dm_opt_value *v, char *why, size_t ws)
       return 0;
     case DM_OPT_PATH:
       if (!*t)
-        return dm_why (why, ws, "--%s needs a non-empty %s", o->name, o->arg ? o->arg : "value");
+        return dm_why (why, ws, _ ("--%s needs a non-empty %s"), o->name, o->arg ? o->arg : "value");
       return 0;
     case DM_OPT_UINT:
       err = dm_uint_parse (t, (unsigned) o->min, (unsigned) o->max, &v->u, inner, sizeof inner);
@@ -103,7 +104,7 @@ check_value (const dm_opt *o, dm_opt_value *v, char *why, size_t ws)
       if (v->choice < 0 && !(o->flags & DM_OPT_ALIASES))
         {
           choices_text (o->choices, inner, sizeof inner);
-          return dm_why (why, ws, "--%s: '%.200s' is not %s", o->name, t, inner);
+          return dm_why (why, ws, _ ("--%s: '%.200s' is not %s"), o->name, t, inner);
         }
       return 0;
     case DM_OPT_SIZE:
@@ -116,14 +117,14 @@ check_value (const dm_opt *o, dm_opt_value *v, char *why, size_t ws)
       dm_size_format ((uint64_t) o->max, b, sizeof b);
       if ((o->flags & DM_OPT_POW2)
           && (v->size < o->min || v->size > o->max || (v->size & (v->size - 1))))
-        return dm_why (why, ws, "--%s: '%.200s' is not a power of two from %s to %s", o->name, t,
+        return dm_why (why, ws, _ ("--%s: '%.200s' is not a power of two from %s to %s"), o->name, t,
                        a, b);
       if (v->size < o->min || v->size > o->max)
-        return dm_why (why, ws, "--%s: '%.200s' is out of range (%s to %s)", o->name, t, a, b);
+        return dm_why (why, ws, _ ("--%s: '%.200s' is out of range (%s to %s)"), o->name, t, a, b);
       if (o->step && v->size % o->step)
         {
           dm_size_format (o->step, a, sizeof a);
-          return dm_why (why, ws, "--%s: '%.200s' is not a whole number of %s", o->name, t,
+          return dm_why (why, ws, _ ("--%s: '%.200s' is not a whole number of %s"), o->name, t,
                          a[0] == '1' ? a + 1 : a);
         }
       return 0;
@@ -131,16 +132,16 @@ check_value (const dm_opt *o, dm_opt_value *v, char *why, size_t ws)
       err = dm_duration_parse (t, &v->seconds, inner, sizeof inner);
       /* Decimal input such as 0.1 may land a hair off the bound. */
       if (!err && o->max > 0 && !(v->seconds >= o->min - 1e-9 && v->seconds <= o->max + 1e-9))
-        return dm_why (why, ws, "--%s: '%.200s' is out of range (%g to %g seconds)", o->name, t,
+        return dm_why (why, ws, _ ("--%s: '%.200s' is out of range (%g to %g seconds)"), o->name, t,
                        o->min, o->max);
       if (!err && (v->seconds < 0 || !isfinite (v->seconds)))
-        return dm_why (why, ws, "--%s: '%.200s' is not a duration", o->name, t);
+        return dm_why (why, ws, _ ("--%s: '%.200s' is not a duration"), o->name, t);
       break;
     default:
-      return dm_why (why, ws, "--%s: unknown kind of value", o->name);
+      return dm_why (why, ws, _ ("--%s: unknown kind of value"), o->name);
     }
   if (err < 0)
-    return dm_why (why, ws, "--%s: %s", o->name, inner);
+    return dm_why (why, ws, _ ("--%s: %s"), o->name, inner);
   return 0;
 }
 
@@ -175,7 +176,7 @@ dm_opt_parse (const dm_opt_parser *p, int argc, char **argv, char *why, size_t w
             if (p->table[k].short_name == arg[1] && (p->table[k].commands & p->command))
               o = &p->table[k];
           if (!o)
-            return dm_why (why, ws, "unknown option '%.200s'", arg);
+            return dm_why (why, ws, _ ("unknown option '%.200s'"), arg);
         }
       else
         {
@@ -183,13 +184,13 @@ dm_opt_parse (const dm_opt_parser *p, int argc, char **argv, char *why, size_t w
           size_t len = eq ? (size_t) (eq - name) : strlen (name);
           o = dm_opt_find (p->table, p->n_table, p->command, name, len);
           if (!o && dm_opt_find (p->table, p->n_table, ~0u, name, len))
-            return dm_why (why, ws, "--%.*s is not an option of %s (see %s --help)", (int) len,
+            return dm_why (why, ws, _ ("--%.*s is not an option of %s (see %s --help)"), (int) len,
                            name, p->who, p->who);
           if (!o)
-            return dm_why (why, ws, "unknown option '--%.*s'", (int) (len < 200 ? len : 200),
+            return dm_why (why, ws, _ ("unknown option '--%.*s'"), (int) (len < 200 ? len : 200),
                            name);
           if (eq && o->kind == DM_OPT_FLAG)
-            return dm_why (why, ws, "--%s takes no value", o->name);
+            return dm_why (why, ws, _ ("--%s takes no value"), o->name);
           v.text = eq ? eq + 1 : NULL;
         }
       if (o->kind != DM_OPT_FLAG && !v.text)
@@ -197,7 +198,7 @@ dm_opt_parse (const dm_opt_parser *p, int argc, char **argv, char *why, size_t w
           /* The next argument is the value, even one that starts with a
            * dash: --comment "-fast disk" is a comment. */
           if (i + 1 >= argc)
-            return dm_why (why, ws, "--%s needs a value", o->name);
+            return dm_why (why, ws, _ ("--%s needs a value"), o->name);
           v.text = argv[++i];
         }
       if ((err = check_value (o, &v, why, ws)) < 0)
@@ -257,14 +258,17 @@ write_option (const dm_opt *o, dm_buf *out)
               o->kind == DM_OPT_CHOICE || !o->arg ? o->choices : o->arg);
 
   dm_opt_range_text (o, range, sizeof range);
-  snprintf (text, sizeof text, "%s", o->help);
+  snprintf (text, sizeof text, "%s", _(o->help));
   if (range[0] || o->def || (o->flags & DM_OPT_REPEAT))
     {
+      /* A default in words ("the profile's") is translated; one the user
+       * would type ("text", "4KiB") is not. */
+      const char *def = o->def && strchr (o->def, ' ') ? _(o->def) : o->def;
       used = strlen (text);
       snprintf (text + used, sizeof text - used, " (%s%s%s%s%s%s)", range,
-                range[0] && o->def ? ", " : "", o->def ? "default: " : "", o->def ? o->def : "",
-                (range[0] || o->def) && (o->flags & DM_OPT_REPEAT) ? ", " : "",
-                o->flags & DM_OPT_REPEAT ? "repeatable" : "");
+                range[0] && def ? ", " : "", def ? _("default: ") : "", def ? def : "",
+                (range[0] || def) && (o->flags & DM_OPT_REPEAT) ? ", " : "",
+                o->flags & DM_OPT_REPEAT ? _("repeatable") : "");
     }
 
   dm_buf_add (out, left);
@@ -289,7 +293,7 @@ dm_opt_write_help (const dm_opt *table, size_t n, unsigned command, dm_buf *out)
         seen = (table[k].commands & command) && !strcmp (table[k].group, table[g].group);
       if (seen)
         continue;
-      dm_buf_printf (out, "%s:\n", table[g].group);
+      dm_buf_printf (out, "%s:\n", _(table[g].group));
       for (size_t k = g; k < n; k++)
         if ((table[k].commands & command) && !strcmp (table[k].group, table[g].group))
           write_option (&table[k], out);

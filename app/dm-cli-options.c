@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dm-backend.h"
+#include "dm-i18n.h"
 #include "dm-compare.h"
 #include "dm-merge.h"
 #include "dm-profile.h"
@@ -29,19 +30,19 @@ parse_tests (const char *list, dm_cli_options *o, char *why, size_t why_size)
       size_t n = end ? (size_t) (end - p) : strlen (p);
       char word[64], inner[200];
       if (n == 0 || n >= sizeof word)
-        return dm_why (why, why_size, "--tests: '%s' is not a list of test names", list);
+        return dm_why (why, why_size, _ ("--tests: '%s' is not a list of test names"), list);
       if (o->n_tests == DM_CLI_MAX_TESTS)
-        return dm_why (why, why_size, "--tests: at most %d tests", DM_CLI_MAX_TESTS);
+        return dm_why (why, why_size, _ ("--tests: at most %d tests"), DM_CLI_MAX_TESTS);
       memcpy (word, p, n);
       word[n] = '\0';
       /* The spec parser's reason names the test; say which option too. */
       if (dm_spec_parse (word, &o->tests[o->n_tests], inner, sizeof inner) < 0)
-        return dm_why (why, why_size, "--tests: %s", inner);
+        return dm_why (why, why_size, _ ("--tests: %s"), inner);
       o->n_tests++;
       p = end ? end + 1 : NULL;
     }
   if (!o->n_tests)
-    return dm_why (why, why_size, "--tests needs at least one test name");
+    return dm_why (why, why_size, _ ("--tests needs at least one test name"));
   return 0;
 }
 
@@ -76,191 +77,191 @@ typedef enum {
 static const dm_opt table[] = {
   /* The plain run's tests. */
   { .name = "profile", .kind = DM_OPT_CHOICE, .choices = "default|peak|realworld|demo",
-    .flags = DM_OPT_ALIASES, .commands = RUN, .id = OPT_PROFILE, .group = "Tests",
-    .help = "CrystalDiskMark's test set", .def = "default" },
-  { .name = "nvme", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_NVME, .group = "Tests",
-    .help = "the profile's NVMe SSD preset" },
-  { .name = "mix", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_MIX, .group = "Tests",
-    .help = "add the Mix column (reads and writes together)" },
+    .flags = DM_OPT_ALIASES, .commands = RUN, .id = OPT_PROFILE, .group = N_ ("Tests"),
+    .help = N_ ("CrystalDiskMark's test set"), .def = "default" },
+  { .name = "nvme", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_NVME, .group = N_ ("Tests"),
+    .help = N_ ("the profile's NVMe SSD preset") },
+  { .name = "mix", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_MIX, .group = N_ ("Tests"),
+    .help = N_ ("add the Mix column (reads and writes together)") },
   { .name = "mix-read", .kind = DM_OPT_UINT, .arg = "PERCENT", .min = 10, .max = 90,
-    .commands = RUN, .id = OPT_MIX_READ, .group = "Tests",
-    .help = "read share of Mix; implies --mix", .def = "70" },
+    .commands = RUN, .id = OPT_MIX_READ, .group = N_ ("Tests"),
+    .help = N_ ("read share of Mix; implies --mix"), .def = "70" },
   { .name = "modes", .kind = DM_OPT_LIST, .arg = "LIST", .commands = RUN, .id = OPT_MODES,
-    .group = "Tests", .help = "columns to run, of read,write,mix", .def = "the profile's" },
+    .group = N_ ("Tests"), .help = N_ ("columns to run, of read,write,mix"), .def = N_ ("the profile's") },
   { .name = "tests", .kind = DM_OPT_LIST, .arg = "LIST", .commands = RUN, .id = OPT_TESTS,
-    .group = "Tests",
-    .help = "tests instead of the profile's, e.g. SEQ1M_Q8T1,RND4K_Q32T16 (block 4KiB..8MiB, "
-            "Q 1..512, T 1..64)" },
+    .group = N_ ("Tests"),
+    .help = N_ ("tests instead of the profile's, e.g. SEQ1M_Q8T1,RND4K_Q32T16 (block 4KiB..8MiB, "
+            "Q 1..512, T 1..64)") },
 
   /* A sweep's load. */
   { .name = "pattern", .kind = DM_OPT_CHOICE, .choices = "SEQ|RND", .commands = SWEEP,
-    .id = OPT_PATTERN, .group = "Sweep", .help = "sequential or random", .def = "RND" },
+    .id = OPT_PATTERN, .group = N_ ("Sweep"), .help = N_ ("sequential or random"), .def = "RND" },
   { .name = "block", .kind = DM_OPT_SIZE, .arg = "SIZE", .min = DM_BLOCK_MIN, .max = DM_BLOCK_MAX,
-    .flags = DM_OPT_POW2, .commands = SWEEP, .id = OPT_BLOCK, .group = "Sweep",
-    .help = "block size, a power of two", .def = "4KiB" },
+    .flags = DM_OPT_POW2, .commands = SWEEP, .id = OPT_BLOCK, .group = N_ ("Sweep"),
+    .help = N_ ("block size, a power of two"), .def = "4KiB" },
   { .name = "mode", .kind = DM_OPT_CHOICE, .choices = "read|write|mix", .commands = SWEEP,
-    .id = OPT_MODE, .group = "Sweep", .help = "what each I/O does", .def = "read" },
-  { .name = "mix", .kind = DM_OPT_FLAG, .commands = SWEEP, .id = OPT_MIX, .group = "Sweep",
-    .help = "the same as --mode=mix" },
+    .id = OPT_MODE, .group = N_ ("Sweep"), .help = N_ ("what each I/O does"), .def = "read" },
+  { .name = "mix", .kind = DM_OPT_FLAG, .commands = SWEEP, .id = OPT_MIX, .group = N_ ("Sweep"),
+    .help = N_ ("the same as --mode=mix") },
   { .name = "mix-read", .kind = DM_OPT_UINT, .arg = "PERCENT", .min = 10, .max = 90,
-    .commands = SWEEP, .id = OPT_MIX_READ, .group = "Sweep",
-    .help = "read share of mix; implies --mode=mix", .def = "70" },
+    .commands = SWEEP, .id = OPT_MIX_READ, .group = N_ ("Sweep"),
+    .help = N_ ("read share of mix; implies --mode=mix"), .def = "70" },
   { .name = "qd", .kind = DM_OPT_LIST, .arg = "LIST", .min = 1, .max = DM_QUEUE_MAX,
-    .commands = SWEEP, .id = OPT_QD_LIST, .group = "Sweep",
-    .help = "queue depths per thread", .def = "1,2,4,8,16,32,64,128,256" },
+    .commands = SWEEP, .id = OPT_QD_LIST, .group = N_ ("Sweep"),
+    .help = N_ ("queue depths per thread"), .def = "1,2,4,8,16,32,64,128,256" },
   { .name = "threads", .kind = DM_OPT_LIST, .arg = "LIST", .min = 1, .max = DM_THREADS_MAX,
-    .commands = SWEEP, .id = OPT_THREADS_LIST, .group = "Sweep", .help = "thread counts",
+    .commands = SWEEP, .id = OPT_THREADS_LIST, .group = N_ ("Sweep"), .help = N_ ("thread counts"),
     .def = "1,2,4,8,16" },
   { .name = "latency-bound", .kind = DM_OPT_UINT, .arg = "US", .min = 1, .max = 60000000,
-    .commands = SWEEP, .id = OPT_LATENCY_BOUND, .group = "Sweep",
-    .help = "also name the fastest load whose p99 latency stays under US microseconds" },
+    .commands = SWEEP, .id = OPT_LATENCY_BOUND, .group = N_ ("Sweep"),
+    .help = N_ ("also name the fastest load whose p99 latency stays under US microseconds") },
 
   /* A sustained test's load. */
   { .name = "mode", .kind = DM_OPT_CHOICE, .choices = "write|read", .commands = SUSTAINED,
-    .id = OPT_MODE, .group = "Sustained",
-    .help = "write the span, or fill it and read it back", .def = "write" },
+    .id = OPT_MODE, .group = N_ ("Sustained"),
+    .help = N_ ("write the span, or fill it and read it back"), .def = "write" },
   { .name = "pattern", .kind = DM_OPT_CHOICE, .choices = "SEQ|RND", .commands = SUSTAINED,
-    .id = OPT_PATTERN, .group = "Sustained", .help = "sequential or random", .def = "SEQ" },
+    .id = OPT_PATTERN, .group = N_ ("Sustained"), .help = N_ ("sequential or random"), .def = "SEQ" },
   { .name = "block", .kind = DM_OPT_SIZE, .arg = "SIZE", .min = DM_BLOCK_MIN, .max = DM_BLOCK_MAX,
-    .flags = DM_OPT_POW2, .commands = SUSTAINED, .id = OPT_BLOCK, .group = "Sustained",
-    .help = "block size, a power of two", .def = "1MiB" },
+    .flags = DM_OPT_POW2, .commands = SUSTAINED, .id = OPT_BLOCK, .group = N_ ("Sustained"),
+    .help = N_ ("block size, a power of two"), .def = "1MiB" },
   { .name = "qd", .kind = DM_OPT_UINT, .arg = "N", .min = 1, .max = DM_QUEUE_MAX,
-    .commands = SUSTAINED, .id = OPT_QD, .group = "Sustained", .help = "queue depth per thread",
+    .commands = SUSTAINED, .id = OPT_QD, .group = N_ ("Sustained"), .help = N_ ("queue depth per thread"),
     .def = "8" },
   { .name = "threads", .kind = DM_OPT_UINT, .arg = "N", .min = 1, .max = DM_THREADS_MAX,
-    .commands = SUSTAINED, .id = OPT_THREADS, .group = "Sustained", .help = "threads",
+    .commands = SUSTAINED, .id = OPT_THREADS, .group = N_ ("Sustained"), .help = N_ ("threads"),
     .def = "1" },
   { .name = "span", .kind = DM_OPT_SIZE, .arg = "SIZE|free", .choices = "free",
     .min = DM_TEST_SIZE_MIN, .max = DM_TEST_SIZE_MAX, .step = DM_BLOCK_MAX_ALIGN,
-    .commands = SUSTAINED, .id = OPT_SPAN, .group = "Sustained",
-    .help = "test file size, whole MiB; free (the default for write) is all free space but "
-            "max(1 GiB, 5% of the filesystem), at most 64GiB; read defaults to 4GiB or less" },
+    .commands = SUSTAINED, .id = OPT_SPAN, .group = N_ ("Sustained"),
+    .help = N_ ("test file size, whole MiB; free (the default for write) is all free space but "
+            "max(1 GiB, 5% of the filesystem), at most 64GiB; read defaults to 4GiB or less") },
   { .name = "duration", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0.1, .max = 3600,
-    .commands = SUSTAINED, .id = OPT_DURATION, .group = "Sustained",
-    .help = "at most this long", .def = "60" },
+    .commands = SUSTAINED, .id = OPT_DURATION, .group = N_ ("Sustained"),
+    .help = N_ ("at most this long"), .def = "60" },
   { .name = "sample", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = DM_SAMPLE_MIN_S,
-    .max = DM_SAMPLE_MAX_S, .commands = SUSTAINED, .id = OPT_SAMPLE, .group = "Sustained",
-    .help = "the timeline's step", .def = "0.5" },
+    .max = DM_SAMPLE_MAX_S, .commands = SUSTAINED, .id = OPT_SAMPLE, .group = N_ ("Sustained"),
+    .help = N_ ("the timeline's step"), .def = "0.5" },
   { .name = "progress", .kind = DM_OPT_FLAG, .commands = SUSTAINED, .id = OPT_PROGRESS,
-    .group = "Sustained", .help = "print each sample on stderr as it closes (for scripts)" },
+    .group = N_ ("Sustained"), .help = N_ ("print each sample on stderr as it closes (for scripts)") },
 
   /* Settings of every measuring command. */
   { .name = "count", .kind = DM_OPT_UINT, .arg = "N", .min = DM_COUNT_MIN, .max = DM_COUNT_MAX,
-    .commands = RUN, .id = OPT_COUNT, .group = "Settings",
-    .help = "measured runs per test; the best one counts", .def = "5" },
+    .commands = RUN, .id = OPT_COUNT, .group = N_ ("Settings"),
+    .help = N_ ("measured runs per test; the best one counts"), .def = "5" },
   { .name = "count", .kind = DM_OPT_UINT, .arg = "N", .min = DM_COUNT_MIN, .max = DM_COUNT_MAX,
-    .commands = SWEEP, .id = OPT_COUNT, .group = "Settings",
-    .help = "measured runs per combination; the best one counts", .def = "1" },
+    .commands = SWEEP, .id = OPT_COUNT, .group = N_ ("Settings"),
+    .help = N_ ("measured runs per combination; the best one counts"), .def = "1" },
   { .name = "size", .kind = DM_OPT_SIZE, .arg = "SIZE", .min = DM_TEST_SIZE_MIN,
     .max = DM_TEST_SIZE_MAX, .step = DM_BLOCK_MAX_ALIGN, .commands = RUN | SWEEP, .id = OPT_SIZE,
-    .group = "Settings", .help = "test file size, whole MiB", .def = "1GiB" },
+    .group = N_ ("Settings"), .help = N_ ("test file size, whole MiB"), .def = "1GiB" },
   { .name = "duration", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0.1, .max = 3600,
-    .commands = RUN, .id = OPT_DURATION, .group = "Settings",
-    .help = "length of one measured run", .def = "5" },
+    .commands = RUN, .id = OPT_DURATION, .group = N_ ("Settings"),
+    .help = N_ ("length of one measured run"), .def = "5" },
   { .name = "duration", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0.1, .max = 3600,
-    .commands = SWEEP, .id = OPT_DURATION, .group = "Settings",
-    .help = "length of one measured run", .def = "3" },
+    .commands = SWEEP, .id = OPT_DURATION, .group = N_ ("Settings"),
+    .help = N_ ("length of one measured run"), .def = "3" },
   { .name = "interval", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0, .max = 3600,
-    .commands = RUN, .id = OPT_INTERVAL, .group = "Settings", .help = "pause between tests",
+    .commands = RUN, .id = OPT_INTERVAL, .group = N_ ("Settings"), .help = N_ ("pause between tests"),
     .def = "5" },
   { .name = "interval", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0, .max = 3600,
-    .commands = SWEEP, .id = OPT_INTERVAL, .group = "Settings",
-    .help = "pause between combinations", .def = "0" },
+    .commands = SWEEP, .id = OPT_INTERVAL, .group = N_ ("Settings"),
+    .help = N_ ("pause between combinations"), .def = "0" },
   { .name = "warmup", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0, .max = 3600,
-    .commands = RUN, .id = OPT_WARMUP, .group = "Settings",
-    .help = "unscored run before each test", .def = "5" },
+    .commands = RUN, .id = OPT_WARMUP, .group = N_ ("Settings"),
+    .help = N_ ("unscored run before each test"), .def = "5" },
   { .name = "warmup", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0, .max = 3600,
-    .commands = SWEEP, .id = OPT_WARMUP, .group = "Settings",
-    .help = "unscored run before each combination", .def = "2" },
+    .commands = SWEEP, .id = OPT_WARMUP, .group = N_ ("Settings"),
+    .help = N_ ("unscored run before each combination"), .def = "2" },
   { .name = "data", .kind = DM_OPT_CHOICE, .choices = "random|zeros", .flags = DM_OPT_ALIASES,
-    .commands = MEASURE, .id = OPT_DATA, .group = "Settings",
-    .help = "test data; random is incompressible", .def = "random" },
+    .commands = MEASURE, .id = OPT_DATA, .group = N_ ("Settings"),
+    .help = N_ ("test data; random is incompressible"), .def = "random" },
   { .name = "backend", .kind = DM_OPT_STRING, .arg = "NAME", .commands = MEASURE,
-    .id = OPT_BACKEND, .group = "Settings",
-    .help = "the I/O backend, one built for this system: io_uring or psync on Linux, iocp on "
-            "Windows", .def = "the best that works" },
+    .id = OPT_BACKEND, .group = N_ ("Settings"),
+    .help = N_ ("the I/O backend, one built for this system: io_uring or psync on Linux, iocp on "
+            "Windows"), .def = N_ ("the best that works") },
   { .name = "buffered", .kind = DM_OPT_FLAG, .commands = MEASURE, .id = OPT_BUFFERED,
-    .group = "Settings", .help = "run without O_DIRECT; results are marked cached" },
+    .group = N_ ("Settings"), .help = N_ ("run without O_DIRECT; results are marked cached") },
   { .name = "write-through", .kind = DM_OPT_FLAG, .commands = MEASURE, .id = OPT_WRITE_THROUGH,
-    .group = "Settings", .help = "ask the device not to cache writes (O_DSYNC)" },
+    .group = N_ ("Settings"), .help = N_ ("ask the device not to cache writes (O_DSYNC)") },
   { .name = "destroy-data-on", .kind = DM_OPT_PATH, .arg = "DEVICE", .commands = RUN | SWEEP,
-    .id = OPT_DESTROY, .group = "Settings",
-    .help = "allow write tests on this block device, the TARGET, destroying its data" },
+    .id = OPT_DESTROY, .group = N_ ("Settings"),
+    .help = N_ ("allow write tests on this block device, the TARGET, destroying its data") },
 
   /* Where figures go. */
   { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|json|csv", .commands = RUN,
-    .id = OPT_FORMAT, .group = "Output", .help = "text is CrystalDiskMark's layout",
+    .id = OPT_FORMAT, .group = N_ ("Output"), .help = N_ ("text is CrystalDiskMark's layout"),
     .def = "text" },
   { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|json|csv", .commands = SWEEP,
-    .id = OPT_FORMAT, .group = "Output",
-    .help = "text: QD x T tables of MB/s, IOPS and p99 latency; json: the full report plus a "
-            "\"sweep\" object; csv: one row per combination", .def = "text" },
+    .id = OPT_FORMAT, .group = N_ ("Output"),
+    .help = N_ ("text: QD x T tables of MB/s, IOPS and p99 latency; json: the full report plus a "
+            "\"sweep\" object; csv: one row per combination"), .def = "text" },
   { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|json|csv", .commands = SUSTAINED,
-    .id = OPT_FORMAT, .group = "Output",
-    .help = "text: a summary and a chart; json: the report plus a \"sustained\" object; csv: "
-            "one row per sample", .def = "text" },
+    .id = OPT_FORMAT, .group = N_ ("Output"),
+    .help = N_ ("text: a summary and a chart; json: the report plus a \"sustained\" object; csv: "
+            "one row per sample"), .def = "text" },
   { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|json|csv", .commands = SHOW,
-    .id = OPT_FORMAT, .group = "Output", .help = "as the run was printed", .def = "text" },
+    .id = OPT_FORMAT, .group = N_ ("Output"), .help = N_ ("as the run was printed"), .def = "text" },
   { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|csv|json|xlsx",
-    .commands = COMPARE | MERGE, .id = OPT_FORMAT, .group = "Output",
-    .help = "xlsx, an Excel workbook, needs --output", .def = "text" },
+    .commands = COMPARE | MERGE, .id = OPT_FORMAT, .group = N_ ("Output"),
+    .help = N_ ("xlsx, an Excel workbook, needs --output"), .def = "text" },
   { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|json|csv|xlsx",
-    .commands = HISTORY, .id = OPT_FORMAT, .group = "Output",
-    .help = "for show and export; xlsx is for export only", .def = "text" },
+    .commands = HISTORY, .id = OPT_FORMAT, .group = N_ ("Output"),
+    .help = N_ ("for show and export; xlsx is for export only"), .def = "text" },
   { .name = "output", .kind = DM_OPT_PATH, .arg = "FILE",
-    .commands = MEASURE | COMPARE | SHOW | MERGE, .id = OPT_OUTPUT, .group = "Output",
-    .help = "write to FILE (atomically) instead of stdout" },
+    .commands = MEASURE | COMPARE | SHOW | MERGE, .id = OPT_OUTPUT, .group = N_ ("Output"),
+    .help = N_ ("write to FILE (atomically) instead of stdout") },
   { .name = "unit", .kind = DM_OPT_CHOICE, .choices = "MB/s|GB/s|IOPS|us",
-    .flags = DM_OPT_ALIASES, .commands = COMPARE, .id = OPT_UNIT, .group = "Output",
-    .help = "the figure to compare", .def = "MB/s" },
+    .flags = DM_OPT_ALIASES, .commands = COMPARE, .id = OPT_UNIT, .group = N_ ("Output"),
+    .help = N_ ("the figure to compare"), .def = "MB/s" },
   { .name = "sort", .kind = DM_OPT_STRING, .arg = "RUN", .commands = COMPARE, .id = OPT_SORT,
-    .group = "Output", .help = "sort rows by run A, B, C... (highest first)" },
+    .group = N_ ("Output"), .help = N_ ("sort rows by run A, B, C... (highest first)") },
   { .name = "threshold", .kind = DM_OPT_STRING, .arg = "RULE", .flags = DM_OPT_REPEAT,
-    .commands = RUN, .id = OPT_THRESHOLD, .group = "Output",
-    .help = "colour figures green or red, e.g. \"read RND4K_Q32T1 IOPS green>90000 "
-            "red<50000\" or \"us red>10000\"" },
+    .commands = RUN, .id = OPT_THRESHOLD, .group = N_ ("Output"),
+    .help = N_ ("colour figures green or red, e.g. \"read RND4K_Q32T1 IOPS green>90000 "
+            "red<50000\" or \"us red>10000\"") },
   { .name = "threshold", .kind = DM_OPT_STRING, .arg = "RULE", .flags = DM_OPT_REPEAT,
-    .commands = COMPARE, .id = OPT_THRESHOLD, .group = "Output",
-    .help = "colour cells, e.g. \"read IOPS green>90000 red<50000\"",
-    .def = "the rules saved with the first run" },
+    .commands = COMPARE, .id = OPT_THRESHOLD, .group = N_ ("Output"),
+    .help = N_ ("colour cells, e.g. \"read IOPS green>90000 red<50000\""),
+    .def = N_ ("the rules saved with the first run") },
   { .name = "comment", .kind = DM_OPT_STRING, .arg = "TEXT", .commands = MEASURE,
-    .id = OPT_COMMENT, .group = "Output", .help = "a comment stored with the results" },
+    .id = OPT_COMMENT, .group = N_ ("Output"), .help = N_ ("a comment stored with the results") },
   { .name = "quiet", .short_name = 'q', .kind = DM_OPT_FLAG, .commands = MEASURE,
-    .id = OPT_QUIET, .group = "Output", .help = "no estimate or progress line" },
+    .id = OPT_QUIET, .group = N_ ("Output"), .help = N_ ("no estimate or progress line") },
   { .name = "no-history", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_NO_HISTORY,
-    .group = "Output", .help = "do not keep this run in the history (diskmeter-cli history)" },
+    .group = N_ ("Output"), .help = N_ ("do not keep this run in the history (diskmeter-cli history)") },
   { .name = "no-history", .kind = DM_OPT_FLAG, .commands = SWEEP | SUSTAINED,
-    .id = OPT_NO_HISTORY, .group = "Output",
-    .help = "taken for scripts that give it to every run; this command keeps no history" },
+    .id = OPT_NO_HISTORY, .group = N_ ("Output"),
+    .help = N_ ("taken for scripts that give it to every run; this command keeps no history") },
   { .name = "latency", .kind = DM_OPT_FLAG, .commands = RUN | SHOW, .id = OPT_LATENCY,
-    .group = "Output",
-    .help = "after the text report, each test's latency percentiles and the percent of I/Os "
-            "per millisecond (0..23, 24+)" },
+    .group = N_ ("Output"),
+    .help = N_ ("after the text report, each test's latency percentiles and the percent of I/Os "
+            "per millisecond (0..23, 24+)") },
   { .name = "sample", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = DM_SAMPLE_MIN_S,
-    .max = DM_SAMPLE_MAX_S, .commands = RUN, .id = OPT_SAMPLE, .group = "Output",
-    .help = "the timeline's step: figures every SEC seconds of each test (in JSON as "
-            "\"samples\")", .def = "0.5" },
+    .max = DM_SAMPLE_MAX_S, .commands = RUN, .id = OPT_SAMPLE, .group = N_ ("Output"),
+    .help = N_ ("the timeline's step: figures every SEC seconds of each test (in JSON as "
+            "\"samples\")"), .def = "0.5" },
   { .name = "samples", .kind = DM_OPT_FLAG, .commands = RUN | SHOW, .id = OPT_SAMPLES,
-    .group = "Output", .help = "with --format=csv, one row per sample instead of per test" },
+    .group = N_ ("Output"), .help = N_ ("with --format=csv, one row per sample instead of per test") },
   { .name = "compare-with", .kind = DM_OPT_PATH, .arg = "TARGET_B", .commands = RUN,
-    .id = OPT_COMPARE_WITH, .group = "Output",
-    .help = "measure TARGET_B too, test by test in turns with TARGET, and print the comparison "
-            "(--format applies to it)" },
+    .id = OPT_COMPARE_WITH, .group = N_ ("Output"),
+    .help = N_ ("measure TARGET_B too, test by test in turns with TARGET, and print the comparison "
+            "(--format applies to it)") },
   { .name = "list-targets", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_LIST_TARGETS,
-    .group = "Output",
-    .help = "list the drives that can be measured (filesystems, then disks and partitions), "
-            "then exit; --format=json for JSON" },
+    .group = N_ ("Output"),
+    .help = N_ ("list the drives that can be measured (filesystems, then disks and partitions), "
+            "then exit; --format=json for JSON") },
   { .name = "all-targets", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_ALL_TARGETS,
-    .group = "Output", .help = "with --list-targets, memory filesystems (tmpfs) too" },
+    .group = N_ ("Output"), .help = N_ ("with --list-targets, memory filesystems (tmpfs) too") },
   { .name = "start-at", .kind = DM_OPT_STRING, .arg = "TIME", .commands = RUN,
-    .id = OPT_START_AT, .group = "Output",
-    .help = "prepare, then start the first measured run at TIME (2026-11-30T21:00:00Z or +SEC) "
-            "and every later test on a fixed schedule from it, for hosts measured together" },
+    .id = OPT_START_AT, .group = N_ ("Output"),
+    .help = N_ ("prepare, then start the first measured run at TIME (2026-11-30T21:00:00Z or +SEC) "
+            "and every later test on a fixed schedule from it, for hosts measured together") },
 
   { .name = "help", .short_name = 'h', .kind = DM_OPT_FLAG, .commands = DM_CLI_ALL_COMMANDS,
-    .id = OPT_HELP, .group = "Other", .help = "print this help and exit" },
+    .id = OPT_HELP, .group = N_ ("Other"), .help = N_ ("print this help and exit") },
   { .name = "version", .kind = DM_OPT_FLAG, .commands = DM_CLI_ALL_COMMANDS, .id = OPT_VERSION,
-    .group = "Other", .help = "print the version and exit" },
+    .group = N_ ("Other"), .help = N_ ("print the version and exit") },
 };
 
 const dm_opt *
@@ -284,7 +285,7 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
     {
     case OPT_PROFILE:
       if (!dm_profile_find (t))
-        return dm_why (why, ws, "--profile: '%s' is not default, peak, realworld or demo", t);
+        return dm_why (why, ws, _ ("--profile: '%s' is not default, peak, realworld or demo"), t);
       snprintf (o->profile, sizeof o->profile, "%s", dm_profile_find (t)->name);
       break;
     case OPT_NVME: o->nvme = true; break;
@@ -309,7 +310,7 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
     case OPT_WARMUP: s->warmup_s = v->seconds; break;
     case OPT_DATA:
       if (dm_data_parse (t, &s->data) < 0)
-        return dm_why (why, ws, "--data: '%s' is not random or zeros", t);
+        return dm_why (why, ws, _ ("--data: '%s' is not random or zeros"), t);
       break;
     case OPT_BACKEND:
       {
@@ -326,7 +327,7 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
                       i ? ", " : "", list[i]->name);
           }
         if (!known)
-          return dm_why (why, ws, "--backend: '%s' is not a backend here (%s)", t, names);
+          return dm_why (why, ws, _ ("--backend: '%s' is not a backend here (%s)"), t, names);
         snprintf (s->backend, sizeof s->backend, "%s", t);
         break;
       }
@@ -334,7 +335,7 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
     case OPT_WRITE_THROUGH: s->write_through = true; break;
     case OPT_DESTROY:
       if (strlen (t) >= sizeof s->destroy_device)
-        return dm_why (why, ws, "--destroy-data-on: '%s' is not a device path", t);
+        return dm_why (why, ws, _ ("--destroy-data-on: '%s' is not a device path"), t);
       snprintf (s->destroy_device, sizeof s->destroy_device, "%s", t);
       break;
     case OPT_FORMAT:
@@ -351,7 +352,7 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
     case OPT_NO_HISTORY: o->no_history = true; break;
     case OPT_THRESHOLD:
       if (o->n_thresholds == sizeof o->thresholds / sizeof o->thresholds[0])
-        return dm_why (why, ws, "--threshold: at most 16 rules");
+        return dm_why (why, ws, _ ("--threshold: at most 16 rules"));
       err = dm_threshold_parse (t, &o->thresholds[o->n_thresholds], inner, sizeof inner);
       if (!err)
         o->n_thresholds++;
@@ -373,11 +374,11 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
       break;
     case OPT_UNIT:
       if (dm_unit_parse (t, &o->unit) < 0)
-        return dm_why (why, ws, "--unit: '%s' is not MB/s, GB/s, IOPS or us", t);
+        return dm_why (why, ws, _ ("--unit: '%s' is not MB/s, GB/s, IOPS or us"), t);
       break;
     case OPT_SORT:
       if (strlen (t) != 1 || (t[0] | 0x20) < 'a' || (t[0] | 0x20) > 'z')
-        return dm_why (why, ws, "--sort: '%s' is not a run letter (A, B, C...)", t);
+        return dm_why (why, ws, _ ("--sort: '%s' is not a run letter (A, B, C...)"), t);
       o->sort = (t[0] | 0x20) - 'a';
       o->sort_name = t;
       break;
@@ -412,7 +413,7 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
     case OPT_PROGRESS: o->progress = true; break;
     }
   if (err < 0)
-    return dm_why (why, ws, "--%s: %s", opt->name, inner);
+    return dm_why (why, ws, _ ("--%s: %s"), opt->name, inner);
   return 0;
 }
 
@@ -428,47 +429,47 @@ typedef struct command_info {
   unsigned       max_args;
 } command_info;
 
-static const char exit_statuses[] = "Exit status: 0 done, 1 failed, 2 bad usage, 130 cancelled.\n";
+static const char exit_statuses[] = N_ ("Exit status: 0 done, 1 failed, 2 bad usage, 130 cancelled.\n");
 
 static const command_info commands[] = {
   { DM_CLI_RUN, "", "diskmeter-cli", { "[OPTIONS] TARGET" }, NULL,
-    "Measures the folder or block device TARGET the way CrystalDiskMark does.",
+    N_ ("Measures the folder or block device TARGET the way CrystalDiskMark does."),
     NULL, 1 },
   { DM_CLI_COMPARE, "compare", "diskmeter-cli compare", { "[OPTIONS] A.json B.json [C.json...]" },
-    "saved runs side by side",
-    "Compares saved results with the first one, test by test.", NULL, DM_COMPARE_MAX },
+    N_ ("saved runs side by side"),
+    N_ ("Compares saved results with the first one, test by test."), NULL, DM_COMPARE_MAX },
   { DM_CLI_HISTORY, "history", "diskmeter-cli history",
     { "[list]", "show N [--format=text|json|csv]", "comment N TEXT",
       "export N FILE [--format=text|json|csv]", "export N[,M...] FILE.xlsx --format=xlsx",
       "delete N" },
-    "the runs kept",
-    "N is the number in the list (1 = newest). Runs are saved automatically unless "
-    "--no-history is given.", NULL, 4 },
+    N_ ("the runs kept"),
+    N_ ("N is the number in the list (1 = newest). Runs are saved automatically unless "
+    "--no-history is given."), NULL, 4 },
   { DM_CLI_MERGE, "merge", "diskmeter-cli merge", { "[OPTIONS] A.json B.json [C.json...]" },
-    "a fleet run's hosts added up",
-    "Adds up the results of hosts that ran the same tests with the same settings at the same "
+    N_ ("a fleet run's hosts added up"),
+    N_ ("Adds up the results of hosts that ran the same tests with the same settings at the same "
     "time (diskmeter-cli --start-at): MB/s and IOPS summed over hosts, each host's own "
     "figures, the spread between hosts, and latency percentiles of all I/Os from the hosts' "
-    "merged histograms.", NULL, DM_MERGE_MAX },
+    "merged histograms."), NULL, DM_MERGE_MAX },
   { DM_CLI_SHOW, "show", "diskmeter-cli show", { "[OPTIONS] FILE" },
-    "a saved run again, as text, JSON or CSV",
-    "Prints a saved run (a JSON report) again, as text, JSON or CSV; a sweep as diskmeter-cli "
-    "sweep prints it, a sustained test as diskmeter-cli sustained does.", NULL, 1 },
+    N_ ("a saved run again, as text, JSON or CSV"),
+    N_ ("Prints a saved run (a JSON report) again, as text, JSON or CSV; a sweep as diskmeter-cli "
+    "sweep prints it, a sustained test as diskmeter-cli sustained does."), NULL, 1 },
   { DM_CLI_SWEEP, "sweep", "diskmeter-cli sweep", { "[OPTIONS] TARGET" },
-    "every QD x threads, with the knee",
-    "Measures one pattern at every queue depth x thread count and finds the knee: the "
-    "lightest load past which throughput gains under 5% while latency rises.",
-    "Combinations beyond 4 threads per logical CPU, 4096 I/Os in flight, 1 GiB of\n"
+    N_ ("every QD x threads, with the knee"),
+    N_ ("Measures one pattern at every queue depth x thread count and finds the knee: the "
+    "lightest load past which throughput gains under 5% while latency rises."),
+    N_ ("Combinations beyond 4 threads per logical CPU, 4096 I/Os in flight, 1 GiB of\n"
     "buffers, or more threads than blocks in the test size are left out, with a\n"
     "note. The estimated time is printed before the sweep starts. Ctrl-C stops it\n"
-    "and keeps every combination already measured.\n", 1 },
+    "and keeps every combination already measured.\n"), 1 },
   { DM_CLI_SUSTAINED, "sustained", "diskmeter-cli sustained", { "[OPTIONS] TARGET" },
-    "speed over time, the write-cache cliff",
-    "Writes (or reads) once through a test file as large as the span, until the span is "
+    N_ ("speed over time, the write-cache cliff"),
+    N_ ("Writes (or reads) once through a test file as large as the span, until the span is "
     "covered or the duration is over, and shows the rate over time: where the rate fell below "
     "half of its opening rate for good (a write cache running out: the cliff), how much was "
-    "written before, and the rates before and after.",
-    "Ctrl-C stops it and keeps the samples so far; the test file is removed.\n", 1 },
+    "written before, and the rates before and after."),
+    N_ ("Ctrl-C stops it and keeps the samples so far; the test file is removed.\n"), 1 },
 };
 
 static const command_info *
@@ -514,25 +515,25 @@ dm_cli_write_help (dm_cli_command command, dm_buf *out)
   const command_info *c = command_info_of (command);
 
   for (int i = 0; i < 6 && c->usage[i]; i++)
-    dm_buf_printf (out, "%s%s %s\n", i ? "       " : "Usage: ", c->who, c->usage[i]);
-  dm_opt_wrap (out, c->about, 0, 0);
+    dm_buf_printf (out, "%s%s %s\n", i ? "       " : _("Usage: "), c->who, c->usage[i]);
+  dm_opt_wrap (out, _(c->about), 0, 0);
   dm_buf_add (out, "\n\n");
   dm_opt_write_help (table, sizeof table / sizeof table[0], command, out);
   dm_buf_add (out, "\n");
   if (c->notes)
-    dm_buf_printf (out, "%s", c->notes);
+    dm_buf_printf (out, "%s", _(c->notes));
   if (command == DM_CLI_RUN)
     {
       /* The other commands, one line each: the man page and shell
        * completion find them here. */
-      dm_buf_add (out, "Other commands (each with --help):\n");
+      dm_buf_add (out, _("Other commands (each with --help):\n"));
       for (size_t i = 1; i < sizeof commands / sizeof commands[0]; i++)
         dm_buf_printf (out, "  %s %s\n%24s%s\n", commands[i].who, commands[i].usage[0], "",
-                       commands[i].summary);
+                       _(commands[i].summary));
       dm_buf_add (out, "\n");
     }
   dm_buf_add (out, command & (RUN | SWEEP | SUSTAINED)
-                     ? exit_statuses : "Exit status: 0 done, 1 failed, 2 bad usage.\n");
+                     ? _(exit_statuses) : _("Exit status: 0 done, 1 failed, 2 bad usage.\n"));
 }
 
 static int
@@ -543,13 +544,13 @@ on_arg (void *user, const char *arg, char *why, size_t ws)
     switch (o->command)
       {
       case DM_CLI_COMPARE:
-        return dm_why (why, ws, "at most %d files, got more at '%s'", DM_COMPARE_MAX, arg);
-      case DM_CLI_MERGE: return dm_why (why, ws, "at most %d files", DM_MERGE_MAX);
+        return dm_why (why, ws, _ ("at most %d files, got more at '%s'"), DM_COMPARE_MAX, arg);
+      case DM_CLI_MERGE: return dm_why (why, ws, _ ("at most %d files"), DM_MERGE_MAX);
       case DM_CLI_SHOW:
-        return dm_why (why, ws, "one file at a time (diskmeter-cli compare shows several)");
-      case DM_CLI_HISTORY: return dm_why (why, ws, "too many arguments");
+        return dm_why (why, ws, _ ("one file at a time (diskmeter-cli compare shows several)"));
+      case DM_CLI_HISTORY: return dm_why (why, ws, _ ("too many arguments"));
       default:
-        return dm_why (why, ws, "only one TARGET, got '%s' and '%s'", o->args[0], arg);
+        return dm_why (why, ws, _ ("only one TARGET, got '%s' and '%s'"), o->args[0], arg);
       }
   o->args[o->n_args++] = arg;
   if (o->command & MEASURE)
@@ -561,11 +562,11 @@ static int
 check_target (const dm_cli_options *o, char *why, size_t ws)
 {
   if (!o->target)
-    return dm_why (why, ws, "no TARGET folder or device given");
+    return dm_why (why, ws, _ ("no TARGET folder or device given"));
   if (!*o->target)
-    return dm_why (why, ws, "TARGET is empty");
+    return dm_why (why, ws, _ ("TARGET is empty"));
   if (o->settings.destroy_device[0] && strcmp (o->settings.destroy_device, o->target) != 0)
-    return dm_why (why, ws, "--destroy-data-on %s does not name the TARGET %s",
+    return dm_why (why, ws, _ ("--destroy-data-on %s does not name the TARGET %s"),
                    o->settings.destroy_device, o->target);
   return 0;
 }
@@ -585,15 +586,15 @@ check_command (dm_cli_options *o, char *why, size_t ws)
       if ((err = check_target (o, why, ws)) < 0)
         return err;
       if (o->compare_with && !strcmp (o->compare_with, o->target))
-        return dm_why (why, ws, "--compare-with names the same target as TARGET");
+        return dm_why (why, ws, _ ("--compare-with names the same target as TARGET"));
       if (o->compare_with && o->settings.destroy_device[0])
-        return dm_why (why, ws, "--compare-with and --destroy-data-on do not go together");
+        return dm_why (why, ws, _ ("--compare-with and --destroy-data-on do not go together"));
       if (o->compare_with && o->start_at)
-        return dm_why (why, ws, "--start-at and --compare-with do not go together");
+        return dm_why (why, ws, _ ("--start-at and --compare-with do not go together"));
       if (o->samples && o->format != DM_FORMAT_CSV)
-        return dm_why (why, ws, "--samples goes with --format csv (JSON carries the samples)");
+        return dm_why (why, ws, _ ("--samples goes with --format csv (JSON carries the samples)"));
       if (o->samples && o->compare_with)
-        return dm_why (why, ws, "--samples and --compare-with do not go together");
+        return dm_why (why, ws, _ ("--samples and --compare-with do not go together"));
       if (o->modes && !(o->modes & DM_MODE_BIT (DM_MODE_MIX)) && o->mix)
         o->modes |= DM_MODE_BIT (DM_MODE_MIX);
       return 0;
@@ -608,22 +609,22 @@ check_command (dm_cli_options *o, char *why, size_t ws)
       return check_target (o, why, ws);
     case DM_CLI_COMPARE:
       if (o->n_args < 2)
-        return dm_why (why, ws, "needs at least two result files");
+        return dm_why (why, ws, _ ("needs at least two result files"));
       if (o->sort >= (int) o->n_args)
-        return dm_why (why, ws, "--sort: there is no run %s", o->sort_name);
+        return dm_why (why, ws, _ ("--sort: there is no run %s"), o->sort_name);
       break;
     case DM_CLI_MERGE:
       if (o->n_args < 2)
-        return dm_why (why, ws, "merge needs two result files or more");
+        return dm_why (why, ws, _ ("merge needs two result files or more"));
       break;
     case DM_CLI_SHOW:
       if (!o->n_args)
-        return dm_why (why, ws, "which file?");
+        return dm_why (why, ws, _ ("which file?"));
       if (o->latency && o->format != DM_FORMAT_TEXT)
-        return dm_why (why, ws, "--latency goes with the text format (JSON and CSV carry it "
-                                "already)");
+        return dm_why (why, ws, _ ("--latency goes with the text format (JSON and CSV carry it "
+                                "already)"));
       if (o->samples && o->format != DM_FORMAT_CSV)
-        return dm_why (why, ws, "--samples goes with --format csv (JSON carries the samples)");
+        return dm_why (why, ws, _ ("--samples goes with --format csv (JSON carries the samples)"));
       return 0;
     case DM_CLI_HISTORY:
       {
@@ -634,17 +635,17 @@ check_command (dm_cli_options *o, char *why, size_t ws)
         for (k = 0; k < 5 && strcmp (o->verb, verbs[k]); k++)
           ;
         if (k == 5)
-          return dm_why (why, ws, "unknown verb '%s' (list, show, comment, export, delete)",
+          return dm_why (why, ws, _ ("unknown verb '%s' (list, show, comment, export, delete)"),
                          o->verb);
         if ((o->n_args ? o->n_args - 1 : 0) != words[k])
-          return dm_why (why, ws, "wrong number of arguments for %s", o->verb);
+          return dm_why (why, ws, _ ("wrong number of arguments for %s"), o->verb);
         if (o->format == DM_FORMAT_XLSX && k != 3)
-          return dm_why (why, ws, "--format xlsx is for export");
+          return dm_why (why, ws, _ ("--format xlsx is for export"));
         return 0;
       }
     }
   if (o->format == DM_FORMAT_XLSX && !o->output)
-    return dm_why (why, ws, "--format xlsx writes a file: give it with --output");
+    return dm_why (why, ws, _ ("--format xlsx writes a file: give it with --output"));
   return 0;
 }
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dm-cli-commands.h"
+#include "dm-i18n.h"
 #include "dm-latency.h"
 #include "dm-platform.h"
 #include "dm-sustained.h"
@@ -97,7 +98,7 @@ dm_cli_show_main (int argc, char **argv)
   int err = dm_file_read_all (path, DM_REPORT_FILE_MAX, &text, &len);
   if (err < 0)
     {
-      fprintf (stderr, "diskmeter-cli show: cannot read %s: %s\n", path,
+      fprintf (stderr, _ ("diskmeter-cli show: cannot read %s: %s\n"), path,
                err == -EFBIG ? "larger than any result file" : dm_strerror (err));
       return 1;
     }
@@ -106,7 +107,7 @@ dm_cli_show_main (int argc, char **argv)
     {
       free (text);
       dm_report_clear (&r);
-      fprintf (stderr, "diskmeter-cli show: %s: %s\n", path, why);
+      fprintf (stderr, _ ("diskmeter-cli show: %s: %s\n"), path, why);
       return 1;
     }
   dm_sweep_plan plan;
@@ -138,7 +139,7 @@ dm_cli_show_main (int argc, char **argv)
   dm_report_clear (&r);
   if (err < 0)
     {
-      fprintf (stderr, "diskmeter-cli show: cannot write %s: %s\n", output ? output : "the report",
+      fprintf (stderr, _ ("diskmeter-cli show: cannot write %s: %s\n"), output ? output : "the report",
                dm_strerror (err));
       return 1;
     }

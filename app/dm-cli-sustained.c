@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "dm-cli-commands.h"
+#include "dm-i18n.h"
 #include "dm-cli-options.h"
 #include "dm-runner.h"
 #include "dm-sustained.h"
@@ -36,8 +37,8 @@ typedef struct sustained_cli {
 static int
 usage_error (const char *why)
 {
-  fprintf (stderr, "diskmeter-cli: %s\nUsage: diskmeter-cli sustained [OPTIONS] TARGET "
-                   "(see diskmeter-cli sustained --help)\n", why);
+  fprintf (stderr, _ ("diskmeter-cli: %s\nUsage: diskmeter-cli sustained [OPTIONS] TARGET "
+                   "(see diskmeter-cli sustained --help)\n"), why);
   return EXIT_USAGE;
 }
 
@@ -124,11 +125,11 @@ on_progress (void *user, const dm_progress *p)
     return;
   c->last_print = now;
   if (p->phase == DM_PHASE_PREPARE || !p->result)
-    snprintf (line, sizeof line, "Preparing test file %3.0f%%", p->fraction * 100);
+    snprintf (line, sizeof line, _ ("Preparing test file %3.0f%%"), p->fraction * 100);
   else if (p->phase == DM_PHASE_MEASURE)
     {
       const dm_result *res = p->result;
-      snprintf (line, sizeof line, "%s %7.1f s %10.2f MB/s  %d:%02d left",
+      snprintf (line, sizeof line, _ ("%s %7.1f s %10.2f MB/s  %d:%02d left"),
                 res->mode == DM_MODE_READ ? "Reading" : "Writing", p->sample.t,
                 p->sample.all.mb_per_s, left / 60, left % 60);
     }
@@ -158,7 +159,7 @@ write_output (sustained_cli *c)
   else if (fwrite (out.data, 1, out.len, stdout) != out.len || fflush (stdout) != 0)
     err = -errno;
   if (err < 0)
-    fprintf (stderr, "diskmeter-cli: cannot write %s: %s\n",
+    fprintf (stderr, _ ("diskmeter-cli: cannot write %s: %s\n"),
              c->opt.output ? c->opt.output : "the report", dm_strerror (err));
   dm_buf_free (&out);
   return err;
@@ -189,7 +190,7 @@ dm_cli_sustained_main (int argc, char **argv)
   c.runner = dm_runner_new (&c.report, c.opt.target);
   if (!c.runner)
     {
-      fprintf (stderr, "diskmeter-cli: out of memory\n");
+      fprintf (stderr, _ ("diskmeter-cli: out of memory\n"));
       dm_report_clear (&c.report);
       return EXIT_FAILED;
     }
@@ -201,20 +202,20 @@ dm_cli_sustained_main (int argc, char **argv)
     {
       char s[32];
       dm_size_human (span, s, sizeof s);
-      fprintf (stderr, "diskmeter-cli: sustained %s over %s, up to %.0f s\n",
+      fprintf (stderr, _ ("diskmeter-cli: sustained %s over %s, up to %.0f s\n"),
                dm_mode_name (c.opt.sustained.mode), s, c.opt.sustained.duration_s);
     }
 
   err = dm_runner_run (c.runner);
   clear_line (&c);
   if (c.report.warning[0])
-    fprintf (stderr, "diskmeter-cli: warning: %s\n", c.report.warning);
+    fprintf (stderr, _ ("diskmeter-cli: warning: %s\n"), c.report.warning);
   status = err == -ECANCELED ? EXIT_CANCELLED : err < 0 ? EXIT_FAILED : EXIT_DONE;
   if (status == EXIT_FAILED)
     fprintf (stderr, "diskmeter-cli: %s\n", c.report.error);
   else if (status == EXIT_CANCELLED)
-    fprintf (stderr, "diskmeter-cli: cancelled; kept the samples so far, the test file was "
-                     "removed\n");
+    fprintf (stderr, _ ("diskmeter-cli: cancelled; kept the samples so far, the test file was "
+                     "removed\n"));
 
   if (c.opt.output || c.report.results[0].status != DM_STATUS_PENDING)
     if (write_output (&c) < 0 && status == EXIT_DONE)

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "dm-cli-commands.h"
+#include "dm-i18n.h"
 #include "dm-cli-options.h"
 #include "dm-runner.h"
 #include "dm-sweep.h"
@@ -32,8 +33,8 @@ typedef struct sweep_cli {
 static int
 usage_error (const char *why)
 {
-  fprintf (stderr, "diskmeter-cli: %s\nUsage: diskmeter-cli sweep [OPTIONS] TARGET "
-                   "(see diskmeter-cli sweep --help)\n", why);
+  fprintf (stderr, _ ("diskmeter-cli: %s\nUsage: diskmeter-cli sweep [OPTIONS] TARGET "
+                   "(see diskmeter-cli sweep --help)\n"), why);
   return EXIT_USAGE;
 }
 
@@ -73,11 +74,11 @@ on_progress (void *user, const dm_progress *p)
   c->last_print = now;
   format_time (p->seconds_left, left, sizeof left);
   if (p->phase == DM_PHASE_PREPARE || !p->result)
-    snprintf (line, sizeof line, "Preparing test file %3.0f%%", p->fraction * 100);
+    snprintf (line, sizeof line, _ ("Preparing test file %3.0f%%"), p->fraction * 100);
   else
     {
       const dm_result *res = p->result;
-      snprintf (line, sizeof line, "Q%-3u T%-2u  %3d/%-3u %-8s %10.2f MB/s  %3.0f%%  %s left",
+      snprintf (line, sizeof line, _ ("Q%-3u T%-2u  %3d/%-3u %-8s %10.2f MB/s  %3.0f%%  %s left"),
                 res->spec.queue_depth, res->spec.threads, p->result_index + 1,
                 c->report.n_results,
                 p->phase == DM_PHASE_WARMUP ? "warm-up" : p->phase == DM_PHASE_INTERVAL
@@ -108,7 +109,7 @@ write_output (sweep_cli *c)
   else if (fwrite (out.data, 1, out.len, stdout) != out.len || fflush (stdout) != 0)
     err = -errno;
   if (err < 0)
-    fprintf (stderr, "diskmeter-cli: cannot write %s: %s\n",
+    fprintf (stderr, _ ("diskmeter-cli: cannot write %s: %s\n"),
              c->opt.output ? c->opt.output : "the report", dm_strerror (err));
   dm_buf_free (&out);
   return err;
@@ -142,19 +143,19 @@ dm_cli_sweep_main (int argc, char **argv)
     return usage_error (why);
   snprintf (c.report.comment, sizeof c.report.comment, "%s", c.opt.comment ? c.opt.comment : "");
   if (note[0])
-    fprintf (stderr, "diskmeter-cli: note: %s\n", note);
+    fprintf (stderr, _ ("diskmeter-cli: note: %s\n"), note);
   if (!c.opt.quiet)
     {
       char t[32];
       format_time (dm_sweep_estimate_seconds (&c.report), t, sizeof t);
-      fprintf (stderr, "diskmeter-cli: sweeping %u combinations, about %s "
-                       "plus preparing the test file\n", c.report.n_results, t);
+      fprintf (stderr, _ ("diskmeter-cli: sweeping %u combinations, about %s "
+                       "plus preparing the test file\n"), c.report.n_results, t);
     }
 
   c.runner = dm_runner_new (&c.report, c.opt.target);
   if (!c.runner)
     {
-      fprintf (stderr, "diskmeter-cli: out of memory\n");
+      fprintf (stderr, _ ("diskmeter-cli: out of memory\n"));
       dm_report_clear (&c.report);
       return EXIT_FAILED;
     }
@@ -165,14 +166,14 @@ dm_cli_sweep_main (int argc, char **argv)
   int err = dm_runner_run (c.runner);
   clear_line (&c);
   if (c.report.warning[0])
-    fprintf (stderr, "diskmeter-cli: warning: %s\n", c.report.warning);
+    fprintf (stderr, _ ("diskmeter-cli: warning: %s\n"), c.report.warning);
 
   status = err == -ECANCELED ? EXIT_CANCELLED : err < 0 ? EXIT_FAILED : EXIT_DONE;
   if (status == EXIT_FAILED)
     fprintf (stderr, "diskmeter-cli: %s\n", c.report.error);
   else if (status == EXIT_CANCELLED)
-    fprintf (stderr, "diskmeter-cli: cancelled; kept the combinations already measured, "
-                     "the test file was removed\n");
+    fprintf (stderr, _ ("diskmeter-cli: cancelled; kept the combinations already measured, "
+                     "the test file was removed\n"));
 
   if (c.opt.output || any_result_ran (&c.report))
     if (write_output (&c) < 0 && status == EXIT_DONE)
