@@ -181,10 +181,10 @@ left_behind ()
       left+=" $f"
     fi
   done <<<"$files"
+  # Anything named for Diskmeter, and anything in a folder so named.
   left+=" $(in_root find / -xdev \( -path /proc -o -path /sys -o -path /dev -o -path /pkgs \
-    -o -path /var/log \) -prune -o -iname '*diskmeter*' -print | tr '\n' ' ')"
-  left="${left// /}"
-  [ -z "$left" ] || { dm_log "left behind: $left"; return 1; }
+    -o -path /var/log \) -prune -o -ipath '*diskmeter*' -print | tr '\n' ' ')"
+  [ -z "${left// /}" ] || { dm_log "left behind:$left"; return 1; }
 }
 dm_check "apt-get purge leaves no file of the packages" left_behind
 schema_gone () { ! grep -q io.github.diskmeter.Diskmeter "$root/usr/share/glib-2.0/schemas/gschemas.compiled"; }
