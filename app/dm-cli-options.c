@@ -134,6 +134,7 @@ static const dm_opt table[] = {
   { .name = "span", .kind = DM_OPT_SIZE, .arg = "SIZE|free", .choices = "free",
     .min = DM_TEST_SIZE_MIN, .max = DM_TEST_SIZE_MAX, .step = DM_BLOCK_MAX_ALIGN,
     .commands = SUSTAINED, .id = OPT_SPAN, .group = N_ ("Sustained"),
+    /* xgettext:no-c-format */
     .help = N_ ("test file size, whole MiB; free (the default for write) is all free space but "
             "max(1 GiB, 5% of the filesystem), at most 64GiB; read defaults to 4GiB or less") },
   { .name = "duration", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0.1, .max = 3600,
