@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# diskmeter-cli speaks the user's language: under LANGUAGE=de (ja, zh_CN)
+# its --help and its usage errors come from the build's catalogues
+# ($DISKMETER_LOCALEDIR, the build folder's po/), while what names options,
+# tests and units stays as typed.
+set -uo pipefail
+. "$DM_SOURCE_ROOT/tests/lib.sh"
+
+[ "${DM_NLS:-0}" = 1 ] || dm_skip "built without translations (-Dnls, gettext)"
+export DISKMETER_LOCALEDIR="$DM_BUILD_ROOT/po"
+for l in de ja zh_CN; do
+  [ -f "$DISKMETER_LOCALEDIR/$l/LC_MESSAGES/diskmeter.mo" ] \
+    || dm_die "no $l catalogue in $DISKMETER_LOCALEDIR"
+done
+# C.UTF-8: gettext ignores LANGUAGE in the plain C locale.
+unset LC_ALL LC_MESSAGES
+export LANG=C.UTF-8
+
+cli () { LANGUAGE="$1" "$DM_CLI" "${@:2}" 2>&1; }
+
+help_de=$(cli de --help)
+dm_check "German --help: usage line" grep -q '^Aufruf: diskmeter-cli \[OPTIONS\] TARGET$' <<<"$help_de"
+dm_check "German --help: an option's text" \
+  grep -qE '^  -h, --help +diese Hilfe ausgeben und beenden$' <<<"$help_de"
+dm_check "German --help: headings" grep -q '^Einstellungen:$' <<<"$help_de"
+dm_check "German --help: option names and test names as typed" \
+  grep -q 'SEQ1M_Q8T1,RND4K_Q32T16' <<<"$help_de"
+dm_check "German sweep --help" grep -q 'Strg+C' <<<"$(cli de sweep --help)"
+
+err_de=$(cli de --bogus /tmp); status=$?
+dm_check "German usage error, exit status 2" test "$status" = 2
+dm_check "German usage error: the reason" grep -q "unbekannte Option „--bogus“" <<<"$err_de"
+dm_check "German usage error: the usage line" grep -q '^Aufruf: diskmeter-cli' <<<"$err_de"
+dm_check "German error of a subcommand" \
+  grep -q 'braucht mindestens zwei Ergebnisdateien' <<<"$(cli de compare a.json)"
+
+dm_check "Japanese --help" grep -q '^使い方: diskmeter-cli' <<<"$(cli ja --help)"
+dm_check "Japanese usage error" grep -q "不明なオプション '--bogus'" <<<"$(cli ja --bogus)"
+dm_check "Chinese --help" grep -q '显示此帮助并退出' <<<"$(cli zh_CN --help)"
+
+# The same program in English: the catalogues change nothing else.
+help_c=$(LANGUAGE= LANG=C "$DM_CLI" --help)
+dm_check "English --help without LANGUAGE" grep -q '^Usage: diskmeter-cli' <<<"$help_c"
+dm_check "German --help has the same option lines" \
+  diff <(grep -oE '^  (-[a-z], )?--[a-z-]+' <<<"$help_c") <(grep -oE '^  (-[a-z], )?--[a-z-]+' <<<"$help_de")
+dm_finish
