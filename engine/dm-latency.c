@@ -166,9 +166,14 @@ device_row (dm_buf *b, const dm_report *r, const dm_result *res)
         dm_buf_printf (b, "  Device: not counted: %s\n", r->device_note);
       return;
     }
-  dm_buf_printf (b, "  Device %s: %llu reads, %llu writes, %.1f MB read, %.1f MB written, ",
-                 d->name, (unsigned long long) d->reads, (unsigned long long) d->writes,
-                 (double) d->read_bytes / 1e6, (double) d->write_bytes / 1e6);
+  /* The figures through dm_buf_add_double: the window writes this text
+   * in the user's LC_NUMERIC, and a report keeps its '.'. */
+  dm_buf_printf (b, "  Device %s: %llu reads, %llu writes, ", d->name,
+                 (unsigned long long) d->reads, (unsigned long long) d->writes);
+  dm_buf_add_double (b, "%.1f", (double) d->read_bytes / 1e6);
+  dm_buf_add (b, " MB read, ");
+  dm_buf_add_double (b, "%.1f", (double) d->write_bytes / 1e6);
+  dm_buf_add (b, " MB written, ");
   dm_buf_add_double (b, "%.1f", dm_device_seen_avg_request (d) / 1024);
   dm_buf_add (b, " KiB per request, queue ");
   dm_buf_add_double (b, "%.2f", d->avg_queue);
