@@ -5,6 +5,7 @@
  * plain function of the comparison, whatever order it was sorted into.
  */
 #include "dm-compare-view.h"
+#include "dm-i18n-ui.h"
 
 #include "dm-compare-format.h"
 #include "dm-format.h"
@@ -63,8 +64,8 @@ header_button (DmCompareView *self,
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
       gtk_label_set_xalign (GTK_LABEL (label), column < 0 ? 0 : 1);
     }
-  gtk_widget_set_tooltip_text (button, column < 0 ? "Sort in the order the tests ran"
-                                                  : "Sort by this run's figures");
+  gtk_widget_set_tooltip_text (button, column < 0 ? _ ("Sort in the order the tests ran")
+                                                  : _ ("Sort by this run's figures"));
   g_object_set_data (G_OBJECT (button), "dm-column", GINT_TO_POINTER (column));
   g_signal_connect (button, "clicked", G_CALLBACK (on_header_clicked), self);
   return button;
@@ -95,7 +96,7 @@ dm_compare_view_refresh (DmCompareView *self)
    * its cell, so cells of one width keep the bars' lengths in the figures'
    * ratio on screen. */
   self->columns = gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL);
-  gtk_grid_attach (GTK_GRID (self->table), header_button (self, "Test", -1), 0, 0, 1, 1);
+  gtk_grid_attach (GTK_GRID (self->table), header_button (self, _ ("Test"), -1), 0, 0, 1, 1);
   for (unsigned i = 0; i < c->n_runs; i++)
     {
       g_autofree char *letter = run_letter (i);

@@ -10,6 +10,7 @@
  * history.export-xlsx-to action does it without a file chooser.
  */
 #include "dm-history-window.h"
+#include "dm-i18n-ui.h"
 
 #include <errno.h>
 #include <string.h>
@@ -150,7 +151,7 @@ entry_row (DmHistoryWindow        *self,
       check = gtk_check_button_new ();
       gtk_widget_set_sensitive (check, FALSE);
       title_text = g_strdup (e->name);
-      detail_text = g_strdup_printf ("Cannot be read: %s", e->error);
+      detail_text = g_strdup_printf (_ ("Cannot be read: %s"), e->error);
     }
   gtk_box_append (GTK_BOX (box), check);
   title = gtk_label_new (title_text);
@@ -186,15 +187,15 @@ dm_history_window_reload (DmHistoryWindow *self)
   err = dm_history_list (&self->entries, &self->n_entries);
   if (err < 0)
     {
-      g_autofree char *m = g_strdup_printf ("Could not list the history: %s", dm_strerror (err));
+      g_autofree char *m = g_strdup_printf (_ ("Could not list the history: %s"), dm_strerror (err));
       set_status (self, m);
     }
   else
     {
-      g_autofree char *m = g_strdup_printf (self->n_entries == 1 ? "%u saved run"
-                                                                 : "%u saved runs",
+      g_autofree char *m = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u saved run",
+                                                         "%u saved runs", self->n_entries),
                                             self->n_entries);
-      set_status (self, self->n_entries ? m : "No saved runs yet: every run is kept here");
+      set_status (self, self->n_entries ? m : _ ("No saved runs yet: every run is kept here"));
     }
   for (unsigned i = 0; i < self->n_entries; i++)
     gtk_list_box_append (GTK_LIST_BOX (self->list), entry_row (self, &self->entries[i]));
@@ -248,12 +249,12 @@ on_set_comment (DmHistoryWindow *self)
   if (dm_history_set_comment (e->path, gtk_editable_get_text (GTK_EDITABLE (self->comment_entry)),
                               why, sizeof why) < 0)
     {
-      g_autofree char *m = g_strdup_printf ("The comment was not changed: %s", why);
+      g_autofree char *m = g_strdup_printf (_ ("The comment was not changed: %s"), why);
       set_status (self, m);
       return;
     }
   dm_history_window_reload (self);
-  set_status (self, "Comment changed");
+  set_status (self, _ ("Comment changed"));
 }
 
 static void
@@ -271,11 +272,11 @@ on_delete_response (GtkDialog       *dialog,
   dm_history_window_reload (self);
   if (err < 0)
     {
-      g_autofree char *m = g_strdup_printf ("Not deleted: %s", dm_strerror (err));
+      g_autofree char *m = g_strdup_printf (_ ("Not deleted: %s"), dm_strerror (err));
       set_status (self, m);
     }
   else
-    set_status (self, "Deleted");
+    set_status (self, _ ("Deleted"));
 }
 
 static void
@@ -327,7 +328,7 @@ write_workbook (DmHistoryWindow   *self,
         {
           g_autofree char *name = g_path_get_basename (sources[k]);
 
-          m = g_strdup_printf ("Could not read the saved run %s: %s", name, why);
+          m = g_strdup_printf (_ ("Could not read the saved run %s: %s"), name, why);
           dm_report_clear (&runs[k]);
           break;
         }
@@ -339,8 +340,9 @@ write_workbook (DmHistoryWindow   *self,
     {
       rc = dm_xlsx_write_runs (ptrs, (const char *const *) labels->pdata, n, NULL, 0, path, why,
                                sizeof why);
-      m = rc < 0 ? g_strdup_printf ("Could not save %s: %s", path, why)
-                 : g_strdup_printf (n == 1 ? "Saved %u run to %s" : "Saved %u runs to %s", n,
+      m = rc < 0 ? g_strdup_printf (_ ("Could not save %s: %s"), path, why)
+                 : g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Saved %u run to %s",
+                                                "Saved %u runs to %s", n), n,
                                     path);
     }
   for (guint i = 0; i < k; i++)
@@ -398,7 +400,7 @@ action_export_xlsx (GtkWidget  *widget,
   DmHistoryWindow *self = DM_HISTORY_WINDOW (widget);
   GtkFileChooserNative *chooser;
 
-  chooser = dm_file_dialog_new_save (GTK_WINDOW (self), "Export to Excel", "Diskmeter_runs.xlsx");
+  chooser = dm_file_dialog_new_save (GTK_WINDOW (self), _ ("Export to Excel"), "Diskmeter_runs.xlsx");
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_signal_connect (chooser, "response", G_CALLBACK (on_export_xlsx_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
@@ -424,13 +426,13 @@ on_export_response (GtkNativeDialog *chooser,
       if (dm_xlsx_available)
         write_workbook (self, &source, 1, path);
       else
-        set_status (self, "This Diskmeter was built without Excel support (libxlsxwriter)");
+        set_status (self, _ ("This Diskmeter was built without Excel support (libxlsxwriter)"));
       goto out;
     }
   memset (&r, 0, sizeof r);
   if (dm_history_load (source, &r, why, sizeof why) < 0)
     {
-      g_autofree char *m = g_strdup_printf ("Could not read the saved run: %s", why);
+      g_autofree char *m = g_strdup_printf (_ ("Could not read the saved run: %s"), why);
       dm_report_clear (&r);
       set_status (self, m);
       goto out;
@@ -448,8 +450,8 @@ on_export_response (GtkNativeDialog *chooser,
   dm_buf_free (&buf);
   dm_report_clear (&r);
   {
-    g_autofree char *m = rc < 0 ? g_strdup_printf ("Could not save %s: %s", path, dm_strerror (rc))
-                                : g_strdup_printf ("Saved %s", path);
+    g_autofree char *m = rc < 0 ? g_strdup_printf (_ ("Could not save %s: %s"), path, dm_strerror (rc))
+                                : g_strdup_printf (_ ("Saved %s"), path);
     set_status (self, m);
   }
 out:
@@ -468,7 +470,7 @@ on_export (DmHistoryWindow *self)
     return;
   base = g_strndup (e->name, strlen (e->name) - (g_str_has_suffix (e->name, ".json") ? 5 : 0));
   name = g_strdup_printf ("Diskmeter_%s.txt", base);
-  chooser = dm_file_dialog_new_save (GTK_WINDOW (self), "Export Saved Run", name);
+  chooser = dm_file_dialog_new_save (GTK_WINDOW (self), _ ("Export Saved Run"), name);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_object_set_data_full (G_OBJECT (chooser), "dm-path", g_strdup (e->path), g_free);
   g_signal_connect (chooser, "response", G_CALLBACK (on_export_response), self);

@@ -8,6 +8,7 @@
  * while it grows, and the result being measured shows the last one.
  */
 #include "dm-job.h"
+#include "dm-i18n-ui.h"
 
 #include "dm-interleave.h"
 
@@ -354,7 +355,7 @@ dm_job_start (DmJob   *self,
   if (!self->runner)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                           "Diskmeter could not set up the run (out of memory)");
+                           _ ("Diskmeter could not set up the run (out of memory)"));
       return FALSE;
     }
   self->thread = g_thread_try_new ("dm-job", worker, self, error);

@@ -7,6 +7,7 @@
  * exactly the time it was measured over, and the cliff as a red line.
  */
 #include "dm-latency-chart.h"
+#include "dm-i18n-ui.h"
 
 #include <math.h>
 #include <string.h>
@@ -72,7 +73,7 @@ dm_latency_chart_snapshot (GtkWidget   *widget,
   if (n_series == 0 || self->n_edges < 2)
     {
       gdk_cairo_set_source_rgba (cr, &fg);
-      dm_draw_text (widget, cr, "No I/O was measured", width / 2, height / 2, 0.5, 0.5, FALSE,
+      dm_draw_text (widget, cr, _ ("No I/O was measured"), width / 2, height / 2, 0.5, 0.5, FALSE,
                     LABEL_SCALE);
       cairo_destroy (cr);
       return;
@@ -150,7 +151,7 @@ dm_latency_chart_snapshot (GtkWidget   *widget,
         dm_draw_text (widget, cr, label, x, TOP_H + ph + 5, 0.5, 0, FALSE, LABEL_SCALE);
       }
     }
-  dm_draw_text (widget, cr, "latency (log scale)", LEFT_W + pw / 2, height - 2, 0.5, 1, FALSE,
+  dm_draw_text (widget, cr, _ ("latency (log scale)"), LEFT_W + pw / 2, height - 2, 0.5, 1, FALSE,
                 LABEL_SCALE);
 
   /* The key, top left, only the series shown. */
@@ -171,7 +172,8 @@ dm_latency_chart_snapshot (GtkWidget   *widget,
       g_object_unref (layout);
       lx += 20 + w + 14;
     }
-  dm_draw_text (widget, cr, "% of I/Os", width - RIGHT_W, 12, 1, 0.5, FALSE, LABEL_SCALE);
+  /* xgettext:no-c-format */
+  dm_draw_text (widget, cr, _ ("% of I/Os"), width - RIGHT_W, 12, 1, 0.5, FALSE, LABEL_SCALE);
   cairo_destroy (cr);
 }
 
@@ -457,7 +459,7 @@ dm_timeline_chart_snapshot (GtkWidget   *widget,
   if (!(t_end > 0))
     {
       gdk_cairo_set_source_rgba (cr, &fg);
-      dm_draw_text (widget, cr, "No samples yet", TL_LEFT + pw / 2, TL_TOP + ph / 2, 0.5, 0.5,
+      dm_draw_text (widget, cr, _ ("No samples yet"), TL_LEFT + pw / 2, TL_TOP + ph / 2, 0.5, 0.5,
                     FALSE, LABEL_SCALE);
       cairo_destroy (cr);
       return;
@@ -490,9 +492,9 @@ dm_timeline_chart_snapshot (GtkWidget   *widget,
       double ya = TL_TOP + ph - ph * MIN (m->after_mb_per_s, rate_top) / rate_top;
       g_autofree char *rate_b = format_rate (m->before_mb_per_s);
       g_autofree char *rate_a = format_rate (m->after_mb_per_s);
-      g_autofree char *before = g_strdup_printf ("%s %s", m->found ? "before" : "opening",
+      g_autofree char *before = g_strdup_printf ("%s %s", m->found ? _ ("before") : _ ("opening"),
                                                  rate_b);
-      g_autofree char *after = g_strdup_printf ("%s %s", m->found ? "after" : "last quarter",
+      g_autofree char *after = g_strdup_printf ("%s %s", m->found ? _ ("after") : _ ("last quarter"),
                                                 rate_a);
       if (m->found)
         {
@@ -506,7 +508,7 @@ dm_timeline_chart_snapshot (GtkWidget   *widget,
           cairo_line_to (cr, floor (xc) + 0.5, TL_TOP + ph);
           cairo_stroke (cr);
           dm_size_human (m->cache_bytes, size, sizeof size);
-          text = g_strdup_printf ("cliff after %s", size);
+          text = g_strdup_printf (_ ("cliff after %s"), size);
           backdrop_text (widget, cr, text, xc > TL_LEFT + pw * 0.7 ? xc - 6 : xc + 6, TL_TOP + 2,
                          xc > TL_LEFT + pw * 0.7 ? 1 : 0, 0);
           timeline_level (widget, cr, TL_LEFT, xc, yb, before, TRUE);

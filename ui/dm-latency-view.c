@@ -8,6 +8,7 @@
  * throughput over the measured time with the p99 latency beside it.
  */
 #include "dm-latency-view.h"
+#include "dm-i18n-ui.h"
 
 #include <math.h>
 
@@ -143,7 +144,7 @@ show_device (DmLatencyView   *self,
   self->counted = d->counted;
   if (d->counted)
     {
-      attach_label (self->device_table, "disk", 0, 0, TRUE);
+      attach_label (self->device_table, _ ("disk"), 0, 0, TRUE);
       attach_label (self->device_table, d->name, 1, 0, TRUE);
       for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
         {
@@ -161,7 +162,7 @@ show_device (DmLatencyView   *self,
         }
     }
   else
-    self->note = add_note (self, "No disk counters in this result.", "dim-label");
+    self->note = add_note (self, _ ("No disk counters in this result."), "dim-label");
   for (guint i = 0; i < G_N_ELEMENTS (rows); i++)
     g_free (rows[i].value);
 }
@@ -176,7 +177,7 @@ dm_latency_view_set_device_note (DmLatencyView *self,
 
   if (self->counted || !note || !note[0])
     return;
-  text = g_strdup_printf ("No disk counters (%s).", note);
+  text = g_strdup_printf (_ ("No disk counters (%s)."), note);
   gtk_label_set_text (GTK_LABEL (self->note), text);
 }
 
@@ -324,7 +325,7 @@ add_timeline (DmLatencyView   *self,
   tl->samples = g_memdup2 (res->samples, (gsize) res->n_samples * sizeof *res->samples);
   tl->n = res->n_samples;
 
-  caption = g_strdup_printf ("Throughput over time, one sample every %s s",
+  caption = g_strdup_printf (_ ("Throughput over time, one sample every %s s"),
                              g_ascii_formatd (step, sizeof step, "%g", res->sample_s));
   title = gtk_label_new (caption);
   gtk_label_set_xalign (GTK_LABEL (title), 0);
@@ -352,7 +353,7 @@ dm_latency_view_new (GtkWindow       *parent,
                                        "mean" };
   dm_latency columns[2];
   guint n_columns;
-  g_autofree char *window_title = g_strdup_printf ("Latency — %s", title);
+  g_autofree char *window_title = g_strdup_printf (_ ("Latency — %s"), title);
   g_autofree char *heading = NULL;
   uint64_t ios = 0;
 
@@ -362,15 +363,15 @@ dm_latency_view_new (GtkWindow       *parent,
       latency_of (res->hist_read, &res->latency_read, &columns[0]);
       latency_of (res->hist_write, &res->latency_write, &columns[1]);
       n_columns = 2;
-      attach_label (self->table, "read", 1, 0, TRUE);
-      attach_label (self->table, "write", 2, 0, TRUE);
+      attach_label (self->table, _ ("read"), 1, 0, TRUE);
+      attach_label (self->table, _ ("write"), 2, 0, TRUE);
     }
   else
     {
       const dm_histogram *h = res->mode == DM_MODE_WRITE ? res->hist_write : res->hist_read;
       latency_of (h, &res->latency, &columns[0]);
       n_columns = 1;
-      attach_label (self->table, res->mode == DM_MODE_WRITE ? "write" : "read", 1, 0, TRUE);
+      attach_label (self->table, res->mode == DM_MODE_WRITE ? _ ("write") : _ ("read"), 1, 0, TRUE);
     }
   attach_label (self->table, "", 0, 0, TRUE);
 
@@ -393,7 +394,7 @@ dm_latency_view_new (GtkWindow       *parent,
   if (ios > 0)
     heading = g_strdup_printf ("%s: %'" G_GUINT64_FORMAT " I/Os measured", title, ios);
   else
-    heading = g_strdup_printf ("%s: no latency histogram in this result", title);
+    heading = g_strdup_printf (_ ("%s: no latency histogram in this result"), title);
   gtk_label_set_text (GTK_LABEL (self->heading), heading);
   show_device (self, res);
 

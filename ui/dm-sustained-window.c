@@ -9,6 +9,7 @@
  * window, its JSON and the CLI's agree to the byte.
  */
 #include "dm-sustained-window.h"
+#include "dm-i18n-ui.h"
 
 #include <errno.h>
 #include <math.h>
@@ -237,25 +238,25 @@ read_plan (DmSustainedWindow *self,
   p->block_size = block_sizes[MIN (block, G_N_ELEMENTS (block_sizes) - 1)];
   if (dm_uint_parse (gtk_editable_get_text (GTK_EDITABLE (self->qd_entry)), 1, DM_QUEUE_MAX,
                      &p->queue_depth, inner, sizeof inner) < 0)
-    return g_snprintf (why, ws, "queue depth: %s", inner), FALSE;
+    return g_snprintf (why, ws, _ ("queue depth: %s"), inner), FALSE;
   if (dm_uint_parse (gtk_editable_get_text (GTK_EDITABLE (self->threads_entry)), 1,
                      DM_THREADS_MAX, &p->threads, inner, sizeof inner) < 0)
-    return g_snprintf (why, ws, "threads: %s", inner), FALSE;
+    return g_snprintf (why, ws, _ ("threads: %s"), inner), FALSE;
   *span_free = g_ascii_strcasecmp (span, "free") == 0;
   if (!*span_free)
     {
       if (dm_size_parse (span, &p->span, inner, sizeof inner) < 0)
-        return g_snprintf (why, ws, "span: %s", inner), FALSE;
+        return g_snprintf (why, ws, _ ("span: %s"), inner), FALSE;
       if (p->span < DM_TEST_SIZE_MIN || p->span > DM_TEST_SIZE_MAX || p->span % DM_BLOCK_MAX_ALIGN)
-        return g_snprintf (why, ws, "the span must be free or a whole number of MiB from "
-                                    "16MiB to 64GiB, not %s", span), FALSE;
+        return g_snprintf (why, ws, _ ("the span must be free or a whole number of MiB from "
+                                    "16MiB to 64GiB, not %s"), span), FALSE;
     }
   if (dm_duration_parse (duration, &p->duration_s, inner, sizeof inner) < 0)
-    return g_snprintf (why, ws, "duration: %s", inner), FALSE;
+    return g_snprintf (why, ws, _ ("duration: %s"), inner), FALSE;
   if (dm_duration_parse (sample, &p->sample_s, inner, sizeof inner) < 0)
-    return g_snprintf (why, ws, "sample: %s", inner), FALSE;
+    return g_snprintf (why, ws, _ ("sample: %s"), inner), FALSE;
   if (p->sample_s < DM_SAMPLE_MIN_S || p->sample_s > DM_SAMPLE_MAX_S)
-    return g_snprintf (why, ws, "the sample step must be %g to %g s", DM_SAMPLE_MIN_S,
+    return g_snprintf (why, ws, _ ("the sample step must be %g to %g s"), DM_SAMPLE_MIN_S,
                        DM_SAMPLE_MAX_S), FALSE;
   return TRUE;
 }
@@ -276,10 +277,10 @@ resolve_span (const dm_sustained_plan *p,
   int err = dm_target_probe (folder, &t);
 
   if (err < 0)
-    return g_snprintf (why, ws, "cannot use %s: %s", folder, g_strerror (-err)), FALSE;
+    return g_snprintf (why, ws, _ ("cannot use %s: %s"), folder, g_strerror (-err)), FALSE;
   if (t.is_block_device)
-    return g_snprintf (why, ws, "the Sustained window measures a folder; diskmeter-cli "
-                                "sustained --mode read measures a device"), FALSE;
+    return g_snprintf (why, ws, _ ("the Sustained window measures a folder; diskmeter-cli "
+                                "sustained --mode read measures a device")), FALSE;
   if (!span_free)
     {
       *span = p->span;
@@ -292,8 +293,8 @@ resolve_span (const dm_sustained_plan *p,
     {
       dm_size_human (t.free_bytes, a, sizeof a);
       dm_size_human (dm_sustained_margin (t.size_bytes), m, sizeof m);
-      return g_snprintf (why, ws, "not enough free space in %s: %s free, and %s of it stays "
-                                  "free", folder, a, m), FALSE;
+      return g_snprintf (why, ws, _ ("not enough free space in %s: %s free, and %s of it stays "
+                                  "free"), folder, a, m), FALSE;
     }
   return TRUE;
 }
@@ -327,7 +328,7 @@ on_job_progress (DmJob             *job,
   gtk_label_set_text (GTK_LABEL (self->time_label), left);
   if (p->phase == DM_PHASE_PREPARE || p->result_index < 0)
     {
-      gtk_label_set_text (GTK_LABEL (self->status_label), "Preparing the test file…");
+      gtk_label_set_text (GTK_LABEL (self->status_label), _ ("Preparing the test file…"));
       return;
     }
   samples = dm_job_peek_samples (job, &n);
@@ -337,8 +338,8 @@ on_job_progress (DmJob             *job,
     {
       g_autofree char *rate = format_rate (p->sample.all.mb_per_s);
       g_autofree char *text = g_strdup_printf ("%s: %.1f s, %s",
-                                               self->plan.mode == DM_MODE_READ ? "Reading"
-                                                                                : "Writing",
+                                               self->plan.mode == DM_MODE_READ ? _ ("Reading")
+                                                                                : _ ("Writing"),
                                                p->sample.t, rate);
       gtk_label_set_text (GTK_LABEL (self->status_label), text);
     }
@@ -358,11 +359,11 @@ on_job_finished (DmJob             *job,
     g_application_release (app);
   show_samples (self, res->samples, res->n_samples, 0, TRUE);
   if (r->status == DM_STATUS_COMPLETE)
-    text = g_strdup ("Done; the test file was removed.");
+    text = g_strdup (_ ("Done; the test file was removed."));
   else if (r->status == DM_STATUS_CANCELLED)
-    text = g_strdup ("Stopped: the samples so far are kept; the test file was removed.");
+    text = g_strdup (_ ("Stopped: the samples so far are kept; the test file was removed."));
   else
-    text = g_strdup_printf ("Failed: %s", r->error[0] ? r->error : g_strerror (-code));
+    text = g_strdup_printf (_ ("Failed: %s"), r->error[0] ? r->error : g_strerror (-code));
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
   gtk_label_set_text (GTK_LABEL (self->time_label), "");
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar),
@@ -404,7 +405,7 @@ dm_sustained_window_start (DmSustainedWindow *self,
 
   if (is_running (self))
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY, "A sustained run is under way");
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY, _ ("A sustained run is under way"));
       return FALSE;
     }
   if (!target[0])
@@ -419,7 +420,7 @@ dm_sustained_window_start (DmSustainedWindow *self,
       || dm_sustained_report_init (&r, &p, span, &base, why, sizeof why) < 0)
     {
       dm_report_clear (&r);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, "Cannot start: %s", why);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _ ("Cannot start: %s"), why);
       return FALSE;
     }
 
@@ -453,7 +454,7 @@ dm_sustained_window_start (DmSustainedWindow *self,
     g_autofree char *text = NULL;
 
     dm_size_human (span, s, sizeof s);
-    text = g_strdup_printf ("Preparing a test file of %s…", s);
+    text = g_strdup_printf (_ ("Preparing a test file of %s…"), s);
     gtk_label_set_text (GTK_LABEL (self->status_label), text);
   }
   gtk_label_set_text (GTK_LABEL (self->summary_label), "");
@@ -484,7 +485,7 @@ action_stop (GtkWidget  *widget,
   if (is_running (self))
     {
       dm_job_cancel (self->job);
-      gtk_label_set_text (GTK_LABEL (self->status_label), "Stopping…");
+      gtk_label_set_text (GTK_LABEL (self->status_label), _ ("Stopping…"));
     }
 }
 
@@ -519,7 +520,7 @@ dm_sustained_window_save (DmSustainedWindow *self,
   if (!r)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
-                           "There is no finished sustained run to save yet");
+                           _ ("There is no finished sustained run to save yet"));
       return FALSE;
     }
   dm_buf_init (&buf);
@@ -533,7 +534,7 @@ dm_sustained_window_save (DmSustainedWindow *self,
   dm_buf_free (&buf);
   if (err < 0)
     {
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (-err), "Could not write %s: %s",
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (-err), _ ("Could not write %s: %s"),
                    path, g_strerror (-err));
       return FALSE;
     }
@@ -555,7 +556,7 @@ on_save_response (GtkNativeDialog   *dialog,
     gtk_label_set_text (GTK_LABEL (self->status_label), error->message);
   else
     {
-      g_autofree char *msg = g_strdup_printf ("Saved %s", path);
+      g_autofree char *msg = g_strdup_printf (_ ("Saved %s"), path);
       gtk_label_set_text (GTK_LABEL (self->status_label), msg);
     }
 }
@@ -574,7 +575,7 @@ action_save (GtkWidget  *widget,
     return;
   g_free (self->save_format);
   self->save_format = g_strdup (format);
-  self->chooser = dm_file_dialog_new_save (GTK_WINDOW (self), "Save Sustained Run", name);
+  self->chooser = dm_file_dialog_new_save (GTK_WINDOW (self), _ ("Save Sustained Run"), name);
   g_signal_connect (self->chooser, "response", G_CALLBACK (on_save_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
@@ -606,7 +607,7 @@ dm_sustained_window_load (DmSustainedWindow *self,
 
   if (is_running (self))
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY, "A sustained run is under way");
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY, _ ("A sustained run is under way"));
       return FALSE;
     }
   if (!g_file_get_contents (path, &text, &len, error))
@@ -621,7 +622,7 @@ dm_sustained_window_load (DmSustainedWindow *self,
   if (!dm_sustained_is (&r, text, len))
     {
       dm_report_clear (&r);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s is not a sustained run", path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _ ("%s is not a sustained run"), path);
       return FALSE;
     }
 
@@ -661,7 +662,7 @@ dm_sustained_window_load (DmSustainedWindow *self,
   show_summary (self, &self->loaded);
   {
     g_autofree char *base = g_path_get_basename (path);
-    g_autofree char *msg = g_strdup_printf ("Showing %s (%s).", base,
+    g_autofree char *msg = g_strdup_printf (_ ("Showing %s (%s)."), base,
                                             dm_status_name (self->loaded.status));
     gtk_label_set_text (GTK_LABEL (self->status_label), msg);
   }
@@ -856,31 +857,31 @@ new_entry (const char *text,
 static void
 build (DmSustainedWindow *self)
 {
-  static const char *const modes[] = { "Write", "Read", NULL };
+  const char *const modes[] = { _ ("Write"), _ ("Read"), NULL };
   static const char *const patterns[] = { "SEQ", "RND", NULL };
   GtkWidget *header = gtk_header_bar_new ();
-  GtkWidget *stop = gtk_button_new_with_label ("Stop");
+  GtkWidget *stop = gtk_button_new_with_label (_ ("Stop"));
   GtkWidget *save = gtk_menu_button_new ();
   GtkWidget *grid = gtk_grid_new ();
   GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   g_autoptr (GMenu) menu = g_menu_new ();
 
-  self->start_button = gtk_button_new_with_label ("Start");
+  self->start_button = gtk_button_new_with_label (_ ("Start"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->start_button), "sustained.start");
   gtk_widget_add_css_class (self->start_button, "suggested-action");
   gtk_actionable_set_action_name (GTK_ACTIONABLE (stop), "sustained.stop");
-  gtk_widget_set_tooltip_text (stop, "Stop, keep the samples so far and remove the test file");
-  g_menu_append (menu, "Save JSON…", "sustained.save::json");
-  g_menu_append (menu, "Save CSV…", "sustained.save::csv");
-  g_menu_append (menu, "Save Text…", "sustained.save::text");
-  g_menu_append (menu, "Save PNG…", "sustained.save::png");
-  gtk_menu_button_set_label (GTK_MENU_BUTTON (save), "Save");
+  gtk_widget_set_tooltip_text (stop, _ ("Stop, keep the samples so far and remove the test file"));
+  g_menu_append (menu, _ ("Save JSON…"), "sustained.save::json");
+  g_menu_append (menu, _ ("Save CSV…"), "sustained.save::csv");
+  g_menu_append (menu, _ ("Save Text…"), "sustained.save::text");
+  g_menu_append (menu, _ ("Save PNG…"), "sustained.save::png");
+  gtk_menu_button_set_label (GTK_MENU_BUTTON (save), _ ("Save"));
   gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (save), G_MENU_MODEL (menu));
   gtk_header_bar_pack_start (GTK_HEADER_BAR (header), self->start_button);
   gtk_header_bar_pack_start (GTK_HEADER_BAR (header), stop);
   gtk_header_bar_pack_end (GTK_HEADER_BAR (header), save);
   gtk_window_set_titlebar (GTK_WINDOW (self), header);
-  gtk_window_set_title (GTK_WINDOW (self), "Sustained");
+  gtk_window_set_title (GTK_WINDOW (self), _ ("Sustained"));
   gtk_window_set_default_size (GTK_WINDOW (self), 1000, 640);
 
   self->content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 10);
@@ -897,11 +898,11 @@ build (DmSustainedWindow *self)
   gtk_drop_down_set_selected (self->block_dropdown, 5);  /* 1M */
   self->qd_entry = new_entry ("8", 4, NULL);
   self->threads_entry = new_entry ("1", 4, NULL);
-  self->span_entry = new_entry ("free", 8, "The test file's size, or free: all free space but "
-                                           "the larger of 1 GiB and 5 % of the filesystem");
-  self->duration_entry = new_entry ("60", 5, "At most this many seconds; the run ends sooner "
-                                             "once the span is covered");
-  self->sample_entry = new_entry ("0.5", 4, "The timeline's step in seconds, 0.1 to 10");
+  self->span_entry = new_entry ("free", 8, _ ("The test file's size, or free: all free space but "
+                                           "the larger of 1 GiB and 5 % of the filesystem"));
+  self->duration_entry = new_entry ("60", 5, _ ("At most this many seconds; the run ends sooner "
+                                             "once the span is covered"));
+  self->sample_entry = new_entry ("0.5", 4, _ ("The timeline's step in seconds, 0.1 to 10"));
   self->target_entry = new_entry ("", 20, NULL);
   gtk_widget_set_hexpand (self->target_entry, TRUE);
   add_field (grid, "Mode", GTK_WIDGET (self->mode_dropdown), 0, 0, 1);

@@ -7,6 +7,7 @@
  * while the job runs and a click opens that result's latency detail.
  */
 #include "dm-sweep-window.h"
+#include "dm-i18n-ui.h"
 
 #include <errno.h>
 #include <math.h>
@@ -170,25 +171,25 @@ refresh_maps (DmSweepWindow *self)
   }
 
   if (r && dm_sweep_knee (r, &knee) == 0 && cell_of (self, knee, &kc, &kr))
-    g_string_append_printf (summary, "Knee at QD %u × %u threads: heavier loads gain under %d %% "
-                            "throughput while latency rises.",
+    g_string_append_printf (summary, _ ("Knee at QD %u × %u threads: heavier loads gain under %d %% "
+                            "throughput while latency rises."),
                             self->qds[kc], self->threads[kr], (int) (DM_SWEEP_KNEE_GAIN * 100));
   else if (r)
-    g_string_append (summary, "No knee: throughput still grows at the heaviest load, or latency "
-                              "does not rise.");
+    g_string_append (summary, _ ("No knee: throughput still grows at the heaviest load, or latency "
+                              "does not rise."));
   if (r && self->plan.latency_bound_us > 0)
     {
       g_autofree char *bound = dm_latency_view_format_us (self->plan.latency_bound_us);
 
       if (dm_sweep_best_under (r, self->plan.latency_bound_us, &best) == 0
           && cell_of (self, best, &bc, &br))
-        g_string_append_printf (summary, "  Highest load with p99 ≤ %s: QD %u × %u threads.",
+        g_string_append_printf (summary, _ ("  Highest load with p99 ≤ %s: QD %u × %u threads."),
                                 bound, self->qds[bc], self->threads[br]);
       else
-        g_string_append_printf (summary, "  No load keeps p99 under %s.", bound);
+        g_string_append_printf (summary, _ ("  No load keeps p99 under %s."), bound);
     }
   if (r)
-    g_string_append (summary, "  Click a cell for its latency detail.");
+    g_string_append (summary, _ ("  Click a cell for its latency detail."));
   if (r || self->job)
     gtk_label_set_text (GTK_LABEL (self->summary_label), summary->str);
   dm_heatmap_set_marks (DM_HEATMAP (self->throughput_map), kc, kr, bc, br);
@@ -260,7 +261,7 @@ read_plan (DmSweepWindow *self,
 
       if (*end || !(v > 0) || !isfinite (v))
         {
-          g_snprintf (why, why_size, "the p99 bound must be a number of microseconds, not %s",
+          g_snprintf (why, why_size, _ ("the p99 bound must be a number of microseconds, not %s"),
                       bound);
           return FALSE;
         }
@@ -300,7 +301,7 @@ update_estimate (DmSweepWindow *self)
   memset (&r, 0, sizeof r);
   if (!plan_report (self, &p, &r, why, sizeof why))
     {
-      g_autofree char *msg = g_strdup_printf ("Cannot sweep: %s", why);
+      g_autofree char *msg = g_strdup_printf (_ ("Cannot sweep: %s"), why);
       gtk_label_set_text (GTK_LABEL (self->status_label), msg);
       gtk_widget_action_set_enabled (GTK_WIDGET (self), "sweep.start", FALSE);
       return;
@@ -308,8 +309,8 @@ update_estimate (DmSweepWindow *self)
   {
     double seconds = dm_sweep_estimate_seconds (&r);
     g_autofree char *t = seconds < 90 ? g_strdup_printf ("%.0f s", ceil (seconds))
-                                      : g_strdup_printf ("%.0f min", ceil (seconds / 60));
-    text = g_strdup_printf ("%u combinations, about %s plus preparing the test file.%s%s",
+                                      : g_strdup_printf (_ ("%.0f min"), ceil (seconds / 60));
+    text = g_strdup_printf (_ ("%u combinations, about %s plus preparing the test file.%s%s"),
                             r.n_results, t, self->note[0] ? " Left out: " : "", self->note);
   }
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
@@ -341,13 +342,13 @@ on_job_progress (DmJob         *job,
       int c, r;
       if (cell_of (self, p->result_index, &c, &r))
         {
-          g_autofree char *text = g_strdup_printf ("Measuring QD %u × %u threads…", self->qds[c],
+          g_autofree char *text = g_strdup_printf (_ ("Measuring QD %u × %u threads…"), self->qds[c],
                                                    self->threads[r]);
           gtk_label_set_text (GTK_LABEL (self->status_label), text);
         }
     }
   else
-    gtk_label_set_text (GTK_LABEL (self->status_label), "Preparing the test file…");
+    gtk_label_set_text (GTK_LABEL (self->status_label), _ ("Preparing the test file…"));
   refresh_maps (self);
 }
 
@@ -367,12 +368,12 @@ on_job_finished (DmJob         *job,
   for (unsigned i = 0; i < r->n_results; i++)
     done += r->results[i].status == DM_STATUS_COMPLETE;
   if (r->status == DM_STATUS_COMPLETE)
-    text = g_strdup_printf ("Done: %u combinations measured.", done);
+    text = g_strdup_printf (_ ("Done: %u combinations measured."), done);
   else if (r->status == DM_STATUS_CANCELLED)
-    text = g_strdup_printf ("Stopped: %u of %u combinations measured and kept.", done,
+    text = g_strdup_printf (_ ("Stopped: %u of %u combinations measured and kept."), done,
                             r->n_results);
   else
-    text = g_strdup_printf ("Failed: %s", r->error[0] ? r->error : g_strerror (-code));
+    text = g_strdup_printf (_ ("Failed: %s"), r->error[0] ? r->error : g_strerror (-code));
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
   gtk_label_set_text (GTK_LABEL (self->time_label), "");
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar),
@@ -409,7 +410,7 @@ action_start (GtkWidget  *widget,
   memset (&r, 0, sizeof r);
   if (!plan_report (self, &p, &r, why, sizeof why))
     {
-      g_autofree char *msg = g_strdup_printf ("Cannot sweep: %s", why);
+      g_autofree char *msg = g_strdup_printf (_ ("Cannot sweep: %s"), why);
       gtk_label_set_text (GTK_LABEL (self->status_label), msg);
       return;
     }
@@ -432,7 +433,7 @@ action_start (GtkWidget  *widget,
   g_signal_connect (self->job, "finished", G_CALLBACK (on_job_finished), self);
   if (!dm_job_start (self->job, &error))
     {
-      g_autofree char *msg = g_strdup_printf ("Cannot sweep: %s", error->message);
+      g_autofree char *msg = g_strdup_printf (_ ("Cannot sweep: %s"), error->message);
       drop_job (self);
       gtk_label_set_text (GTK_LABEL (self->status_label), msg);
       update_actions (self);
@@ -443,7 +444,7 @@ action_start (GtkWidget  *widget,
   app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
   if (app)
     g_application_hold (app);
-  gtk_label_set_text (GTK_LABEL (self->status_label), "Preparing the test file…");
+  gtk_label_set_text (GTK_LABEL (self->status_label), _ ("Preparing the test file…"));
   refresh_maps (self);
   update_actions (self);
 }
@@ -458,7 +459,7 @@ action_stop (GtkWidget  *widget,
   if (is_running (self))
     {
       dm_job_cancel (self->job);
-      gtk_label_set_text (GTK_LABEL (self->status_label), "Stopping…");
+      gtk_label_set_text (GTK_LABEL (self->status_label), _ ("Stopping…"));
     }
 }
 
@@ -481,7 +482,7 @@ dm_sweep_window_save (DmSweepWindow  *self,
   if (!r)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
-                           "There is no finished sweep to save yet");
+                           _ ("There is no finished sweep to save yet"));
       return FALSE;
     }
   dm_buf_init (&buf);
@@ -493,7 +494,7 @@ dm_sweep_window_save (DmSweepWindow  *self,
   dm_buf_free (&buf);
   if (err < 0)
     {
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (-err), "Could not write %s: %s",
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (-err), _ ("Could not write %s: %s"),
                    path, g_strerror (-err));
       return FALSE;
     }
@@ -515,7 +516,7 @@ on_save_response (GtkNativeDialog *dialog,
     gtk_label_set_text (GTK_LABEL (self->status_label), error->message);
   else
     {
-      g_autofree char *msg = g_strdup_printf ("Saved %s", path);
+      g_autofree char *msg = g_strdup_printf (_ ("Saved %s"), path);
       gtk_label_set_text (GTK_LABEL (self->status_label), msg);
     }
 }
@@ -533,7 +534,7 @@ action_save (GtkWidget  *widget,
     return;
   g_free (self->save_format);
   self->save_format = g_strdup (format);
-  self->chooser = dm_file_dialog_new_save (GTK_WINDOW (self), "Save Sweep", name);
+  self->chooser = dm_file_dialog_new_save (GTK_WINDOW (self), _ ("Save Sweep"), name);
   g_signal_connect (self->chooser, "response", G_CALLBACK (on_save_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
 }
@@ -611,7 +612,7 @@ dm_sweep_window_load (DmSweepWindow  *self,
   if (r.n_results == 0)
     {
       dm_report_clear (&r);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s holds no results", path);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _ ("%s holds no results"), path);
       return FALSE;
     }
 
@@ -662,7 +663,7 @@ dm_sweep_window_load (DmSweepWindow  *self,
 
   {
     g_autofree char *base = g_path_get_basename (path);
-    g_autofree char *msg = g_strdup_printf ("Showing %s: %u combinations (%s).", base,
+    g_autofree char *msg = g_strdup_printf (_ ("Showing %s: %u combinations (%s)."), base,
                                             r.n_results, dm_status_name (r.status));
     refresh_maps (self);
     gtk_label_set_text (GTK_LABEL (self->status_label), msg);

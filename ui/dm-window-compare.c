@@ -5,6 +5,7 @@
  * Completed runs go into the history from here too.
  */
 #include "dm-window-private.h"
+#include "dm-i18n-ui.h"
 
 #include <string.h>
 
@@ -102,7 +103,7 @@ _dm_window_compare_prepare (DmWindow *self,
   if (dm_report_init (&b, &s, self->layout.rows, self->layout.n_rows,
                       _dm_window_run_modes (self)) != 0)
     {
-      dm_window_show_error (self, "Out of memory while setting up the comparison.");
+      dm_window_show_error (self, _ ("Out of memory while setting up the comparison."));
       return;
     }
   g_strlcpy (b.profile, self->report.profile, sizeof b.profile);
@@ -113,7 +114,7 @@ _dm_window_compare_prepare (DmWindow *self,
   if (!dm_job_add_second (job, &b, self->compare_target))
     {
       dm_report_clear (&b);
-      dm_window_show_error (self, "Could not set up the second target of the comparison.");
+      dm_window_show_error (self, _ ("Could not set up the second target of the comparison."));
       return;
     }
   dm_report_clear (&self->compare_b);
@@ -240,7 +241,7 @@ load_saved (const char  *path,
       g_autofree char *name = g_path_get_basename (path);
 
       dm_report_clear (out);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "Could not open %s: %s", name,
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _ ("Could not open %s: %s"), name,
                    why[0] ? why : "unreadable");
       return FALSE;
     }
@@ -333,7 +334,7 @@ dm_window_open_saved (DmWindow    *self,
   if (self->job)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY,
-                           "A run is in progress; open the saved run when it is done.");
+                           _ ("A run is in progress; open the saved run when it is done."));
       return FALSE;
     }
   if (!load_saved (path, &r, error))
@@ -367,10 +368,10 @@ dm_window_open_saved (DmWindow    *self,
     g_autofree char *status = NULL;
 
     if (shown < total)
-      status = g_strdup_printf ("Saved run %s: %u of its %u figures fit this grid", name, shown,
+      status = g_strdup_printf (_ ("Saved run %s: %u of its %u figures fit this grid"), name, shown,
                                 total);
     else
-      status = g_strdup_printf ("Saved run %s", name);
+      status = g_strdup_printf (_ ("Saved run %s"), name);
     _dm_window_set_status (self, status);
   }
   return TRUE;
@@ -426,13 +427,13 @@ dm_window_compare_saved (DmWindow           *self,
   if (n < 2 || n > DM_COMPARE_MAX)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
-                   "Choose between 2 and %d saved runs to compare.", DM_COMPARE_MAX);
+                   _ ("Choose between 2 and %d saved runs to compare."), DM_COMPARE_MAX);
       return FALSE;
     }
   if (self->job)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY,
-                           "A run is in progress; compare saved runs when it is done.");
+                           _ ("A run is in progress; compare saved runs when it is done."));
       return FALSE;
     }
   reports = g_new0 (dm_report, n);
@@ -465,11 +466,11 @@ dm_window_compare_saved (DmWindow           *self,
                         self->unit) < 0)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
-                           "Out of memory while comparing the saved runs.");
+                           _ ("Out of memory while comparing the saved runs."));
       return FALSE;
     }
   dm_compare_set_thresholds (&self->compare, self->rules, self->n_rules);
   _dm_window_compare_show (self, TRUE);
-  _dm_window_set_status (self, "Comparing saved runs; the next run shows the grid again");
+  _dm_window_set_status (self, _ ("Comparing saved runs; the next run shows the grid again"));
   return TRUE;
 }
