@@ -10,6 +10,7 @@
  */
 #include "dm-window.h"
 #include "dm-window-private.h"
+#include "dm-i18n-ui.h"
 
 #include <errno.h>
 #include <math.h>
@@ -143,7 +144,7 @@ _dm_window_reset_report (DmWindow *self)
   self->run_modes = _dm_window_run_modes (self);
   if (dm_report_init (&self->report, &s, self->layout.rows, self->layout.n_rows,
                       self->run_modes) != 0)
-    dm_window_show_error (self, "Out of memory while setting up the grid.");
+    dm_window_show_error (self, _("Out of memory while setting up the grid."));
   g_strlcpy (self->report.profile, is_custom (self) ? "custom" : current_profile (self)->name,
              sizeof self->report.profile);
   self->report.nvme = g_settings_get_boolean (self->settings, "nvme");
@@ -166,9 +167,14 @@ column_title (DmWindow *self,
   if (mode == DM_MODE_MIX)
     {
       int r = g_settings_get_int (self->settings, "mix-ratio");
-      return g_strdup_printf ("Mix R%d%%/W%d%% (%s)", r, 100 - r, unit);
+      return g_strdup_printf (_("Mix R%d%%/W%d%% (%s)"), r, 100 - r, unit);
     }
-  return g_strdup_printf ("%s (%s)", dm_mode_title (mode), unit);
+  /* The engine's titles stay English (reports); the window's are translated. */
+  return g_strdup_printf ("%s (%s)",
+                          mode == DM_MODE_READ    ? _("Read")
+                          : mode == DM_MODE_WRITE ? _("Write")
+                                                  : dm_mode_title (mode),
+                          unit);
 }
 
 static void
@@ -223,7 +229,7 @@ _dm_window_rebuild_grid (DmWindow *self)
 
       dm_spec_label (&self->layout.rows[r], label, sizeof label);
       button = gtk_button_new_with_label (label);
-      tooltip = g_strdup_printf ("Run %s only", label);
+      tooltip = g_strdup_printf (_("Run %s only"), label);
       gtk_widget_set_tooltip_text (button, tooltip);
       gtk_widget_add_css_class (button, "run-button");
       gtk_widget_add_css_class (button, "row-button");
@@ -331,7 +337,7 @@ show_result (DmWindow        *self,
       gtk_widget_add_css_class (GTK_WIDGET (tile), "threshold-red");
   }
   /* A failed test shows a word, not a 0.00 that could pass for a figure. */
-  dm_tile_set_figure (tile, state == DM_TILE_FAILED ? "Error" : digits,
+  dm_tile_set_figure (tile, state == DM_TILE_FAILED ? _("Error") : digits,
                       has_value ? dm_meter_fraction (res->mb_per_s) : 0);
   dm_tile_set_device (tile, state == DM_TILE_DONE ? res : NULL);
   description = dm_tile_describe (&self->layout.rows[r], self->layout.columns[c],
@@ -383,7 +389,7 @@ set_running (DmWindow *self,
              gboolean  running)
 {
   _dm_window_actions_update (self);
-  gtk_button_set_label (GTK_BUTTON (self->all_button), running ? "Stop" : "All");
+  gtk_button_set_label (GTK_BUTTON (self->all_button), running ? _("Stop") : _("All"));
   gtk_actionable_set_action_name (GTK_ACTIONABLE (self->all_button),
                                   running ? "win.stop" : "win.run-all");
   if (running)
@@ -415,11 +421,11 @@ phase_text (dm_phase phase)
   switch (phase)
     {
     case DM_PHASE_PREPARE:
-      return "Preparing the test file";
+      return _("Preparing the test file");
     case DM_PHASE_WARMUP:
-      return "warming up";
+      return _("warming up");
     case DM_PHASE_INTERVAL:
-      return "pausing between tests";
+      return _("pausing between tests");
     case DM_PHASE_MEASURE:
     case DM_PHASE_DONE:
     default:
@@ -553,15 +559,15 @@ on_job_finished (DmJob    *job,
   if (code == 0)
     {
       gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 1.0);
-      _dm_window_set_status (self, self->report.cached ? "Done (cached: the figures include the page cache)"
-                                            : "Done");
+      _dm_window_set_status (self, self->report.cached ? _("Done (cached: the figures include the page cache)")
+                                            : _("Done"));
     }
   else if (code == -ECANCELED)
-    _dm_window_set_status (self, "Stopped; finished tests keep their figures");
+    _dm_window_set_status (self, _("Stopped; finished tests keep their figures"));
   else
     {
-      _dm_window_set_status (self, "Failed");
-      message = g_strdup_printf ("The run failed: %s",
+      _dm_window_set_status (self, _("Failed"));
+      message = g_strdup_printf (_("The run failed: %s"),
                                  self->report.error[0] ? self->report.error : dm_strerror (code));
       dm_window_show_error (self, message);
     }
@@ -628,7 +634,7 @@ _dm_window_start (DmWindow *self,
   _dm_window_engine_settings (self, &s);
   if (dm_settings_check (&s, why, sizeof why) != 0)
     {
-      g_autofree char *m = g_strdup_printf ("Settings: %s", why);
+      g_autofree char *m = g_strdup_printf (_("Settings: %s"), why);
       dm_window_show_error (self, m);
       return;
     }
@@ -636,7 +642,7 @@ _dm_window_start (DmWindow *self,
   memset (&r, 0, sizeof r);
   if (dm_report_init (&r, &s, self->layout.rows, self->layout.n_rows, self->run_modes) != 0)
     {
-      dm_window_show_error (self, "Out of memory while setting up the run.");
+      dm_window_show_error (self, _("Out of memory while setting up the run."));
       return;
     }
   g_strlcpy (r.profile, self->report.profile, sizeof r.profile);
@@ -804,7 +810,7 @@ dm_window_set_property (GObject      *object,
         break;
       if (!dm_window_modes_parse (text, &mask, why, sizeof why))
         {
-          g_autofree char *m = g_strdup_printf ("Modes: %s", why);
+          g_autofree char *m = g_strdup_printf (_("Modes: %s"), why);
           dm_window_show_error (self, m);
           break;
         }
