@@ -898,6 +898,7 @@ build (DmSustainedWindow *self)
   gtk_drop_down_set_selected (self->block_dropdown, 5);  /* 1M */
   self->qd_entry = new_entry ("8", 4, NULL);
   self->threads_entry = new_entry ("1", 4, NULL);
+  /* xgettext:no-c-format */
   self->span_entry = new_entry ("free", 8, _ ("The test file's size, or free: all free space but "
                                            "the larger of 1 GiB and 5 % of the filesystem"));
   self->duration_entry = new_entry ("60", 5, _ ("At most this many seconds; the run ends sooner "
