@@ -307,6 +307,18 @@ dm_sustained_write_json (const dm_report *r, dm_buf *b)
 #define CHART_W 60
 #define CHART_H 12
 
+/* A figure with one decimal and a '.', whatever LC_NUMERIC the caller
+ * runs in (the window uses the user's): the summary is part of reports. */
+static const char *
+num1 (char buf[32], double v)
+{
+  snprintf (buf, 32, "%.1f", isfinite (v) ? v : 0);
+  for (char *p = buf; *p; p++)
+    if (*p == ',')
+      *p = '.';
+  return buf;
+}
+
 void
 dm_sustained_write_text (const dm_report *r, dm_buf *b)
 {
@@ -318,6 +330,7 @@ dm_sustained_write_text (const dm_report *r, dm_buf *b)
   const dm_result *res = &r->results[0];
   dm_spec_name (&res->spec, name, sizeof name);
   dm_size_human (r->settings.test_size, span, sizeof span);
+  char n1[32], n2[32], n3[32];
   dm_buf_printf (b, "Sustained %s %s over a %s span of %s (%s)\n", name, dm_mode_name (res->mode),
                  span, r->target.path[0] ? r->target.path : "?",
                  r->target.filesystem[0] ? r->target.filesystem : "-");
@@ -328,21 +341,21 @@ dm_sustained_write_text (const dm_report *r, dm_buf *b)
   double secs = res->n_runs ? res->runs[0].seconds
                             : res->n_samples ? res->samples[res->n_samples - 1].t : 0;
   dm_size_human (moved, cache, sizeof cache);
-  dm_buf_printf (b, "%s: %s in %.1f s, %.1f MB/s on average%s\n",
-                 res->mode == DM_MODE_READ ? "Read" : "Written", cache, secs,
-                 res->n_runs ? res->runs[0].mb_per_s : 0,
+  dm_buf_printf (b, "%s: %s in %s s, %s MB/s on average%s\n",
+                 res->mode == DM_MODE_READ ? "Read" : "Written", cache, num1 (n1, secs),
+                 num1 (n2, res->n_runs ? res->runs[0].mb_per_s : 0),
                  res->n_runs && moved >= r->settings.test_size ? " (the whole span)" : "");
   cliff_of (r, &c);
   if (c.found)
     {
       dm_size_human (c.cache_bytes, cache, sizeof cache);
-      dm_buf_printf (b, "Cliff: after %s (%.1f s): %.1f MB/s before, %.1f MB/s after\n", cache,
-                     c.at_s, c.before_mb_per_s, c.after_mb_per_s);
+      dm_buf_printf (b, "Cliff: after %s (%s s): %s MB/s before, %s MB/s after\n", cache,
+                     num1 (n1, c.at_s), num1 (n2, c.before_mb_per_s), num1 (n3, c.after_mb_per_s));
     }
   else
-    dm_buf_printf (b, "No cliff: the rate stayed above half of its opening %.1f MB/s "
-                      "(%.1f MB/s over the last quarter)\n",
-                   c.opening_mb_per_s, c.after_mb_per_s);
+    dm_buf_printf (b, "No cliff: the rate stayed above half of its opening %s MB/s "
+                      "(%s MB/s over the last quarter)\n",
+                   num1 (n1, c.opening_mb_per_s), num1 (n2, c.after_mb_per_s));
   if (!res->n_samples)
     return;
 
@@ -381,5 +394,5 @@ dm_sustained_write_text (const dm_report *r, dm_buf *b)
       unsigned at = (unsigned) fmin (cols - 1, c.at_s / end * cols);
       dm_buf_printf (b, "          %*s^ cliff\n", (int) at, "");
     }
-  dm_buf_printf (b, "          0 s%*s%.1f s\n", cols > 10 ? (int) cols - 10 : 1, "", end);
+  dm_buf_printf (b, "          0 s%*s%s s\n", cols > 10 ? (int) cols - 10 : 1, "", num1 (n1, end));
 }
