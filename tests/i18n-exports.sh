@@ -23,6 +23,11 @@ LC_ALL=C "$DM_CLI" --profile demo --count 1 --size 16MiB --duration 0.3 --warmup
   --output "$work/run.json" "$work/target" >/dev/null 2>&1 \
   || dm_die "the run to export failed"
 
+# A sustained test too: its text summary is written by other code.
+LC_ALL=C "$DM_CLI" sustained --span 32MiB --duration 1 --sample 0.1 --buffered --quiet \
+  --no-history --format json --output "$work/sustained.json" "$work/target" >/dev/null 2>&1 \
+  || dm_die "the sustained run to export failed"
+
 for f in "json" "csv" "csv --samples" "text" "text --latency"; do
   name=${f// /}
   # shellcheck disable=SC2086
@@ -33,5 +38,14 @@ for f in "json" "csv" "csv --samples" "text" "text --latency"; do
   dm_check "show --format $f has figures with a decimal point" grep -qE '[0-9]\.[0-9]' "$work/C.$name"
   dm_check "show --format $f under $DM_DECIMAL_COMMA_LOCALE is byte-identical to C" \
     cmp "$work/C.$name" "$work/de.$name"
+done
+for f in "json" "csv" "text"; do
+  LC_ALL=C "$DM_CLI" show --format $f "$work/sustained.json" > "$work/C.s$f" 2>&1
+  LC_ALL="$DM_DECIMAL_COMMA_LOCALE" LANGUAGE=de "$DM_CLI" show --format $f "$work/sustained.json" \
+    > "$work/de.s$f" 2>&1
+  dm_check "sustained show --format $f has figures with a decimal point" \
+    grep -qE '[0-9]\.[0-9]' "$work/C.s$f"
+  dm_check "sustained show --format $f under $DM_DECIMAL_COMMA_LOCALE is byte-identical to C" \
+    cmp "$work/C.s$f" "$work/de.s$f"
 done
 dm_finish
