@@ -5,6 +5,8 @@
  */
 #include "dm-history.h"
 
+#include "dm-gettext.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,7 +104,7 @@ dm_history_load (const char *path, dm_report *report, char *why, size_t why_size
   int err = dm_file_read_all (path, DM_REPORT_FILE_MAX, &text, &len);
   if (err < 0)
     {
-      snprintf (why, why_size, "cannot read it: %s",
+      snprintf (why, why_size, dm_gettext ("cannot read it: %s"),
                 err == -EFBIG ? "larger than any result file" : dm_strerror (err));
       return err;
     }
@@ -225,7 +227,7 @@ dm_history_set_comment (const char *path, const char *comment, char *why, size_t
   dm_report_write_json (&r, &json);
   err = dm_write_file_atomic (path, &json);
   if (err < 0)
-    snprintf (why, why_size, "cannot write it: %s", dm_strerror (err));
+    snprintf (why, why_size, dm_gettext ("cannot write it: %s"), dm_strerror (err));
   dm_buf_free (&json);
   dm_report_clear (&r);
   return err;

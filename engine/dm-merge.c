@@ -8,6 +8,8 @@
  */
 #include "dm-merge.h"
 
+#include "dm-gettext.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -132,7 +134,7 @@ refuse (char *why, size_t why_size, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  vsnprintf (why, why_size, fmt, ap);
+  vsnprintf (why, why_size, dm_gettext (fmt), ap);
   va_end (ap);
   return -EINVAL;
 }

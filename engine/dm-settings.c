@@ -5,6 +5,8 @@
  */
 #include "dm-settings.h"
 
+#include "dm-gettext.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -30,35 +32,35 @@ dm_settings_check (const dm_settings *s, char *why, size_t why_size)
   char a[32], b[32];
   if (s->count < DM_COUNT_MIN || s->count > DM_COUNT_MAX)
     {
-      snprintf (why, why_size, "count must be %d to %d", DM_COUNT_MIN, DM_COUNT_MAX);
+      snprintf (why, why_size, dm_gettext ("count must be %d to %d"), DM_COUNT_MIN, DM_COUNT_MAX);
       return -EINVAL;
     }
   if (s->test_size < DM_TEST_SIZE_MIN || s->test_size > DM_TEST_SIZE_MAX)
     {
       dm_size_format (DM_TEST_SIZE_MIN, a, sizeof a);
       dm_size_format (DM_TEST_SIZE_MAX, b, sizeof b);
-      snprintf (why, why_size, "test size must be %s to %s", a, b);
+      snprintf (why, why_size, dm_gettext ("test size must be %s to %s"), a, b);
       return -EINVAL;
     }
   if (s->test_size % DM_BLOCK_MAX_ALIGN)
     {
-      snprintf (why, why_size, "test size must be a whole number of MiB");
+      snprintf (why, why_size, dm_gettext ("test size must be a whole number of MiB"));
       return -EINVAL;
     }
   if (!(s->measure_s >= 0.1 && s->measure_s <= 3600))
     {
-      snprintf (why, why_size, "measure time must be 0.1 to 3600 seconds");
+      snprintf (why, why_size, dm_gettext ("measure time must be 0.1 to 3600 seconds"));
       return -EINVAL;
     }
   if (!(s->interval_s >= 0 && s->interval_s <= 3600)
       || !(s->warmup_s >= 0 && s->warmup_s <= 3600))
     {
-      snprintf (why, why_size, "interval and warm-up must be 0 to 3600 seconds");
+      snprintf (why, why_size, dm_gettext ("interval and warm-up must be 0 to 3600 seconds"));
       return -EINVAL;
     }
   if (s->mix_read_percent < DM_MIX_READ_MIN || s->mix_read_percent > DM_MIX_READ_MAX)
     {
-      snprintf (why, why_size, "mix read share must be %d to %d percent",
+      snprintf (why, why_size, dm_gettext ("mix read share must be %d to %d percent"),
                 DM_MIX_READ_MIN, DM_MIX_READ_MAX);
       return -EINVAL;
     }

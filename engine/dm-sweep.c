@@ -6,6 +6,8 @@
  */
 #include "dm-sweep.h"
 
+#include "dm-gettext.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -26,7 +28,7 @@ fail (char *why, size_t why_size, const char *fmt, ...)
     {
       va_list ap;
       va_start (ap, fmt);
-      vsnprintf (why, why_size, fmt, ap);
+      vsnprintf (why, why_size, dm_gettext (fmt), ap);
       va_end (ap);
     }
   return -EINVAL;

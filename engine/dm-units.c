@@ -5,6 +5,8 @@
  */
 #include "dm-units.h"
 
+#include "dm-gettext.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -43,7 +45,8 @@ dm_why (char *why, size_t why_size, const char *fmt, ...)
     {
       va_list ap;
       va_start (ap, fmt);
-      vsnprintf (why, why_size, fmt, ap);
+      /* The reason in the user's language, where the program set one. */
+      vsnprintf (why, why_size, dm_gettext (fmt), ap);
       va_end (ap);
     }
   return -EINVAL;

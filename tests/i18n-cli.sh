@@ -33,6 +33,10 @@ err_de=$(cli de --bogus /tmp); status=$?
 dm_check "German usage error, exit status 2" test "$status" = 2
 dm_check "German usage error: the reason" grep -q "unbekannte Option „--bogus“" <<<"$err_de"
 dm_check "German usage error: the usage line" grep -q '^Aufruf: diskmeter-cli' <<<"$err_de"
+dm_check "German reason from the engine's value checks" \
+  grep -q "^diskmeter-cli: --count: „0“ liegt außerhalb des Bereichs (1 bis 9)$" <<<"$(cli de --count 0 /tmp)"
+dm_check "Japanese reason from the engine's test-name parser" \
+  grep -q "'FOO' はテスト名ではありません" <<<"$(cli ja --tests FOO /tmp)"
 dm_check "German error of a subcommand" \
   grep -q 'braucht mindestens zwei Ergebnisdateien' <<<"$(cli de compare a.json)"
 
