@@ -5,6 +5,7 @@
  * history, the limits, comparisons and the latency detail.
  */
 #include "dm-window-private.h"
+#include "dm-i18n-ui.h"
 
 #include "dm-file-dialog.h"
 #include "dm-history-window.h"
@@ -81,7 +82,7 @@ _dm_window_export_to (DmWindow     *self,
   dm_buf_free (&buf);
   if (rc != 0)
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Could not save %s: %s", path,
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not save %s: %s"), path,
                    dm_strerror (rc));
       return FALSE;
     }
@@ -102,7 +103,7 @@ on_screenshot_after_paint (GdkFrameClock *clock,
     dm_window_show_error (self, error->message);
   else
     {
-      g_autofree char *status = g_strdup_printf ("Saved %s", path);
+      g_autofree char *status = g_strdup_printf (_("Saved %s"), path);
       _dm_window_set_status (self, status);
     }
 }
@@ -132,7 +133,7 @@ export_and_report (DmWindow     *self,
     dm_window_show_error (self, error->message);
   else
     {
-      g_autofree char *status = g_strdup_printf ("Saved %s", path);
+      g_autofree char *status = g_strdup_printf (_("Saved %s"), path);
       _dm_window_set_status (self, status);
     }
 }
@@ -155,14 +156,14 @@ save_with_chooser (DmWindow     *self,
                    DmExportKind  kind)
 {
   static const char *const ext[] = { "txt", "json", "csv", "png" };
-  static const char *const titles[] = { "Save Results as Text", "Save Results as JSON",
-                                        "Save Results as CSV", "Save Screenshot" };
+  static const char *const titles[] = { N_("Save Results as Text"), N_("Save Results as JSON"),
+                                        N_("Save Results as CSV"), N_("Save Screenshot") };
   g_autoptr (GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *stamp = g_date_time_format (now, "%Y%m%d%H%M%S");
   g_autofree char *name = g_strdup_printf ("Diskmeter_%s.%s", stamp, ext[kind]);
   GtkFileChooserNative *chooser;
 
-  chooser = dm_file_dialog_new_save (GTK_WINDOW (self), titles[kind], name);
+  chooser = dm_file_dialog_new_save (GTK_WINDOW (self), _(titles[kind]), name);
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   g_object_set_data (G_OBJECT (chooser), "dm-kind", GINT_TO_POINTER (kind));
   g_signal_connect (chooser, "response", G_CALLBACK (on_save_response), self);
@@ -255,7 +256,7 @@ action_run_row (GtkWidget  *widget,
     _dm_window_rebuild_grid (self);
   if (row < 0 || (guint) row >= self->layout.n_rows)
     {
-      g_autofree char *m = g_strdup_printf ("There is no test row %d in this profile.", row);
+      g_autofree char *m = g_strdup_printf (_("There is no test row %d in this profile."), row);
       dm_window_show_error (self, m);
       return;
     }
@@ -272,7 +273,7 @@ action_stop (GtkWidget  *widget,
   if (self->job)
     {
       dm_job_cancel (self->job);
-      _dm_window_set_status (self, "Stopping…");
+      _dm_window_set_status (self, _("Stopping…"));
     }
 }
 
@@ -291,7 +292,7 @@ action_copy_text (GtkWidget  *widget,
   if (!buf.error && buf.data)
     {
       gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), buf.data);
-      _dm_window_set_status (self, "Results copied as text");
+      _dm_window_set_status (self, _("Results copied as text"));
     }
   dm_buf_free (&buf);
 }
@@ -391,7 +392,7 @@ on_compare_folder_chosen (GtkNativeDialog *dialog,
 
   if (path)
     {
-      g_autofree char *status = g_strdup_printf ("All compares with %s, measured in turns", path);
+      g_autofree char *status = g_strdup_printf (_("All compares with %s, measured in turns"), path);
       dm_window_set_compare_target (self, path);
       _dm_window_set_status (self, status);
     }
@@ -406,7 +407,7 @@ action_compare_folder (GtkWidget  *widget,
   DmWindow *self = DM_WINDOW (widget);
   GtkFileChooserNative *chooser;
 
-  chooser = gtk_file_chooser_native_new ("Compare With Folder", GTK_WINDOW (self),
+  chooser = gtk_file_chooser_native_new (_("Compare With Folder"), GTK_WINDOW (self),
                                          GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER, "_Select",
                                          "_Cancel");
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
@@ -424,7 +425,7 @@ action_compare_off (GtkWidget  *widget,
   dm_window_set_compare_target (self, NULL);
   if (self->comparing && !self->job)
     _dm_window_compare_show (self, FALSE);
-  _dm_window_set_status (self, "All measures the target alone");
+  _dm_window_set_status (self, _("All measures the target alone"));
 }
 
 /* Ctrl+plus, Ctrl+minus, Ctrl+0: the zoom is a setting, kept for next time. */
