@@ -5,6 +5,7 @@
  * only written, together with profile=custom, when every row parses.
  */
 #include "dm-preferences.h"
+#include "dm-i18n-ui.h"
 
 #include "dm-format.h"
 #include "dm-profile.h"
@@ -78,7 +79,7 @@ on_use_custom_clicked (DmPreferences *self)
         continue;
       if (dm_spec_parse (trimmed, &spec, why, sizeof why) != 0)
         {
-          g_autofree char *m = g_strdup_printf ("Row %u: %s", i + 1, why);
+          g_autofree char *m = g_strdup_printf (_("Row %u: %s"), i + 1, why);
           gtk_label_set_text (GTK_LABEL (self->rows_error), m);
           gtk_widget_grab_focus (self->row_entries[i]);
           return;
@@ -89,7 +90,7 @@ on_use_custom_clicked (DmPreferences *self)
     }
   if (n == 0)
     {
-      gtk_label_set_text (GTK_LABEL (self->rows_error), "Give at least one test.");
+      gtk_label_set_text (GTK_LABEL (self->rows_error), _("Give at least one test."));
       return;
     }
   names = g_strv_builder_end (builder);

@@ -8,6 +8,7 @@
  * modes key and on the target, a disk being only read.
  */
 #include "dm-window-private.h"
+#include "dm-i18n-ui.h"
 
 #include <string.h>
 
@@ -79,11 +80,11 @@ _dm_window_run_modes (DmWindow *self)
 }
 
 static const char *const modes_tooltip =
-  "Which columns a run measures: all, Read only or Write only";
+  N_("Which columns a run measures: all, Read only or Write only");
 
 static const char *const device_read_only =
-  "A disk or partition is only read: writing to it would destroy its data "
-  "(diskmeter-cli --destroy-data-on does that).";
+  N_("A disk or partition is only read: writing to it would destroy its data "
+     "(diskmeter-cli --destroy-data-on does that).");
 
 /* The selector shows the setting as it applies to the grid on screen:
  * All, Read only, Write only, or another list (from --modes or D-Bus) as
@@ -127,7 +128,7 @@ _dm_window_sync_modes (DmWindow *self)
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->modes_dropdown), !self->job && !device);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->modes_dropdown),
-                               device ? device_read_only : modes_tooltip);
+                               device ? _(device_read_only) : _(modes_tooltip));
 }
 
 static void
@@ -159,7 +160,7 @@ _dm_window_modes_changed (DmWindow *self)
         _dm_window_rebuild_grid (self);
     }
   if (_dm_window_target_is_device (self) && !self->job)
-    _dm_window_set_status (self, device_read_only);
+    _dm_window_set_status (self, _(device_read_only));
 }
 
 /* All / Read only / Write only, beside the unit (in the template), as

@@ -6,6 +6,7 @@
  * footer that says what was measured, on what.
  */
 #include "dm-window-private.h"
+#include "dm-i18n-ui.h"
 
 #include <string.h>
 
@@ -14,7 +15,7 @@
 #include "dm-platform.h"
 #include "dm-profile.h"
 
-static const char *const choose_folder_label = "Choose folder…";
+static const char *const choose_folder_label = N_("Choose folder…");
 
 /* --- targets --------------------------------------------------------------- */
 
@@ -196,7 +197,7 @@ on_targets_scanned (GObject      *source,
                                                                           : t->mount_point));
       g_ptr_array_add (labels, target_label (&scan->list[i]));
     }
-  g_ptr_array_add (labels, g_strdup (choose_folder_label));
+  g_ptr_array_add (labels, g_strdup (_(choose_folder_label)));
   g_ptr_array_add (labels, NULL);
 
   self->syncing = TRUE;
@@ -244,7 +245,7 @@ _dm_window_choose_folder (DmWindow *self)
 {
   if (self->chooser)
     return;
-  self->chooser = gtk_file_chooser_native_new ("Choose a Folder to Test", GTK_WINDOW (self),
+  self->chooser = gtk_file_chooser_native_new (_("Choose a Folder to Test"), GTK_WINDOW (self),
                                                GTK_FILE_CHOOSER_ACTION_SELECT_FOLDER,
                                                "_Select", "_Cancel");
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
@@ -318,7 +319,8 @@ update_title (DmWindow   *self,
   g_autofree char *title = NULL;
 
   title = g_strdup_printf ("Diskmeter – %s – %s%s", where,
-                           profile ? profile->title : "Custom",
+                           /* The profiles' titles are the Profile menu's words. */
+                           profile ? _(profile->title) : _("Custom"),
                            self->report.nvme && profile ? " (NVMe SSD)" : "");
   gtk_window_set_title (GTK_WINDOW (self), title);
 }
@@ -381,7 +383,7 @@ _dm_window_targets_init (DmWindow *self)
   gtk_drop_down_set_factory (self->target_dropdown, button);
   gtk_drop_down_set_list_factory (self->target_dropdown, list);
   /* Until the scan lists the mounts, the list holds the saved target. */
-  gtk_string_list_append (self->target_model, choose_folder_label);
+  gtk_string_list_append (self->target_model, _(choose_folder_label));
 }
 
 /* Once the settings are on the widgets: follows the dropdown, and lists
