@@ -22,4 +22,32 @@ done
 for f in $listed; do
   dm_check "$f in po/POTFILES.in exists" test -f "$f"
 done
+
+# The catalogues: every .po passes msgfmt's checks (printf directives as in
+# the English, plural forms), and German, Japanese and Chinese translate
+# every sentence the sources mark today. The sentences are read with the
+# arguments po/meson.build gives xgettext.
+if command -v xgettext >/dev/null && command -v msgmerge >/dev/null; then
+  tmp=$(mktemp -d) || dm_die "no temporary folder"
+  trap 'rm -rf "$tmp"' EXIT
+  args=$(sed -n "s/^ *'\(--[a-z-]*=[^']*\)',.*/\1/p" po/meson.build)
+  # shellcheck disable=SC2086
+  xgettext --from-code=UTF-8 --keyword=_ --keyword=N_ --keyword=g_dngettext:2,3 $args \
+    -f po/POTFILES.in -o "$tmp/diskmeter.pot" 2>"$tmp/xgettext.log" \
+    || dm_die "xgettext failed: $(cat "$tmp/xgettext.log")"
+  for po in po/*.po; do
+    lang=$(basename "$po" .po)
+    dm_check "$po passes msgfmt -c" msgfmt -c -o /dev/null "$po"
+    dm_check "$lang is in po/LINGUAS" grep -qx "$lang" po/LINGUAS
+    case $lang in de|ja|zh_CN) ;; *) continue ;; esac
+    msgmerge -q --no-fuzzy-matching -o "$tmp/$lang.po" "$po" "$tmp/diskmeter.pot" 2>/dev/null
+    # Untranslated: only "%s", which is a sentence in no language.
+    missing=$(msgattrib --untranslated --no-obsolete "$tmp/$lang.po" 2>/dev/null \
+                | grep '^msgid "' | grep -vx 'msgid ""' | grep -vx 'msgid "%s"')
+    dm_check "$lang translates every marked sentence${missing:+ (missing: $(head -3 <<<"$missing" | tr '\n' ' '))}" \
+      test -z "$missing"
+  done
+else
+  dm_skip_part "gettext tools missing: the catalogues are not checked (build-aux/dev installs gettext)"
+fi
 dm_finish
