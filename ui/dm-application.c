@@ -7,6 +7,7 @@
  * they were.
  */
 #include "dm-application.h"
+#include "dm-i18n-ui.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,30 +43,30 @@ struct _DmApplication
 G_DEFINE_FINAL_TYPE (DmApplication, dm_application, GTK_TYPE_APPLICATION)
 
 static const GOptionEntry options[] = {
-  { "target", 't', 0, G_OPTION_ARG_FILENAME, NULL, "Folder (on the disk) to test", "DIR" },
-  { "profile", 'p', 0, G_OPTION_ARG_STRING, NULL, "default, peak, realworld, demo or custom", "NAME" },
-  { "nvme", 0, 0, G_OPTION_ARG_NONE, NULL, "Use the profile's NVMe SSD preset", NULL },
-  { "mix", 0, 0, G_OPTION_ARG_INT, NULL, "Show the Mix column with this read share (10..90)", "PERCENT" },
-  { "count", 'n', 0, G_OPTION_ARG_INT, NULL, "Measured runs per test (1..9)", "N" },
-  { "size", 's', 0, G_OPTION_ARG_STRING, NULL, "Test file size (16MiB..64GiB)", "SIZE" },
-  { "duration", 'd', 0, G_OPTION_ARG_STRING, NULL, "Length of one measured run", "SEC" },
-  { "interval", 'i', 0, G_OPTION_ARG_STRING, NULL, "Pause between tests", "SEC" },
-  { "warmup", 'w', 0, G_OPTION_ARG_STRING, NULL, "Unscored warm-up before each test", "SEC" },
-  { "units", 'u', 0, G_OPTION_ARG_STRING, NULL, "MB/s, GB/s, IOPS or us", "UNIT" },
-  { "modes", 0, 0, G_OPTION_ARG_STRING, NULL, "Columns to run: read, write, mix, a list (read,mix) or all", "LIST" },
-  { "comment", 'c', 0, G_OPTION_ARG_STRING, NULL, "Comment that goes into every export", "TEXT" },
-  { "compare-with", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Compare the target with this folder, measured in turns", "DIR" },
-  { "open", 'o', 0, G_OPTION_ARG_FILENAME, NULL, "Show a saved run or sweep (JSON) instead of measuring", "FILE" },
-  { "run", 'r', 0, G_OPTION_ARG_NONE, NULL, "Start all tests once the window is up", NULL },
-  { "save-screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save a PNG of the window when done", "FILE" },
-  { "screenshot-scale", 0, 0, G_OPTION_ARG_STRING, NULL, "Draw that PNG at this times the window's size (1..4), for a sharp picture in a report", "FACTOR" },
-  { "save-json", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save the results as JSON when done", "FILE" },
-  { "save-text", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save the results as text when done", "FILE" },
-  { "save-csv", 0, 0, G_OPTION_ARG_FILENAME, NULL, "Save the results as CSV when done", "FILE" },
-  { "quit-when-done", 'q', 0, G_OPTION_ARG_NONE, NULL, "Quit after the run and the saves", NULL },
-  { "sustained", 0, 0, G_OPTION_ARG_NONE, NULL, "Open the Sustained window; with --save-* or --quit-when-done it runs at once (--span, --duration, --target)", NULL },
-  { "span", 0, 0, G_OPTION_ARG_STRING, NULL, "Sustained: the test file's size, or free (the default)", "SIZE|free" },
-  { "version", 0, 0, G_OPTION_ARG_NONE, NULL, "Print the version and exit", NULL },
+  { "target", 't', 0, G_OPTION_ARG_FILENAME, NULL, N_("Folder (on the disk) to test"), "DIR" },
+  { "profile", 'p', 0, G_OPTION_ARG_STRING, NULL, N_("default, peak, realworld, demo or custom"), "NAME" },
+  { "nvme", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Use the profile's NVMe SSD preset"), NULL },
+  { "mix", 0, 0, G_OPTION_ARG_INT, NULL, N_("Show the Mix column with this read share (10..90)"), "PERCENT" },
+  { "count", 'n', 0, G_OPTION_ARG_INT, NULL, N_("Measured runs per test (1..9)"), "N" },
+  { "size", 's', 0, G_OPTION_ARG_STRING, NULL, N_("Test file size (16MiB..64GiB)"), "SIZE" },
+  { "duration", 'd', 0, G_OPTION_ARG_STRING, NULL, N_("Length of one measured run"), "SEC" },
+  { "interval", 'i', 0, G_OPTION_ARG_STRING, NULL, N_("Pause between tests"), "SEC" },
+  { "warmup", 'w', 0, G_OPTION_ARG_STRING, NULL, N_("Unscored warm-up before each test"), "SEC" },
+  { "units", 'u', 0, G_OPTION_ARG_STRING, NULL, N_("MB/s, GB/s, IOPS or us"), "UNIT" },
+  { "modes", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Columns to run: read, write, mix, a list (read,mix) or all"), "LIST" },
+  { "comment", 'c', 0, G_OPTION_ARG_STRING, NULL, N_("Comment that goes into every export"), "TEXT" },
+  { "compare-with", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Compare the target with this folder, measured in turns"), "DIR" },
+  { "open", 'o', 0, G_OPTION_ARG_FILENAME, NULL, N_("Show a saved run or sweep (JSON) instead of measuring"), "FILE" },
+  { "run", 'r', 0, G_OPTION_ARG_NONE, NULL, N_("Start all tests once the window is up"), NULL },
+  { "save-screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Save a PNG of the window when done"), "FILE" },
+  { "screenshot-scale", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Draw that PNG at this times the window's size (1..4), for a sharp picture in a report"), "FACTOR" },
+  { "save-json", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Save the results as JSON when done"), "FILE" },
+  { "save-text", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Save the results as text when done"), "FILE" },
+  { "save-csv", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Save the results as CSV when done"), "FILE" },
+  { "quit-when-done", 'q', 0, G_OPTION_ARG_NONE, NULL, N_("Quit after the run and the saves"), NULL },
+  { "sustained", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Open the Sustained window; with --save-* or --quit-when-done it runs at once (--span, --duration, --target)"), NULL },
+  { "span", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Sustained: the test file's size, or free (the default)"), "SIZE|free" },
+  { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };
 
@@ -264,8 +265,8 @@ action_about (GSimpleAction *action,
                          "program-name", "Diskmeter",
                          "logo-icon-name", DM_APPLICATION_ID,
                          "version", DM_VERSION,
-                         "comments", "Measure disk speed the way CrystalDiskMark does, "
-                                     "on Linux and Windows.",
+                         "comments", _("Measure disk speed the way CrystalDiskMark does, "
+                                       "on Linux and Windows."),
                          "license-type", GTK_LICENSE_GPL_3_0,
                          "authors", authors,
                          NULL);
@@ -897,9 +898,9 @@ action_open (GSimpleAction *action,
   GtkFileChooserNative *chooser;
   g_autoptr (GtkFileFilter) filter = gtk_file_filter_new ();
 
-  chooser = gtk_file_chooser_native_new ("Open a Saved Run or Sweep",
+  chooser = gtk_file_chooser_native_new (_("Open a Saved Run or Sweep"),
                                          GTK_WINDOW (ensure_window (self)),
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, "_Open", "_Cancel");
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
   gtk_file_filter_set_name (filter, "Diskmeter results (JSON)");
   gtk_file_filter_add_pattern (filter, "*.json");
   gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
@@ -1036,7 +1037,7 @@ dm_application_init (DmApplication *self)
 {
   g_application_add_main_option_entries (G_APPLICATION (self), options);
   g_application_set_option_context_summary (G_APPLICATION (self),
-                                            "Measure disk speed the way CrystalDiskMark does.");
+                                            _("Measure disk speed the way CrystalDiskMark does."));
 }
 
 DmApplication *

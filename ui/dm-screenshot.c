@@ -5,6 +5,7 @@
  * theme included, without asking the windowing system for a grab.
  */
 #include "dm-screenshot.h"
+#include "dm-i18n-ui.h"
 
 #include <math.h>
 
@@ -41,7 +42,7 @@ dm_screenshot_save_scaled (GtkWidget   *widget,
   if (!renderer || width <= 0 || height <= 0)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
-                           "The window is not on screen yet, so there is nothing to save");
+                           _("The window is not on screen yet, so there is nothing to save"));
       return FALSE;
     }
 
@@ -78,14 +79,14 @@ G_GNUC_END_IGNORE_DEPRECATIONS
   node = gtk_snapshot_free_to_node (snapshot);
   if (!node)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Nothing was drawn");
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Nothing was drawn"));
       return FALSE;
     }
   texture = gsk_renderer_render_texture (renderer, node,
                                          &GRAPHENE_RECT_INIT (0, 0, png_width, png_height));
   if (!texture || !gdk_texture_save_to_png (texture, path))
     {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, "Could not write the screenshot to %s",
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write the screenshot to %s"),
                    path);
       return FALSE;
     }
