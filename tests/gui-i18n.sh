@@ -19,6 +19,10 @@ command -v tesseract >/dev/null && tesseract --list-langs 2>/dev/null | grep -qx
 fc-list :lang=ja 2>/dev/null | grep -q . \
   || dm_die "no Japanese font (build-aux/dev installs fonts-noto-cjk)"
 
+# diskmeter --help, from the option table through GApplication.
+help_de=$(LC_ALL= LANG=C.UTF-8 LANGUAGE=de "$DM_GUI" --help 2>&1)
+dm_check "diskmeter --help in German" grep -qE '^  -t, --target=DIR +Zu testender Ordner' <<<"$help_de"
+
 dm_tmpdir
 out="$DM_TMPDIR"
 mkdir "$out/target"
