@@ -6,7 +6,8 @@
 # and the CLI runs the demo profile on a folder; installing diskmeter brings
 # a desktop file and metainfo that desktop-file-validate and appstreamcli
 # validate --no-net accept where they are installed, and the compiled
-# GSettings schema; apt-get purge leaves no file of either package.
+# GSettings schema; the translations come with diskmeter-cli; apt-get purge
+# leaves no file of either package.
 #
 # The packages are dist/*.deb when they are newer than every source file
 # (build-aux/package-deb made them from this tree), else build-aux/package-deb
@@ -128,6 +129,18 @@ dm_check "diskmeter-cli links no GTK or GLib" no_gtk_linked
 dm_check "the man page is installed" test -f "$root/usr/share/man/man1/diskmeter-cli.1.gz"
 dm_check "the bash completion is installed" \
   test -f "$root/usr/share/bash-completion/completions/diskmeter-cli"
+# The translations serve both programs and come with diskmeter-cli.
+if [ -d "$src/po" ]; then
+  mo_files="$(dpkg-deb -c "$cli_deb" | grep -oE '/usr/share/locale/[^ ]*/diskmeter\.mo$')"
+  dm_log "translations: $(echo $mo_files)"
+  dm_check "diskmeter-cli carries the translations" test -n "$mo_files"
+  mo_installed ()
+  {
+    local f
+    for f in $mo_files; do [ -f "$root$f" ] || return 1; done
+  }
+  dm_check "the translations are installed" mo_installed
+fi
 
 mkdir -p "$root/var/tmp/dm-target" "$root/var/tmp/dm-home"
 run_demo ()
