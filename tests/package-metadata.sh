@@ -9,7 +9,7 @@
 source "$(dirname "$0")/lib.sh"
 
 src="$DM_SOURCE_ROOT"
-metainfo="$src/resources/io.github.diskmeter.Diskmeter.metainfo.xml"
+metainfo="$src/resources/io.github.diskmeter.Diskmeter.metainfo.xml.in"
 version="$(meson introspect "$DM_BUILD_ROOT" --projectinfo 2>/dev/null |
   python3 -c 'import json, sys; print(json.load(sys.stdin)["version"])')"
 [ -n "$version" ] || dm_die "no project version from meson introspect $DM_BUILD_ROOT"
@@ -61,5 +61,23 @@ sys.exit(1 if bad else 0)
 PY
 }
 dm_check "the metainfo's screenshots are in the repository, at the stated size" check_screenshots
+
+# The screenshots' web address comes from the publisher (meson's
+# screenshot_url): with one, every screenshot is under it; without one the
+# metainfo lists none, and both forms are valid AppStream.
+dm_tmpdir
+python3 "$src/resources/metainfo.py" "$metainfo" "$DM_TMPDIR/with.xml" "BASE/shots/"
+python3 "$src/resources/metainfo.py" "$metainfo" "$DM_TMPDIR/without.xml"
+dm_check "with screenshot_url, every screenshot is under it" python3 - "$DM_TMPDIR/with.xml" <<'PY'
+import sys, xml.etree.ElementTree as ET
+images = [i.text.strip() for i in ET.parse(sys.argv[1]).getroot().findall("./screenshots/screenshot/image")]
+print("# %s" % images)
+sys.exit(0 if images and all(i.startswith("BASE/shots/") and i.count("/") == 2 for i in images) else 1)
+PY
+dm_check "without it, no screenshot and no placeholder is left" \
+  sh -c "! grep -q -e '<screenshot' -e '@SCREENSHOT_URL@' '$DM_TMPDIR/without.xml'"
+if command -v appstreamcli >/dev/null; then
+  dm_check "without it, the metainfo is still valid" appstreamcli validate --no-net "$DM_TMPDIR/without.xml"
+fi
 
 dm_finish
