@@ -63,8 +63,14 @@ test_value_locale (void)
     /* A German desktop shows 1.234,57, as its other programs would. */
     struct lconv *lc = localeconv ();
     g_autofree char *want = g_strdup_printf ("1%s234%s57", lc->thousands_sep, lc->decimal_point);
+    g_autofree char *want_iops = g_strdup_printf ("1%s234%s567", lc->thousands_sep,
+                                                  lc->thousands_sep);
+    g_autofree char *iops = dm_format_value (1234567, DM_UNIT_IOPS);
+    g_autofree char *small = dm_format_value (123.456, DM_UNIT_MBPS);
     got = dm_format_value (1234.567, DM_UNIT_MBPS);
     g_assert_cmpstr (got, ==, want);
+    g_assert_cmpstr (iops, ==, want_iops);
+    g_assert_cmpstr (small, ==, "123,46");
     g_assert_cmpstr (lc->decimal_point, ==, ",");
   }
   setlocale (LC_NUMERIC, "C");

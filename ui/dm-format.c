@@ -6,13 +6,57 @@
  */
 #include "dm-format.h"
 
+#include <limits.h>
+#include <locale.h>
 #include <math.h>
 #include <string.h>
+
+/* Puts the locale's thousands separator into the whole part of a figure
+ * printf wrote with the locale's decimal point: "1234,57" becomes
+ * "1.234,57" in German. printf's ' flag would do it on glibc but not in
+ * every C library the window is built with. */
+static char *
+group_thousands (const char *plain)
+{
+  const struct lconv *lc = localeconv ();
+  const char *group = lc->grouping;
+  size_t whole = strspn (plain, "0123456789");
+  GString *out;
+  size_t marks[32];
+  guint n = 0;
+
+  if (!lc->thousands_sep || !*lc->thousands_sep || !group || !*group)
+    return g_strdup (plain);
+  /* Where separators go, counted from the right of the whole part: each
+   * byte of grouping is a group's size, the last one repeats, CHAR_MAX
+   * ends grouping. */
+  for (size_t left = whole, size = 0; n < G_N_ELEMENTS (marks); )
+    {
+      if (*group && *group != CHAR_MAX)
+        size = (size_t) *group++;
+      else if (*group == CHAR_MAX || size == 0)
+        break;
+      if (left <= size)
+        break;
+      left -= size;
+      marks[n++] = left;
+    }
+  out = g_string_new (NULL);
+  for (size_t i = 0; plain[i]; i++)
+    {
+      for (guint k = 0; k < n; k++)
+        if (marks[k] == i)
+          g_string_append (out, lc->thousands_sep);
+      g_string_append_c (out, plain[i]);
+    }
+  return g_string_free (out, FALSE);
+}
 
 char *
 dm_format_value (double  value,
                  dm_unit unit)
 {
+  g_autofree char *plain = NULL;
   const char *format;
 
   if (!isfinite (value) || value < 0)
@@ -25,20 +69,21 @@ dm_format_value (double  value,
   switch (unit)
     {
     case DM_UNIT_GBPS:
-      format = "%'.3f";
+      format = "%.3f";
       break;
     case DM_UNIT_IOPS:
       /* Millions of IOPS do not need the hundredths, and the tile has room
        * for about ten characters of large digits. */
-      format = value >= 1e6 ? "%'.0f" : "%'.2f";
+      format = value >= 1e6 ? "%.0f" : "%.2f";
       break;
     case DM_UNIT_US:
     case DM_UNIT_MBPS:
     default:
-      format = value >= 1e7 ? "%'.0f" : "%'.2f";
+      format = value >= 1e7 ? "%.0f" : "%.2f";
       break;
     }
-  return g_strdup_printf (format, value);
+  plain = g_strdup_printf (format, value);
+  return group_thousands (plain);
 }
 
 double
