@@ -53,11 +53,14 @@ target_label (const dm_target_info *t)
         g_string_append_printf (s, "  %s", t->filesystem);
       if (t->label[0])
         g_string_append_printf (s, " “%s”", t->label);
-      g_string_append (s, "  (read tests only)");
+      g_string_append_printf (s, "  (%s)", _("read tests only"));
       return g_string_free (s, FALSE);
     }
   /* What the pick depends on: room for the test file, and which disk. */
-  g_string_append_printf (s, "  %s free of %s", free_space, size);
+  g_string_append (s, "  ");
+  /* TRANSLATORS: free space of a drive in the target list, e.g. "70GiB
+   * free of 252GiB". */
+  g_string_append_printf (s, _("%s free of %s"), free_space, size);
   if (t->filesystem[0])
     g_string_append_printf (s, "  %s", t->filesystem);
   if (t->model[0])
@@ -350,7 +353,10 @@ _dm_window_update_footer (DmWindow *self)
   else if (t && t->device[0] && strcmp (t->device, t->filesystem) != 0)
     g_string_append_printf (s, " · %s", t->device);
   if (self->compare_target)
-    g_string_append_printf (s, " · compared with %s", self->compare_target);
+    {
+      g_string_append (s, " · ");
+      g_string_append_printf (s, _("compared with %s"), self->compare_target);
+    }
   g_string_append_c (s, '\n');
   machine = s->len;
   if (self->report.finished)
@@ -361,9 +367,9 @@ _dm_window_update_footer (DmWindow *self)
   if (sys && sys->os[0])
     g_string_append_printf (s, "%s%s", s->len > machine ? " · " : "", sys->os);
   if (self->report.cached)
-    g_string_append_printf (s, "%scached (no O_DIRECT)", s->len > machine ? " · " : "");
+    g_string_append_printf (s, "%s%s", s->len > machine ? " · " : "", _("cached (no O_DIRECT)"));
   if (t && t->is_block_device)
-    g_string_append_printf (s, "%sread tests only", s->len > machine ? " · " : "");
+    g_string_append_printf (s, "%s%s", s->len > machine ? " · " : "", _("read tests only"));
   if (s->str[s->len - 1] == '\n')
     g_string_truncate (s, s->len - 1);
   gtk_label_set_text (GTK_LABEL (self->footer_label), s->str);
