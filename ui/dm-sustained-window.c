@@ -17,13 +17,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dm-file-dialog.h"
-#include "dm-format.h"
+#include "dm-frame-wait.h"
 #include "dm-job.h"
 #include "dm-latency-chart.h"
 #include "dm-platform.h"
 #include "dm-screenshot.h"
 #include "dm-sustained.h"
+#include "dm-tool-run.h"
 #include "dm-units.h"
 
 /* A read pass fills its span first; "free" reads at most this much, as
@@ -52,13 +52,9 @@ struct _DmSustainedWindow
   GtkWidget      *summary_label;
 
   GSettings      *settings;        /* may be NULL */
-  GtkFileChooserNative *chooser;
-  char           *save_format;
+  DmToolRun       run;             /* the job, or a saved run shown */
 
   dm_sustained_plan plan;          /* of the run shown */
-  DmJob          *job;             /* running, or finished and shown */
-  dm_report       loaded;          /* a saved run, shown when there is no job */
-  gboolean        have_loaded;
   dm_sustained_cliff cliff;        /* as shown */
   gboolean        have_cliff;
   guint           n_shown;         /* samples drawn */
@@ -95,16 +91,13 @@ script_free (DmSustainedScript *script)
 static gboolean
 is_running (DmSustainedWindow *self)
 {
-  return self->job && dm_job_is_running (self->job);
+  return dm_tool_run_is_running (&self->run);
 }
 
-/* The report to analyse and save: a finished job's, or a loaded one. */
 static const dm_report *
 shown_report (DmSustainedWindow *self)
 {
-  if (self->job)
-    return is_running (self) ? NULL : dm_job_get_report (self->job);
-  return self->have_loaded ? &self->loaded : NULL;
+  return dm_tool_run_shown (&self->run);
 }
 
 /* The cliff of samples as the JSON keeps them (t to 6 digits, the rate to
@@ -320,12 +313,10 @@ on_job_progress (DmJob             *job,
                  DmSustainedWindow *self)
 {
   const DmJobProgress *p = dm_job_get_progress (job);
-  g_autofree char *left = dm_format_seconds_left (p->seconds_left);
   const dm_sample *samples;
   guint n;
 
-  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), CLAMP (p->fraction, 0, 1));
-  gtk_label_set_text (GTK_LABEL (self->time_label), left);
+  dm_tool_run_progress (&self->run, p);
   if (p->phase == DM_PHASE_PREPARE || p->result_index < 0)
     {
       gtk_label_set_text (GTK_LABEL (self->status_label), _ ("Preparing the test file…"));
@@ -352,11 +343,9 @@ on_job_finished (DmJob             *job,
 {
   const dm_report *r = dm_job_get_report (job);
   const dm_result *res = &r->results[0];
-  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
   g_autofree char *text = NULL;
 
-  if (app)
-    g_application_release (app);
+  dm_tool_run_finished (&self->run, r);
   show_samples (self, res->samples, res->n_samples, 0, TRUE);
   if (r->status == DM_STATUS_COMPLETE)
     text = g_strdup (_ ("Done; the test file was removed."));
@@ -365,9 +354,6 @@ on_job_finished (DmJob             *job,
   else
     text = g_strdup_printf (_ ("Failed: %s"), r->error[0] ? r->error : g_strerror (-code));
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
-  gtk_label_set_text (GTK_LABEL (self->time_label), "");
-  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar),
-                                 r->status == DM_STATUS_COMPLETE ? 1 : 0);
   show_summary (self, r);
   update_actions (self);
   if (self->script)
@@ -378,28 +364,18 @@ on_job_finished (DmJob             *job,
     }
 }
 
-static void
-drop_job (DmSustainedWindow *self)
-{
-  if (self->job)
-    {
-      g_signal_handlers_disconnect_by_data (self->job, self);
-      g_clear_object (&self->job);
-    }
-}
-
 gboolean
 dm_sustained_window_start (DmSustainedWindow *self,
                            GError           **error)
 {
-  g_autofree char *target = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->target_entry)));
+  g_autofree char *target = dm_tool_run_target (self->target_entry);
+  DmJob *job;
   dm_sustained_plan p;
   dm_settings base;
   dm_report r;
   gboolean span_free;
   uint64_t span = 0;
   char why[400] = "";
-  GApplication *app;
 
   g_return_val_if_fail (DM_IS_SUSTAINED_WINDOW (self), FALSE);
 
@@ -407,11 +383,6 @@ dm_sustained_window_start (DmSustainedWindow *self,
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY, _ ("A sustained run is under way"));
       return FALSE;
-    }
-  if (!target[0])
-    {
-      g_free (target);
-      target = g_strdup (g_get_home_dir ());
     }
   memset (&r, 0, sizeof r);
   base_settings (self, &base);
@@ -424,31 +395,19 @@ dm_sustained_window_start (DmSustainedWindow *self,
       return FALSE;
     }
 
-  drop_job (self);
-  if (self->have_loaded)
-    {
-      dm_report_clear (&self->loaded);
-      self->have_loaded = FALSE;
-    }
+  dm_tool_run_clear (&self->run);
   self->plan = p;
   self->plan.span = span;
-  self->job = dm_job_new (&r, target, NULL);
+  job = dm_job_new (&r, target, NULL);
   /* A read pass reads what it wrote first; a write pass meets the storage
    * as it is, its cache empty. */
-  dm_job_set_pass (self->job, p.mode == DM_MODE_READ);
-  g_signal_connect (self->job, "progress", G_CALLBACK (on_job_progress), self);
-  g_signal_connect (self->job, "finished", G_CALLBACK (on_job_finished), self);
-  if (!dm_job_start (self->job, error))
+  dm_job_set_pass (job, p.mode == DM_MODE_READ);
+  if (!dm_tool_run_start (&self->run, job, G_CALLBACK (on_job_progress),
+                          G_CALLBACK (on_job_finished), error))
     {
-      drop_job (self);
       update_actions (self);
       return FALSE;
     }
-  /* Like the main window's runs: the application stays while the engine
-   * still has to remove its test file. */
-  app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
-  if (app)
-    g_application_hold (app);
   {
     char s[32];
     g_autofree char *text = NULL;
@@ -480,13 +439,7 @@ action_stop (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
-  DmSustainedWindow *self = DM_SUSTAINED_WINDOW (widget);
-
-  if (is_running (self))
-    {
-      dm_job_cancel (self->job);
-      gtk_label_set_text (GTK_LABEL (self->status_label), _ ("Stopping…"));
-    }
+  dm_tool_run_stop (&DM_SUSTAINED_WINDOW (widget)->run);
 }
 
 /* --- saving ---------------------------------------------------------------- */
@@ -511,7 +464,6 @@ dm_sustained_window_save (DmSustainedWindow *self,
 {
   const dm_report *r = shown_report (self);
   dm_buf buf;
-  int err;
 
   g_return_val_if_fail (DM_IS_SUSTAINED_WINDOW (self), FALSE);
 
@@ -530,35 +482,16 @@ dm_sustained_window_save (DmSustainedWindow *self,
     dm_sustained_write_text (r, &buf);
   else
     dm_sustained_write_json (r, &buf);
-  err = buf.error ? buf.error : dm_write_file_atomic (path, &buf);
-  dm_buf_free (&buf);
-  if (err < 0)
-    {
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (-err), _ ("Could not write %s: %s"),
-                   path, g_strerror (-err));
-      return FALSE;
-    }
-  return TRUE;
+  return dm_tool_run_write (&buf, path, error);
 }
 
-static void
-on_save_response (GtkNativeDialog   *dialog,
-                  int                response,
-                  DmSustainedWindow *self)
+static gboolean
+save_to (GtkWindow   *window,
+         const char  *format,
+         const char  *path,
+         GError     **error)
 {
-  g_autofree char *path = dm_file_dialog_get_path (dialog, response);
-  g_autoptr (GError) error = NULL;
-
-  g_clear_object (&self->chooser);
-  if (!path)
-    return;
-  if (!dm_sustained_window_save (self, self->save_format, path, &error))
-    gtk_label_set_text (GTK_LABEL (self->status_label), error->message);
-  else
-    {
-      g_autofree char *msg = g_strdup_printf (_ ("Saved %s"), path);
-      gtk_label_set_text (GTK_LABEL (self->status_label), msg);
-    }
+  return dm_sustained_window_save (DM_SUSTAINED_WINDOW (window), format, path, error);
 }
 
 static void
@@ -566,18 +499,12 @@ action_save (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
-  DmSustainedWindow *self = DM_SUSTAINED_WINDOW (widget);
   const char *format = g_variant_get_string (parameter, NULL);
   g_autofree char *name = g_strdup_printf ("diskmeter-sustained.%s",
                                            g_str_equal (format, "text") ? "txt" : format);
 
-  if (self->chooser)
-    return;
-  g_free (self->save_format);
-  self->save_format = g_strdup (format);
-  self->chooser = dm_file_dialog_new_save (GTK_WINDOW (self), _ ("Save Sustained Run"), name);
-  g_signal_connect (self->chooser, "response", G_CALLBACK (on_save_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  dm_tool_run_save_as (&DM_SUSTAINED_WINDOW (widget)->run, format, _ ("Save Sustained Run"),
+                       name);
 }
 
 /* --- loading --------------------------------------------------------------- */
@@ -600,7 +527,7 @@ dm_sustained_window_load (DmSustainedWindow *self,
   g_autofree char *text = NULL;
   gsize len;
   dm_report r;
-  char why[256] = "", span[32];
+  char span[32];
   const dm_result *res;
 
   g_return_val_if_fail (DM_IS_SUSTAINED_WINDOW (self), FALSE);
@@ -610,15 +537,8 @@ dm_sustained_window_load (DmSustainedWindow *self,
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY, _ ("A sustained run is under way"));
       return FALSE;
     }
-  if (!g_file_get_contents (path, &text, &len, error))
+  if (!dm_tool_run_read_file (path, &r, &text, &len, error))
     return FALSE;
-  memset (&r, 0, sizeof r);
-  if (dm_report_load_json (&r, text, len, why, sizeof why) < 0)
-    {
-      dm_report_clear (&r);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", path, why);
-      return FALSE;
-    }
   if (!dm_sustained_is (&r, text, len))
     {
       dm_report_clear (&r);
@@ -626,12 +546,8 @@ dm_sustained_window_load (DmSustainedWindow *self,
       return FALSE;
     }
 
-  drop_job (self);
-  if (self->have_loaded)
-    dm_report_clear (&self->loaded);
-  self->loaded = r;
-  self->have_loaded = TRUE;
-  res = &self->loaded.results[0];
+  dm_tool_run_take_loaded (&self->run, &r);
+  res = &self->run.loaded.results[0];
 
   /* The controls as the run was made, so Start measures it again. */
   dm_sustained_plan_init (&self->plan);
@@ -640,8 +556,8 @@ dm_sustained_window_load (DmSustainedWindow *self,
   self->plan.block_size = res->spec.block_size;
   self->plan.queue_depth = res->spec.queue_depth;
   self->plan.threads = res->spec.threads;
-  self->plan.span = self->loaded.settings.test_size;
-  self->plan.duration_s = self->loaded.settings.measure_s;
+  self->plan.span = self->run.loaded.settings.test_size;
+  self->plan.duration_s = self->run.loaded.settings.measure_s;
   if (res->sample_s > 0)
     self->plan.sample_s = res->sample_s;
   gtk_drop_down_set_selected (self->mode_dropdown, self->plan.mode == DM_MODE_READ);
@@ -655,15 +571,15 @@ dm_sustained_window_load (DmSustainedWindow *self,
   gtk_editable_set_text (GTK_EDITABLE (self->span_entry), span);
   set_entry_number (self->duration_entry, "%g", self->plan.duration_s);
   set_entry_number (self->sample_entry, "%g", self->plan.sample_s);
-  if (self->loaded.target.path[0])
-    gtk_editable_set_text (GTK_EDITABLE (self->target_entry), self->loaded.target.path);
+  if (self->run.loaded.target.path[0])
+    gtk_editable_set_text (GTK_EDITABLE (self->target_entry), self->run.loaded.target.path);
 
   show_samples (self, res->samples, res->n_samples, 0, TRUE);
-  show_summary (self, &self->loaded);
+  show_summary (self, &self->run.loaded);
   {
     g_autofree char *base = g_path_get_basename (path);
     g_autofree char *msg = g_strdup_printf (_ ("Showing %s (%s)."), base,
-                                            dm_status_name (self->loaded.status));
+                                            dm_status_name (self->run.loaded.status));
     gtk_label_set_text (GTK_LABEL (self->status_label), msg);
   }
   gtk_label_set_text (GTK_LABEL (self->time_label), "");
@@ -727,10 +643,10 @@ script_finish (DmSustainedWindow *self)
 }
 
 static void
-script_after_paint (GdkFrameClock     *clock,
-                    DmSustainedWindow *self)
+script_after_paint (GtkWidget *widget)
 {
-  g_signal_handlers_disconnect_by_func (clock, script_after_paint, self);
+  DmSustainedWindow *self = DM_SUSTAINED_WINDOW (widget);
+
   /* Right after a paint the chart's node is fresh: the screenshot shows
    * the final timeline and its marks. */
   if (self->script)
@@ -741,15 +657,7 @@ script_after_paint (GdkFrameClock     *clock,
 static void
 script_step (DmSustainedWindow *self)
 {
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
-
-  if (!clock)
-    {
-      script_finish (self);
-      return;
-    }
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  g_signal_connect (clock, "after-paint", G_CALLBACK (script_after_paint), self);
+  dm_frame_wait_paint (GTK_WIDGET (self), script_after_paint);
 }
 
 static gboolean
@@ -773,24 +681,6 @@ script_begin (gpointer data)
       self->script_status = 1;
       script_step (self);
     }
-  return G_SOURCE_REMOVE;
-}
-
-static void
-script_after_first_paint (GdkFrameClock     *clock,
-                          DmSustainedWindow *self)
-{
-  g_signal_handlers_disconnect_by_func (clock, script_after_first_paint, self);
-  /* A moment for the first layouts, as the main window's scripts wait. */
-  g_timeout_add_full (G_PRIORITY_DEFAULT, 150, script_begin, g_object_ref (self), g_object_unref);
-}
-
-static gboolean
-script_start (GtkWidget     *widget,
-              GdkFrameClock *clock,
-              gpointer       data)
-{
-  g_signal_connect (clock, "after-paint", G_CALLBACK (script_after_first_paint), widget);
   return G_SOURCE_REMOVE;
 }
 
@@ -818,7 +708,9 @@ dm_sustained_window_run_script (DmSustainedWindow       *self,
   self->script_done = done;
   self->script_data = user_data;
   self->script_status = 0;
-  gtk_widget_add_tick_callback (GTK_WIDGET (self), script_start, NULL, NULL);
+  /* From the first frame on screen, and a moment for the first layouts,
+   * as the main window's scripts wait. */
+  dm_frame_wait_first (GTK_WIDGET (self), 150, script_begin);
 }
 
 /* --- life ------------------------------------------------------------------ */
@@ -952,20 +844,7 @@ dm_sustained_window_dispose (GObject *object)
 {
   DmSustainedWindow *self = DM_SUSTAINED_WINDOW (object);
 
-  if (self->chooser)
-    {
-      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
-      g_clear_object (&self->chooser);
-    }
-  /* The job's own dispose cancels and joins a run still going, and the
-   * engine removes the test file before it returns. */
-  if (self->job && dm_job_is_running (self->job))
-    {
-      GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
-      if (app)
-        g_application_release (app);
-    }
-  drop_job (self);
+  dm_tool_run_dispose (&self->run);
   /* A script whose window went away before its files: it failed. */
   if (self->script)
     {
@@ -982,11 +861,7 @@ dm_sustained_window_dispose (GObject *object)
 static void
 dm_sustained_window_finalize (GObject *object)
 {
-  DmSustainedWindow *self = DM_SUSTAINED_WINDOW (object);
-
-  if (self->have_loaded)
-    dm_report_clear (&self->loaded);
-  g_free (self->save_format);
+  dm_tool_run_finalize (&DM_SUSTAINED_WINDOW (object)->run);
   G_OBJECT_CLASS (dm_sustained_window_parent_class)->finalize (object);
 }
 
@@ -1007,6 +882,8 @@ static void
 dm_sustained_window_init (DmSustainedWindow *self)
 {
   build (self);
+  dm_tool_run_init (&self->run, GTK_WINDOW (self), self->status_label, self->time_label,
+                    self->progress_bar, save_to);
   dm_sustained_plan_init (&self->plan);
 }
 
@@ -1015,16 +892,9 @@ dm_sustained_window_new (GtkApplication *app,
                          GSettings      *settings)
 {
   DmSustainedWindow *self = g_object_new (DM_TYPE_SUSTAINED_WINDOW, "application", app, NULL);
-  g_autofree char *target = NULL;
+  g_autofree char *target = dm_tool_run_first_target (settings);
 
   self->settings = settings ? g_object_ref (settings) : NULL;
-  if (settings)
-    target = g_settings_get_string (settings, "target");
-  if (!target || !target[0])
-    {
-      g_free (target);
-      target = g_strdup (g_get_home_dir ());
-    }
   gtk_editable_set_text (GTK_EDITABLE (self->target_entry), target);
   update_actions (self);
   return GTK_WIDGET (self);

@@ -13,15 +13,14 @@
 #include <math.h>
 #include <string.h>
 
-#include "dm-format.h"
 #include "dm-heatmap.h"
 #include "dm-job.h"
 #include "dm-json.h"
 #include "dm-latency-view.h"
 #include "dm-platform.h"
-#include "dm-file-dialog.h"
 #include "dm-screenshot.h"
 #include "dm-sweep.h"
+#include "dm-tool-run.h"
 #include "dm-units.h"
 
 #define MAX_CELLS (DM_HEATMAP_MAX_AXIS * DM_HEATMAP_MAX_AXIS)
@@ -50,14 +49,10 @@ struct _DmSweepWindow
 
   GSettings     *settings;        /* may be NULL */
   unsigned       logical_cpus;
-  GtkFileChooserNative *chooser;
-  char          *save_format;
+  DmToolRun      run;             /* the job, or a saved sweep shown */
 
   /* what the maps show */
   dm_sweep_plan  plan;
-  DmJob         *job;             /* running, or finished and shown */
-  dm_report      loaded;          /* a saved sweep, shown when there is no job */
-  gboolean       have_loaded;
   unsigned       qds[DM_HEATMAP_MAX_AXIS];
   unsigned       n_qds;
   unsigned       threads[DM_HEATMAP_MAX_AXIS];
@@ -75,16 +70,13 @@ static const uint32_t block_sizes[] = { 4096, 8192, 16384, 65536, 131072, 104857
 static gboolean
 is_running (DmSweepWindow *self)
 {
-  return self->job && dm_job_is_running (self->job);
+  return dm_tool_run_is_running (&self->run);
 }
 
-/* The report to analyse and save: a finished job's, or a loaded one. */
 static const dm_report *
 shown_report (DmSweepWindow *self)
 {
-  if (self->job)
-    return is_running (self) ? NULL : dm_job_get_report (self->job);
-  return self->have_loaded ? &self->loaded : NULL;
+  return dm_tool_run_shown (&self->run);
 }
 
 static const dm_result *
@@ -95,9 +87,9 @@ result_at (DmSweepWindow *self,
 
   if (index < 0)
     return NULL;
-  if (self->job)
-    return dm_job_peek_result (self->job, index);
-  r = self->have_loaded ? &self->loaded : NULL;
+  if (self->run.job)
+    return dm_job_peek_result (self->run.job, index);
+  r = self->run.have_loaded ? &self->run.loaded : NULL;
   return r && (unsigned) index < r->n_results ? &r->results[index] : NULL;
 }
 
@@ -190,7 +182,7 @@ refresh_maps (DmSweepWindow *self)
     }
   if (r)
     g_string_append (summary, _ ("  Click a cell for its latency detail."));
-  if (r || self->job)
+  if (r || self->run.job)
     gtk_label_set_text (GTK_LABEL (self->summary_label), summary->str);
   dm_heatmap_set_marks (DM_HEATMAP (self->throughput_map), kc, kr, bc, br);
   dm_heatmap_set_marks (DM_HEATMAP (self->latency_map), kc, kr, bc, br);
@@ -317,7 +309,7 @@ update_estimate (DmSweepWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "sweep.start", TRUE);
   /* Before any run the maps show the plan's empty grid, so the axes (and
    * what the machine's bounds left out) are seen before committing to it. */
-  if (!self->job && !self->have_loaded)
+  if (!self->run.job && !self->run.have_loaded)
     {
       self->plan = p;
       set_axes (self, &r);
@@ -333,10 +325,8 @@ on_job_progress (DmJob         *job,
                  DmSweepWindow *self)
 {
   const DmJobProgress *p = dm_job_get_progress (job);
-  g_autofree char *left = dm_format_seconds_left (p->seconds_left);
 
-  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), CLAMP (p->fraction, 0, 1));
-  gtk_label_set_text (GTK_LABEL (self->time_label), left);
+  dm_tool_run_progress (&self->run, p);
   if (p->result_index >= 0)
     {
       int c, r;
@@ -361,10 +351,7 @@ on_job_finished (DmJob         *job,
   unsigned done = 0;
   g_autofree char *text = NULL;
 
-  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
-  if (app)
-    g_application_release (app);
-
+  dm_tool_run_finished (&self->run, r);
   for (unsigned i = 0; i < r->n_results; i++)
     done += r->results[i].status == DM_STATUS_COMPLETE;
   if (r->status == DM_STATUS_COMPLETE)
@@ -375,21 +362,8 @@ on_job_finished (DmJob         *job,
   else
     text = g_strdup_printf (_ ("Failed: %s"), r->error[0] ? r->error : g_strerror (-code));
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
-  gtk_label_set_text (GTK_LABEL (self->time_label), "");
-  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar),
-                                 r->status == DM_STATUS_COMPLETE ? 1 : 0);
   refresh_maps (self);
   update_actions (self);
-}
-
-static void
-drop_job (DmSweepWindow *self)
-{
-  if (self->job)
-    {
-      g_signal_handlers_disconnect_by_data (self->job, self);
-      g_clear_object (&self->job);
-    }
 }
 
 static void
@@ -399,11 +373,10 @@ action_start (GtkWidget  *widget,
 {
   DmSweepWindow *self = DM_SWEEP_WINDOW (widget);
   g_autoptr (GError) error = NULL;
-  g_autofree char *target = g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->target_entry)));
+  g_autofree char *target = dm_tool_run_target (self->target_entry);
   dm_sweep_plan p;
   dm_report r;
   char why[256] = "";
-  GApplication *app;
 
   if (is_running (self))
     return;
@@ -414,36 +387,17 @@ action_start (GtkWidget  *widget,
       gtk_label_set_text (GTK_LABEL (self->status_label), msg);
       return;
     }
-  if (self->settings && target[0] == '\0')
-    {
-      g_free (target);
-      target = g_strdup (g_get_home_dir ());
-    }
-
-  drop_job (self);
-  if (self->have_loaded)
-    {
-      dm_report_clear (&self->loaded);
-      self->have_loaded = FALSE;
-    }
+  dm_tool_run_clear (&self->run);
   self->plan = p;
   set_axes (self, &r);
-  self->job = dm_job_new (&r, target, NULL);
-  g_signal_connect (self->job, "progress", G_CALLBACK (on_job_progress), self);
-  g_signal_connect (self->job, "finished", G_CALLBACK (on_job_finished), self);
-  if (!dm_job_start (self->job, &error))
+  if (!dm_tool_run_start (&self->run, dm_job_new (&r, target, NULL), G_CALLBACK (on_job_progress),
+                          G_CALLBACK (on_job_finished), &error))
     {
       g_autofree char *msg = g_strdup_printf (_ ("Cannot sweep: %s"), error->message);
-      drop_job (self);
       gtk_label_set_text (GTK_LABEL (self->status_label), msg);
       update_actions (self);
       return;
     }
-  /* Like the main window's runs: the application stays while the engine
-   * still has to remove its test file. */
-  app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
-  if (app)
-    g_application_hold (app);
   gtk_label_set_text (GTK_LABEL (self->status_label), _ ("Preparing the test file…"));
   refresh_maps (self);
   update_actions (self);
@@ -454,13 +408,7 @@ action_stop (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
-  DmSweepWindow *self = DM_SWEEP_WINDOW (widget);
-
-  if (is_running (self))
-    {
-      dm_job_cancel (self->job);
-      gtk_label_set_text (GTK_LABEL (self->status_label), _ ("Stopping…"));
-    }
+  dm_tool_run_stop (&DM_SWEEP_WINDOW (widget)->run);
 }
 
 /* --- saving ---------------------------------------------------------------- */
@@ -473,7 +421,6 @@ dm_sweep_window_save (DmSweepWindow  *self,
 {
   const dm_report *r = shown_report (self);
   dm_buf buf;
-  int err;
 
   g_return_val_if_fail (DM_IS_SWEEP_WINDOW (self), FALSE);
 
@@ -490,35 +437,16 @@ dm_sweep_window_save (DmSweepWindow  *self,
     dm_sweep_write_csv (r, &buf);
   else
     dm_sweep_write_json (r, &self->plan, &buf);
-  err = buf.error ? buf.error : dm_write_file_atomic (path, &buf);
-  dm_buf_free (&buf);
-  if (err < 0)
-    {
-      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (-err), _ ("Could not write %s: %s"),
-                   path, g_strerror (-err));
-      return FALSE;
-    }
-  return TRUE;
+  return dm_tool_run_write (&buf, path, error);
 }
 
-static void
-on_save_response (GtkNativeDialog *dialog,
-                  int              response,
-                  DmSweepWindow   *self)
+static gboolean
+save_to (GtkWindow   *window,
+         const char  *format,
+         const char  *path,
+         GError     **error)
 {
-  g_autofree char *path = dm_file_dialog_get_path (dialog, response);
-  g_autoptr (GError) error = NULL;
-
-  g_clear_object (&self->chooser);
-  if (!path)
-    return;
-  if (!dm_sweep_window_save (self, self->save_format, path, &error))
-    gtk_label_set_text (GTK_LABEL (self->status_label), error->message);
-  else
-    {
-      g_autofree char *msg = g_strdup_printf (_ ("Saved %s"), path);
-      gtk_label_set_text (GTK_LABEL (self->status_label), msg);
-    }
+  return dm_sweep_window_save (DM_SWEEP_WINDOW (window), format, path, error);
 }
 
 static void
@@ -526,17 +454,10 @@ action_save (GtkWidget  *widget,
              const char *action_name,
              GVariant   *parameter)
 {
-  DmSweepWindow *self = DM_SWEEP_WINDOW (widget);
   const char *format = g_variant_get_string (parameter, NULL);
   g_autofree char *name = g_strdup_printf ("diskmeter-sweep.%s", format);
 
-  if (self->chooser)
-    return;
-  g_free (self->save_format);
-  self->save_format = g_strdup (format);
-  self->chooser = dm_file_dialog_new_save (GTK_WINDOW (self), _ ("Save Sweep"), name);
-  g_signal_connect (self->chooser, "response", G_CALLBACK (on_save_response), self);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+  dm_tool_run_save_as (&DM_SWEEP_WINDOW (widget)->run, format, _ ("Save Sweep"), name);
 }
 
 /* --- latency detail -------------------------------------------------------- */
@@ -597,18 +518,11 @@ dm_sweep_window_load (DmSweepWindow  *self,
   g_autofree char *text = NULL;
   gsize len;
   dm_report r;
-  char why[256] = "";
 
   g_return_val_if_fail (DM_IS_SWEEP_WINDOW (self), FALSE);
 
-  if (!g_file_get_contents (path, &text, &len, error))
+  if (!dm_tool_run_read_file (path, &r, &text, &len, error))
     return FALSE;
-  memset (&r, 0, sizeof r);
-  if (dm_report_load_json (&r, text, len, why, sizeof why) < 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", path, why);
-      return FALSE;
-    }
   if (r.n_results == 0)
     {
       dm_report_clear (&r);
@@ -616,16 +530,12 @@ dm_sweep_window_load (DmSweepWindow  *self,
       return FALSE;
     }
 
-  drop_job (self);
-  if (self->have_loaded)
-    dm_report_clear (&self->loaded);
-  self->loaded = r;
-  self->have_loaded = TRUE;
+  dm_tool_run_take_loaded (&self->run, &r);
 
   /* The plan the file was made with (its lists as planned, the bound); a
    * plain report shown here gets what it measured as its lists. */
-  set_axes (self, &self->loaded);
-  if (dm_sweep_plan_from_json (&self->loaded, text, len, &self->plan) < 0)
+  set_axes (self, &self->run.loaded);
+  if (dm_sweep_plan_from_json (&self->run.loaded, text, len, &self->plan) < 0)
     {
       self->plan.pattern = r.results[0].spec.pattern;
       self->plan.block_size = r.results[0].spec.block_size;
@@ -658,8 +568,8 @@ dm_sweep_window_load (DmSweepWindow  *self,
     }
   else
     gtk_editable_set_text (GTK_EDITABLE (self->bound_entry), "");
-  if (self->loaded.target.path[0])
-    gtk_editable_set_text (GTK_EDITABLE (self->target_entry), self->loaded.target.path);
+  if (self->run.loaded.target.path[0])
+    gtk_editable_set_text (GTK_EDITABLE (self->target_entry), self->run.loaded.target.path);
 
   {
     g_autofree char *base = g_path_get_basename (path);
@@ -685,19 +595,7 @@ dm_sweep_window_dispose (GObject *object)
 {
   DmSweepWindow *self = DM_SWEEP_WINDOW (object);
 
-  if (self->chooser)
-    {
-      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
-      g_clear_object (&self->chooser);
-    }
-  /* The job's own dispose cancels and joins a run still going. */
-  if (self->job && dm_job_is_running (self->job))
-    {
-      GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
-      if (app)
-        g_application_release (app);
-    }
-  drop_job (self);
+  dm_tool_run_dispose (&self->run);
   g_clear_object (&self->settings);
   /* No gtk_widget_dispose_template: GtkWindow unparents its own titlebar
    * and child, and a second unparent would be a critical. */
@@ -707,11 +605,7 @@ dm_sweep_window_dispose (GObject *object)
 static void
 dm_sweep_window_finalize (GObject *object)
 {
-  DmSweepWindow *self = DM_SWEEP_WINDOW (object);
-
-  if (self->have_loaded)
-    dm_report_clear (&self->loaded);
-  g_free (self->save_format);
+  dm_tool_run_finalize (&DM_SWEEP_WINDOW (object)->run);
   G_OBJECT_CLASS (dm_sweep_window_parent_class)->finalize (object);
 }
 
@@ -756,6 +650,8 @@ dm_sweep_window_init (DmSweepWindow *self)
   GtkGesture *click;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  dm_tool_run_init (&self->run, GTK_WINDOW (self), self->status_label, self->time_label,
+                    self->progress_bar, save_to);
   memset (&sys, 0, sizeof sys);
   dm_system_info_get (&sys);
   self->logical_cpus = sys.logical_cpus ? sys.logical_cpus : 1;
@@ -786,16 +682,9 @@ dm_sweep_window_new (GtkApplication *app,
                      GSettings      *settings)
 {
   DmSweepWindow *self = g_object_new (DM_TYPE_SWEEP_WINDOW, "application", app, NULL);
-  g_autofree char *target = NULL;
+  g_autofree char *target = dm_tool_run_first_target (settings);
 
   self->settings = settings ? g_object_ref (settings) : NULL;
-  if (settings)
-    target = g_settings_get_string (settings, "target");
-  if (!target || !target[0])
-    {
-      g_free (target);
-      target = g_strdup (g_get_home_dir ());
-    }
   gtk_editable_set_text (GTK_EDITABLE (self->target_entry), target);
   gtk_label_set_text (GTK_LABEL (self->summary_label),
                       "Start measures every combination, lightest load first; the maps fill in "

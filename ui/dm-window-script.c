@@ -10,6 +10,8 @@
 
 #include <math.h>
 
+#include "dm-frame-wait.h"
+
 void
 dm_script_free (DmScript *script)
 {
@@ -75,10 +77,10 @@ script_finish (DmWindow *self)
 }
 
 static void
-script_after_paint (GdkFrameClock *clock,
-                    DmWindow      *self)
+script_after_paint (GtkWidget *widget)
 {
-  g_signal_handlers_disconnect_by_func (clock, script_after_paint, self);
+  DmWindow *self = DM_WINDOW (widget);
+
   /* Right after a paint every widget's render node is fresh, so the
    * screenshot shows the final figures, laid out and drawn. */
   if (self->script && !self->job)
@@ -88,10 +90,7 @@ script_after_paint (GdkFrameClock *clock,
 void
 _dm_window_script_continue (DmWindow *self)
 {
-  GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
-
-  gtk_widget_queue_draw (GTK_WIDGET (self));
-  g_signal_connect (clock, "after-paint", G_CALLBACK (script_after_paint), self);
+  dm_frame_wait_paint (GTK_WIDGET (self), script_after_paint);
 }
 
 static gboolean
@@ -118,25 +117,6 @@ script_begin (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static void
-script_after_first_paint (GdkFrameClock *clock,
-                          DmWindow      *self)
-{
-  g_signal_handlers_disconnect_by_func (clock, script_after_first_paint, self);
-  /* Let the window settle (first layouts, fonts, the target scan) so a
-   * scripted run starts on a window in the state a user would click in. */
-  g_timeout_add_full (G_PRIORITY_DEFAULT, 150, script_begin, g_object_ref (self), g_object_unref);
-}
-
-static gboolean
-script_start (GtkWidget     *widget,
-              GdkFrameClock *clock,
-              gpointer       data)
-{
-  g_signal_connect (clock, "after-paint", G_CALLBACK (script_after_first_paint), widget);
-  return G_SOURCE_REMOVE;
-}
-
 void
 dm_window_run_script (DmWindow *self,
                       DmScript *script)
@@ -149,6 +129,8 @@ dm_window_run_script (DmWindow *self,
     }
   g_clear_pointer (&self->script, dm_script_free);
   self->script = script;
-  /* Start from the first frame on screen, so a screenshot has a window. */
-  gtk_widget_add_tick_callback (GTK_WIDGET (self), script_start, NULL, NULL);
+  /* Start from the first frame on screen, so a screenshot has a window,
+   * and let the window settle (first layouts, fonts, the target scan) so
+   * a scripted run starts on a window in the state a user would click in. */
+  dm_frame_wait_first (GTK_WIDGET (self), 150, script_begin);
 }
