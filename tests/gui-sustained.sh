@@ -11,6 +11,8 @@
 # shows the same figures. No test file is left:
 # not after the run, not after the window is closed or stopped mid-run.
 # The live figure of a result being measured is its last closed sample.
+# A disk as target is only read: the Mode control says so and nothing is
+# written to it.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/gui-lib.sh"
 
@@ -176,6 +178,47 @@ sed 's/^/#   /' "$out/job.log"
 dm_check "a running result's live figure is its last closed sample, from the first run on (status $rc)" \
   test "$rc" = 0
 dm_slow_fs_unmount "$mnt"
+
+# --- a disk as target -------------------------------------------------------
+# A loop device of its own with no filesystem: the Mode control is held to
+# Read (insensitive, its tooltip saying why) over the Write a folder has, the
+# pass reads the disk, in the window and from the command line (no --modes),
+# and the kernel's count of sectors written to it does not move.
+if [ "$(id -u)" = 0 ] && [ -e /dev/loop-control ] && command -v losetup >/dev/null \
+   && [ -w /dev/shm ]; then
+  dm_loop_create 64
+  read -r _ written_before < <(dm_stat_bytes "$DM_LOOP_NAME")
+  timeout 90 "$DM_UI_SUSTAINED" device "$DM_LOOP" "$out" "$out/device.json" \
+    >"$out/device.log" 2>&1
+  rc=$?
+  sed 's/^/#   /' "$out/device.log"
+  dm_check "on the disk the Mode control was Read and insensitive, and the pass ran (status $rc)" \
+    test "$rc" = 0
+  timeout 90 "$DM_GUI" --sustained --duration 20 --target "$DM_LOOP" \
+    --save-json "$out/device-cli.json" --quit-when-done >"$out/device-cli.log" 2>&1
+  rc=$?
+  sed 's/^/#   /' "$out/device-cli.log"
+  dm_check "diskmeter --sustained on the disk ran and quit with status 0 (got $rc)" test "$rc" = 0
+  for json in "$out/device.json" "$out/device-cli.json"; do
+    dm_check "$(basename "$json"): a complete read pass over the whole 64 MiB disk" \
+      python3 - "$json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+res = r["results"][0]
+print("#   disk pass", r["status"], r["target"].get("path"), res["mode"],
+      res["runs"][0]["bytes"] if res["runs"] else None, res["mb_per_s"])
+assert r["status"] == "complete", r["status"]
+assert r["target"]["is_block_device"], r["target"]
+assert res["mode"] == "read", res["mode"]
+assert res["runs"][0]["bytes"] == 64 << 20 and res["mb_per_s"] > 0, res["runs"]
+PY
+  done
+  read -r _ written_after < <(dm_stat_bytes "$DM_LOOP_NAME")
+  dm_check "nothing was written to the disk (written: ${written_before:-?} bytes before, ${written_after:-?} after)" \
+    test -n "$written_before" -a "${written_after:-x}" = "$written_before"
+else
+  dm_skip_part "a disk as target: a loop device needs root, losetup and /dev/loop-control"
+fi
 
 if [ -n "${DM_GUI_KEEP:-}" ]; then
   cp "$out/run.png" "$DM_GUI_KEEP/sustained.png"

@@ -9,6 +9,8 @@
 # must keep the sweep's axes. The knee's outline is checked on two sweeps of
 # tests/slow-fs.c, a device whose knee is where its parallelism says (QD 2
 # with two reads in service, QD 4 with four): the outline must move right.
+# A disk as target is only read: the Mode control says so and nothing is
+# written to it.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/gui-lib.sh"
 
@@ -153,6 +155,33 @@ done_n=$(dm_json "$out/stop.json" 'len([r for r in j["results"] if r["status"] =
 dm_check "Stop kept what was measured ($done_n of 6 complete)" test "$done_n" -ge 1 -a "$done_n" -lt 6
 dm_check "no test file is left after Stop" \
   test -z "$(find "$DM_MNT" -name 'diskmeter-*.tmp' -print -quit)"
+
+# A disk as target, here a loop device of its own with no filesystem: the
+# Mode control is held to Read (insensitive, its tooltip saying why) over a
+# Write chosen for the folder, the sweep reads the disk, and the kernel's
+# count of sectors written to it does not move.
+dm_loop_create 64
+read -r _ written_before < <(dm_stat_bytes "$DM_LOOP_NAME")
+timeout 90 "$DM_UI_SWEEP" --device "$DM_LOOP" "$DM_MNT" "$out/device.json" >"$out/device.log" 2>&1
+rc=$?
+sed 's/^/#   /' "$out/device.log"
+dm_check "on the disk the Mode control was Read and insensitive, and the sweep ran (status $rc)" \
+  test "$rc" = 0
+dm_check "its JSON is a complete sweep of the disk, every combination read" \
+  python3 - "$out/device.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+print("#   disk sweep", r["status"], r["target"].get("path"),
+      [(x["mode"], x["status"], round(x["iops"])) for x in r["results"]])
+assert r["status"] == "complete", r["status"]
+assert r["target"]["is_block_device"], r["target"]
+assert len(r["results"]) == 2, r["results"]
+assert all(x["mode"] == "read" and x["status"] == "complete" and x["iops"] > 0
+           for x in r["results"]), r["results"]
+PY
+read -r _ written_after < <(dm_stat_bytes "$DM_LOOP_NAME")
+dm_check "nothing was written to the disk (written: ${written_before:-?} bytes before, ${written_after:-?} after)" \
+  test -n "$written_before" -a "${written_after:-x}" = "$written_before"
 
 if [ -n "${DM_GUI_KEEP:-}" ]; then
   cp "$out/run.png" "$DM_GUI_KEEP/run.png"

@@ -5,7 +5,10 @@
  * window once three samples are drawn; "stop FOLDER SPAN JSON" presses Stop
  * then and saves what was kept; "job FOLDER" runs a two-run test on a DmJob
  * and holds the live figure of the result being measured to the last
- * sample closed, as diskmeter-cli's progress line shows it.
+ * sample closed, as diskmeter-cli's progress line shows it. "device DEVICE
+ * FOLDER JSON" holds the Mode control to Read (insensitive, with a tooltip)
+ * while the target is a disk, runs the read pass there and saves it, and
+ * gives the Write chosen for FOLDER back once the target is FOLDER again.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -209,13 +212,85 @@ job_samples (const char *folder)
   return 0;
 }
 
+/* The Mode control as the test sees it: 0 Write, 1 Read. */
+static gboolean
+mode_is (GtkWidget  *mode,
+         guint       selected,
+         gboolean    sensitive,
+         const char *when)
+{
+  const char *tip = gtk_widget_get_tooltip_text (mode);
+
+  g_print ("test-ui-sustained: %s: Mode %u, %s, tooltip \"%s\"\n", when,
+           gtk_drop_down_get_selected (GTK_DROP_DOWN (mode)),
+           gtk_widget_get_sensitive (mode) ? "sensitive" : "insensitive", tip ? tip : "");
+  if (gtk_drop_down_get_selected (GTK_DROP_DOWN (mode)) != selected
+      || gtk_widget_get_sensitive (mode) != sensitive || (!sensitive && !(tip && tip[0])))
+    {
+      g_printerr ("test-ui-sustained: %s: the Mode control should be %u and %s%s\n", when,
+                  selected, sensitive ? "sensitive" : "insensitive",
+                  sensitive ? "" : ", with a tooltip");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static int
+device_pass (const char *device,
+             const char *folder,
+             const char *json)
+{
+  GtkWidget *window = dm_sustained_window_new (NULL, NULL);
+  GtkWidget *mode = dm_sustained_window_get_mode_control (DM_SUSTAINED_WINDOW (window));
+  g_autoptr (GError) error = NULL;
+  gint64 deadline = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+
+  /* Write, the window's own choice for a folder, then the disk. */
+  dm_sustained_window_set_plan (DM_SUSTAINED_WINDOW (window), "free", "20", folder);
+  gtk_window_present (GTK_WINDOW (window));
+  if (!mode_is (mode, 0, TRUE, "a folder"))
+    return 1;
+  dm_sustained_window_set_plan (DM_SUSTAINED_WINDOW (window), NULL, NULL, device);
+  if (!mode_is (mode, 1, FALSE, "the disk"))
+    return 1;
+  if (!dm_sustained_window_start (DM_SUSTAINED_WINDOW (window), &error))
+    {
+      g_printerr ("test-ui-sustained: %s\n", error->message);
+      return 1;
+    }
+  while (dm_sustained_window_is_running (DM_SUSTAINED_WINDOW (window)))
+    {
+      if (g_get_monotonic_time () > deadline)
+        {
+          g_printerr ("test-ui-sustained: the read pass did not end within %d s\n", WAIT_S);
+          return 1;
+        }
+      g_main_context_iteration (NULL, TRUE);
+    }
+  if (!dm_sustained_window_save (DM_SUSTAINED_WINDOW (window), "json", json, &error))
+    {
+      g_printerr ("test-ui-sustained: %s\n", error->message);
+      return 1;
+    }
+  if (!mode_is (mode, 1, FALSE, "the disk, after the pass"))
+    return 1;
+  dm_sustained_window_set_plan (DM_SUSTAINED_WINDOW (window), NULL, NULL, folder);
+  if (!mode_is (mode, 0, TRUE, "the folder again"))
+    return 1;
+  g_print ("test-ui-sustained: read %s, %u samples, saved %s\n", device,
+           dm_sustained_window_count_samples (DM_SUSTAINED_WINDOW (window)), json);
+  gtk_window_destroy (GTK_WINDOW (window));
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   if (argc < 3)
     {
-      g_printerr ("usage: %s close FOLDER SPAN | stop FOLDER SPAN JSON | job FOLDER\n", argv[0]);
+      g_printerr ("usage: %s close FOLDER SPAN | stop FOLDER SPAN JSON | job FOLDER | "
+                  "device DEVICE FOLDER JSON\n", argv[0]);
       return 2;
     }
   gtk_init ();
@@ -226,6 +301,8 @@ main (int   argc,
     return stop_mid_run (argv[2], argv[3], argv[4]);
   if (g_str_equal (argv[1], "job"))
     return job_samples (argv[2]);
+  if (g_str_equal (argv[1], "device") && argc == 5)
+    return device_pass (argv[2], argv[3], argv[4]);
   g_printerr ("test-ui-sustained: unknown mode %s\n", argv[1]);
   return 2;
 }

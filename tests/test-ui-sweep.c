@@ -7,7 +7,10 @@
  * to the PNG (and CSV), to show the window's writers keep the sweep. With
  * --run FOLDER SWEEP.png SWEEP.json [--stop] the window runs a small sweep
  * itself through Start (and Stop once its first combination is measured)
- * and saves what it has.
+ * and saves what it has. With --device DEVICE FOLDER SWEEP.json it holds
+ * the Mode control to Read (insensitive, with a tooltip) while the target
+ * is a disk, runs a Write sweep chosen for FOLDER there, and gives the
+ * choice back once the target is FOLDER again.
  */
 #include <stdlib.h>
 
@@ -106,6 +109,86 @@ run_sweep (const char *folder,
   return 0;
 }
 
+/* The Mode control as the test sees it: 0 Read, 1 Write, 2 Mix. */
+static gboolean
+mode_is (GtkWidget  *mode,
+         guint       selected,
+         gboolean    sensitive,
+         const char *when)
+{
+  const char *tip = gtk_widget_get_tooltip_text (mode);
+
+  g_print ("test-ui-sweep: %s: Mode %u, %s, tooltip \"%s\"\n", when,
+           gtk_drop_down_get_selected (GTK_DROP_DOWN (mode)),
+           gtk_widget_get_sensitive (mode) ? "sensitive" : "insensitive", tip ? tip : "");
+  if (gtk_drop_down_get_selected (GTK_DROP_DOWN (mode)) != selected
+      || gtk_widget_get_sensitive (mode) != sensitive || (!sensitive && !(tip && tip[0])))
+    {
+      g_printerr ("test-ui-sweep: %s: the Mode control should be %u and %s%s\n", when, selected,
+                  sensitive ? "sensitive" : "insensitive", sensitive ? "" : ", with a tooltip");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A disk as target: a QD 1,2 x 1 sweep of 4K random blocks that must read. */
+static int
+device_sweep (const char *device,
+              const char *folder,
+              const char *json)
+{
+  g_autoptr (GSettings) settings = g_settings_new ("io.github.diskmeter.Diskmeter");
+  g_autoptr (GError) error = NULL;
+  GtkWidget *window, *mode;
+  gint64 deadline;
+
+  g_settings_set_string (settings, "size", "16MiB");
+  g_settings_set_double (settings, "measure-time", 0.3);
+  g_settings_set_double (settings, "warmup", 0);
+  g_settings_set_double (settings, "interval", 0);
+  window = dm_sweep_window_new (NULL, settings);
+  mode = dm_sweep_window_get_mode_control (DM_SWEEP_WINDOW (window));
+  dm_sweep_window_set_plan (DM_SWEEP_WINDOW (window), "1,2", "1", folder);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (mode), 1);
+  gtk_window_present (GTK_WINDOW (window));
+  settle (window);
+  if (!mode_is (mode, 1, TRUE, "a folder, Write chosen"))
+    return 1;
+  dm_sweep_window_set_plan (DM_SWEEP_WINDOW (window), "1,2", "1", device);
+  if (!mode_is (mode, 0, FALSE, "the disk"))
+    return 1;
+
+  gtk_widget_activate_action (window, "sweep.start", NULL);
+  if (!dm_sweep_window_is_running (DM_SWEEP_WINDOW (window)))
+    {
+      g_printerr ("test-ui-sweep: Start did not start a sweep of the disk\n");
+      return 1;
+    }
+  deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
+  while (dm_sweep_window_is_running (DM_SWEEP_WINDOW (window)))
+    {
+      if (g_get_monotonic_time () > deadline)
+        {
+          g_printerr ("test-ui-sweep: the sweep of the disk did not finish within a minute\n");
+          return 1;
+        }
+      g_main_context_iteration (NULL, TRUE);
+    }
+  if (!dm_sweep_window_save (DM_SWEEP_WINDOW (window), "json", json, &error))
+    {
+      g_printerr ("test-ui-sweep: %s\n", error->message);
+      return 1;
+    }
+  if (!mode_is (mode, 0, FALSE, "the disk, after the sweep"))
+    return 1;
+  dm_sweep_window_set_plan (DM_SWEEP_WINDOW (window), "1,2", "1", folder);
+  if (!mode_is (mode, 1, TRUE, "the folder again"))
+    return 1;
+  g_print ("test-ui-sweep: swept %s, saved %s\n", device, json);
+  gtk_window_destroy (GTK_WINDOW (window));
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -116,6 +199,12 @@ main (int   argc,
   GtkWidget *window, *view;
   unsigned qd = 1, threads = 1;
 
+  if (argc == 5 && g_str_equal (argv[1], "--device"))
+    {
+      gtk_init ();
+      dm_ui_init ();
+      return device_sweep (argv[2], argv[3], argv[4]);
+    }
   if (argc >= 5 && g_str_equal (argv[1], "--run"))
     {
       gtk_init ();

@@ -256,7 +256,8 @@ read_plan (DmSustainedWindow *self,
 
 /* The span to run in folder: "free" is all free space but the margin, as
  * diskmeter-cli sustained takes it; a span given is checked against the
- * free space when the test file is made, as every run's is. */
+ * free space when the test file is made, as every run's is. On a disk
+ * "free" reads the first 4 GiB at most. */
 static gboolean
 resolve_span (const dm_sustained_plan *p,
               gboolean                 span_free,
@@ -272,8 +273,16 @@ resolve_span (const dm_sustained_plan *p,
   if (err < 0)
     return g_snprintf (why, ws, _ ("cannot use %s: %s"), folder, g_strerror (-err)), FALSE;
   if (t.is_block_device)
-    return g_snprintf (why, ws, _ ("the Sustained window measures a folder; diskmeter-cli "
-                                "sustained --mode read measures a device")), FALSE;
+    {
+      /* A disk holds someone's data: it is only read, from its start, as
+       * diskmeter-cli sustained --mode read reads it. */
+      uint64_t size = t.size_bytes / DM_BLOCK_MAX_ALIGN * DM_BLOCK_MAX_ALIGN;
+
+      if (p->mode != DM_MODE_READ)
+        return g_snprintf (why, ws, "%s", dm_tool_run_device_note ()), FALSE;
+      *span = !span_free ? p->span : MIN (size, READ_SPAN_DEFAULT);
+      return TRUE;
+    }
   if (!span_free)
     {
       *span = p->span;
@@ -319,7 +328,9 @@ on_job_progress (DmJob             *job,
   dm_tool_run_progress (&self->run, p);
   if (p->phase == DM_PHASE_PREPARE || p->result_index < 0)
     {
-      gtk_label_set_text (GTK_LABEL (self->status_label), _ ("Preparing the test file…"));
+      /* A disk has no test file: the line keeps saying it is only read. */
+      if (!self->run.device)
+        gtk_label_set_text (GTK_LABEL (self->status_label), _ ("Preparing the test file…"));
       return;
     }
   samples = dm_job_peek_samples (job, &n);
@@ -347,8 +358,12 @@ on_job_finished (DmJob             *job,
 
   dm_tool_run_finished (&self->run, r);
   show_samples (self, res->samples, res->n_samples, 0, TRUE);
-  if (r->status == DM_STATUS_COMPLETE)
+  if (r->status == DM_STATUS_COMPLETE && r->target.is_block_device)
+    text = g_strdup (_ ("Done; the disk was only read."));
+  else if (r->status == DM_STATUS_COMPLETE)
     text = g_strdup (_ ("Done; the test file was removed."));
+  else if (r->status == DM_STATUS_CANCELLED && r->target.is_block_device)
+    text = g_strdup (_ ("Stopped: the samples so far are kept; the disk was only read."));
   else if (r->status == DM_STATUS_CANCELLED)
     text = g_strdup (_ ("Stopped: the samples so far are kept; the test file was removed."));
   else
@@ -384,6 +399,8 @@ dm_sustained_window_start (DmSustainedWindow *self,
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY, _ ("A sustained run is under way"));
       return FALSE;
     }
+  /* The target as it is now: on a disk the Mode control reads. */
+  dm_tool_run_check_target (&self->run, target);
   memset (&r, 0, sizeof r);
   base_settings (self, &base);
   if (!read_plan (self, &p, &span_free, why, sizeof why)
@@ -413,7 +430,8 @@ dm_sustained_window_start (DmSustainedWindow *self,
     g_autofree char *text = NULL;
 
     dm_size_human (span, s, sizeof s);
-    text = g_strdup_printf (_ ("Preparing a test file of %s…"), s);
+    text = self->run.device ? g_strdup (dm_tool_run_device_note ())
+                            : g_strdup_printf (_ ("Preparing a test file of %s…"), s);
     gtk_label_set_text (GTK_LABEL (self->status_label), text);
   }
   gtk_label_set_text (GTK_LABEL (self->summary_label), "");
@@ -548,6 +566,10 @@ dm_sustained_window_load (DmSustainedWindow *self,
 
   dm_tool_run_take_loaded (&self->run, &r);
   res = &self->run.loaded.results[0];
+  /* The target first: on a disk it fixes the Mode control, which then
+   * shows the mode the file was measured with. */
+  if (self->run.loaded.target.path[0])
+    gtk_editable_set_text (GTK_EDITABLE (self->target_entry), self->run.loaded.target.path);
 
   /* The controls as the run was made, so Start measures it again. */
   dm_sustained_plan_init (&self->plan);
@@ -571,8 +593,6 @@ dm_sustained_window_load (DmSustainedWindow *self,
   gtk_editable_set_text (GTK_EDITABLE (self->span_entry), span);
   set_entry_number (self->duration_entry, "%g", self->plan.duration_s);
   set_entry_number (self->sample_entry, "%g", self->plan.sample_s);
-  if (self->run.loaded.target.path[0])
-    gtk_editable_set_text (GTK_EDITABLE (self->target_entry), self->run.loaded.target.path);
 
   show_samples (self, res->samples, res->n_samples, 0, TRUE);
   show_summary (self, &self->run.loaded);
@@ -878,12 +898,32 @@ dm_sustained_window_class_init (DmSustainedWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "sustained.save", "s", action_save);
 }
 
+/* Checked as it is typed (a cheap probe): a disk fixes the Mode control to
+ * Read, and the status line says why. */
+static void
+on_target_changed (DmSustainedWindow *self)
+{
+  const char *note = dm_tool_run_device_note ();
+  const char *shown = gtk_label_get_text (GTK_LABEL (self->status_label));
+
+  if (dm_tool_run_check_target (&self->run,
+                                gtk_editable_get_text (GTK_EDITABLE (self->target_entry))))
+    {
+      if (!is_running (self))
+        gtk_label_set_text (GTK_LABEL (self->status_label), note);
+    }
+  else if (g_strcmp0 (shown, note) == 0 && !is_running (self))
+    gtk_label_set_text (GTK_LABEL (self->status_label), "");
+}
+
 static void
 dm_sustained_window_init (DmSustainedWindow *self)
 {
   build (self);
   dm_tool_run_init (&self->run, GTK_WINDOW (self), self->status_label, self->time_label,
                     self->progress_bar, save_to);
+  dm_tool_run_set_mode (&self->run, self->mode_dropdown, 1);
+  g_signal_connect_swapped (self->target_entry, "changed", G_CALLBACK (on_target_changed), self);
   dm_sustained_plan_init (&self->plan);
 }
 
@@ -914,6 +954,14 @@ dm_sustained_window_set_plan (DmSustainedWindow *self,
     gtk_editable_set_text (GTK_EDITABLE (self->duration_entry), duration);
   if (folder)
     gtk_editable_set_text (GTK_EDITABLE (self->target_entry), folder);
+}
+
+GtkWidget *
+dm_sustained_window_get_mode_control (DmSustainedWindow *self)
+{
+  g_return_val_if_fail (DM_IS_SUSTAINED_WINDOW (self), NULL);
+
+  return GTK_WIDGET (self->mode_dropdown);
 }
 
 gboolean

@@ -4,7 +4,8 @@
  * file as large as the span, on an ordinary DmJob, with the rate over time
  * drawn as it is measured and the cliff where a write cache runs out
  * marked, with the rates before and after; a saved sustained JSON (from
- * diskmeter-cli sustained or this window) is shown the same way.
+ * diskmeter-cli sustained or this window) is shown the same way. A disk
+ * or partition as target is only read.
  */
 #pragma once
 
@@ -27,6 +28,8 @@ void       dm_sustained_window_set_plan   (DmSustainedWindow *self,
                                            const char        *duration,
                                            const char        *folder);
 gboolean   dm_sustained_window_is_running (DmSustainedWindow *self);
+/* The Mode control (Write, Read): on a disk fixed to Read. */
+GtkWidget *dm_sustained_window_get_mode_control (DmSustainedWindow *self);
 /* Starts a run with the plan shown; FALSE with error when it cannot. */
 gboolean   dm_sustained_window_start      (DmSustainedWindow *self,
                                            GError           **error);

@@ -302,8 +302,19 @@ update_estimate (DmSweepWindow *self)
     double seconds = dm_sweep_estimate_seconds (&r);
     g_autofree char *t = seconds < 90 ? g_strdup_printf ("%.0f s", ceil (seconds))
                                       : g_strdup_printf (_ ("%.0f min"), ceil (seconds / 60));
-    text = g_strdup_printf (_ ("%u combinations, about %s plus preparing the test file.%s%s"),
-                            r.n_results, t, self->note[0] ? " Left out: " : "", self->note);
+    const char *left_out = self->note[0] ? " Left out: " : "";
+
+    /* A disk has no test file to prepare, and the line says why it is
+     * only read, as the main window's does. */
+    if (self->run.device)
+      {
+        g_autofree char *estimate = g_strdup_printf (_ ("%u combinations, about %s.%s%s"),
+                                                     r.n_results, t, left_out, self->note);
+        text = g_strdup_printf ("%s  %s", estimate, dm_tool_run_device_note ());
+      }
+    else
+      text = g_strdup_printf (_ ("%u combinations, about %s plus preparing the test file.%s%s"),
+                              r.n_results, t, left_out, self->note);
   }
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "sweep.start", TRUE);
@@ -319,6 +330,14 @@ update_estimate (DmSweepWindow *self)
 }
 
 /* --- running --------------------------------------------------------------- */
+
+/* Until the first combination: a folder's test file is being made, a disk
+ * is opened to be read. */
+static const char *
+preparing (DmSweepWindow *self)
+{
+  return self->run.device ? dm_tool_run_device_note () : _ ("Preparing the test file…");
+}
 
 static void
 on_job_progress (DmJob         *job,
@@ -338,7 +357,7 @@ on_job_progress (DmJob         *job,
         }
     }
   else
-    gtk_label_set_text (GTK_LABEL (self->status_label), _ ("Preparing the test file…"));
+    gtk_label_set_text (GTK_LABEL (self->status_label), preparing (self));
   refresh_maps (self);
 }
 
@@ -380,6 +399,9 @@ action_start (GtkWidget  *widget,
 
   if (is_running (self))
     return;
+  /* The target as it is now (a disk may have appeared under its name):
+   * on a disk the Mode control reads, before the plan is read from it. */
+  dm_tool_run_check_target (&self->run, target);
   memset (&r, 0, sizeof r);
   if (!plan_report (self, &p, &r, why, sizeof why))
     {
@@ -398,7 +420,7 @@ action_start (GtkWidget  *widget,
       update_actions (self);
       return;
     }
-  gtk_label_set_text (GTK_LABEL (self->status_label), _ ("Preparing the test file…"));
+  gtk_label_set_text (GTK_LABEL (self->status_label), preparing (self));
   refresh_maps (self);
   update_actions (self);
 }
@@ -531,6 +553,10 @@ dm_sweep_window_load (DmSweepWindow  *self,
     }
 
   dm_tool_run_take_loaded (&self->run, &r);
+  /* The target first: on a disk it fixes the Mode control, which then
+   * shows the mode the file was measured with. */
+  if (self->run.loaded.target.path[0])
+    gtk_editable_set_text (GTK_EDITABLE (self->target_entry), self->run.loaded.target.path);
 
   /* The plan the file was made with (its lists as planned, the bound); a
    * plain report shown here gets what it measured as its lists. */
@@ -568,8 +594,6 @@ dm_sweep_window_load (DmSweepWindow  *self,
     }
   else
     gtk_editable_set_text (GTK_EDITABLE (self->bound_entry), "");
-  if (self->run.loaded.target.path[0])
-    gtk_editable_set_text (GTK_EDITABLE (self->target_entry), self->run.loaded.target.path);
 
   {
     g_autofree char *base = g_path_get_basename (path);
@@ -587,6 +611,14 @@ dm_sweep_window_load (DmSweepWindow  *self,
 static void
 on_control_changed (DmSweepWindow *self)
 {
+  update_estimate (self);
+}
+
+static void
+on_target_changed (DmSweepWindow *self)
+{
+  dm_tool_run_check_target (&self->run,
+                            gtk_editable_get_text (GTK_EDITABLE (self->target_entry)));
   update_estimate (self);
 }
 
@@ -652,6 +684,7 @@ dm_sweep_window_init (DmSweepWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   dm_tool_run_init (&self->run, GTK_WINDOW (self), self->status_label, self->time_label,
                     self->progress_bar, save_to);
+  dm_tool_run_set_mode (&self->run, self->mode_dropdown, 0);
   memset (&sys, 0, sizeof sys);
   dm_system_info_get (&sys);
   self->logical_cpus = sys.logical_cpus ? sys.logical_cpus : 1;
@@ -675,6 +708,7 @@ dm_sweep_window_init (DmSweepWindow *self)
   g_signal_connect_swapped (self->qd_entry, "changed", G_CALLBACK (on_control_changed), self);
   g_signal_connect_swapped (self->threads_entry, "changed", G_CALLBACK (on_control_changed), self);
   g_signal_connect_swapped (self->bound_entry, "changed", G_CALLBACK (on_control_changed), self);
+  g_signal_connect_swapped (self->target_entry, "changed", G_CALLBACK (on_target_changed), self);
 }
 
 GtkWidget *
@@ -705,6 +739,14 @@ dm_sweep_window_set_plan (DmSweepWindow *self,
   gtk_editable_set_text (GTK_EDITABLE (self->qd_entry), queue_depths);
   gtk_editable_set_text (GTK_EDITABLE (self->threads_entry), threads);
   gtk_editable_set_text (GTK_EDITABLE (self->target_entry), folder);
+}
+
+GtkWidget *
+dm_sweep_window_get_mode_control (DmSweepWindow *self)
+{
+  g_return_val_if_fail (DM_IS_SWEEP_WINDOW (self), NULL);
+
+  return GTK_WIDGET (self->mode_dropdown);
 }
 
 gboolean

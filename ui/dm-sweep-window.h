@@ -3,7 +3,8 @@
  * The Sweep window: one pattern measured over lists of queue depths and
  * thread counts on the window's ordinary DmJob, shown as heat maps of
  * throughput and p99 latency with the knee and the best load under a
- * latency bound marked; a saved sweep JSON can be shown the same way.
+ * latency bound marked; a saved sweep JSON can be shown the same way. A
+ * disk or partition as target is only read.
  */
 #pragma once
 
@@ -25,6 +26,8 @@ void       dm_sweep_window_set_plan (DmSweepWindow *self,
                                      const char    *threads,
                                      const char    *folder);
 gboolean   dm_sweep_window_is_running (DmSweepWindow *self);
+/* The Mode control (Read, Write, Mix): on a disk fixed to Read. */
+GtkWidget *dm_sweep_window_get_mode_control (DmSweepWindow *self);
 /* Shows a sweep saved by diskmeter-cli sweep or by this window. */
 gboolean   dm_sweep_window_load   (DmSweepWindow  *self,
                                    const char     *path,

@@ -2,9 +2,9 @@
  *
  * The run that the Sweep and Sustained windows each have: one DmJob on the
  * main window's machinery (thread, progress, cancellation), or a saved run
- * shown instead, and the Save menu's chooser. The windows decide what
- * their figures mean; this decides how a run is held, ended and written,
- * the same way in both.
+ * shown instead, the Save menu's chooser, and a disk as target only ever
+ * read. The windows decide what their figures mean; this decides how a run
+ * is held, ended and written, the same way in both.
  */
 #include "dm-tool-run.h"
 #include "dm-i18n-ui.h"
@@ -13,6 +13,13 @@
 
 #include "dm-file-dialog.h"
 #include "dm-format.h"
+#include "dm-platform.h"
+
+/* The main window's words for a disk as target, so one sentence says it
+ * wherever a disk is fixed to Read. */
+static const char *const device_read_only =
+  N_("A disk or partition is only read: writing to it would destroy its data "
+     "(diskmeter-cli --destroy-data-on does that).");
 
 void
 dm_tool_run_init (DmToolRun     *run,
@@ -256,4 +263,48 @@ dm_tool_run_target (GtkWidget *entry)
   const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
 
   return g_strdup (text[0] ? text : g_get_home_dir ());
+}
+
+void
+dm_tool_run_set_mode (DmToolRun   *run,
+                      GtkDropDown *mode_dropdown,
+                      guint        read_index)
+{
+  run->mode_dropdown = mode_dropdown;
+  run->read_index = read_index;
+}
+
+gboolean
+dm_tool_run_check_target (DmToolRun  *run,
+                          const char *target)
+{
+  dm_target_info t;
+  /* A folder is told by one stat, as the path is typed; anything else is
+   * probed (a disk, or \\.\PhysicalDrive1 on Windows). */
+  gboolean device = target && target[0] && !g_file_test (target, G_FILE_TEST_IS_DIR)
+                    && dm_target_probe (target, &t) == 0 && t.is_block_device;
+  gboolean was = run->device;
+
+  run->device = device;
+  if (!run->mode_dropdown || device == was)
+    return device;
+  /* A disk holds someone's data: it is read, whatever was chosen for a
+   * folder, and that choice comes back with a folder. */
+  if (device)
+    {
+      run->mode_before = gtk_drop_down_get_selected (run->mode_dropdown);
+      gtk_drop_down_set_selected (run->mode_dropdown, run->read_index);
+    }
+  else
+    gtk_drop_down_set_selected (run->mode_dropdown, run->mode_before);
+  gtk_widget_set_sensitive (GTK_WIDGET (run->mode_dropdown), !device);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (run->mode_dropdown),
+                               device ? _(device_read_only) : NULL);
+  return device;
+}
+
+const char *
+dm_tool_run_device_note (void)
+{
+  return _(device_read_only);
 }

@@ -3,8 +3,9 @@
  * What the Sweep and Sustained windows share about their one run: the
  * DmJob, or the saved run shown instead of it, the progress bar and time
  * it drives, the application held while the engine may still have a test
- * file to remove, and the Save menu's file chooser. Each window embeds
- * a DmToolRun and keeps only what it shows of its own.
+ * file to remove, the Save menu's file chooser, and the Mode control fixed
+ * to Read while the target is a disk, as the main grid fixes it. Each
+ * window embeds a DmToolRun and keeps only what it shows of its own.
  */
 #pragma once
 
@@ -34,6 +35,11 @@ typedef struct
   gboolean       have_loaded;
   GtkFileChooserNative *chooser;
   char          *save_format;
+
+  GtkDropDown   *mode_dropdown;   /* fixed to read_index on a disk */
+  guint          read_index;
+  guint          mode_before;     /* the choice it had before the disk */
+  gboolean       device;          /* the target is a disk or partition */
 } DmToolRun;
 
 void             dm_tool_run_init         (DmToolRun      *run,
@@ -94,5 +100,17 @@ void             dm_tool_run_save_as      (DmToolRun      *run,
 char            *dm_tool_run_first_target (GSettings      *settings);
 /* The target typed, home when there is none. */
 char            *dm_tool_run_target       (GtkWidget      *entry);
+
+/* The window's Mode control, whose item read_index is Read. */
+void             dm_tool_run_set_mode     (DmToolRun      *run,
+                                           GtkDropDown    *mode_dropdown,
+                                           guint           read_index);
+/* Probes target (cheap): on a disk or partition the Mode control is
+ * fixed to Read, insensitive, its tooltip saying why; off it, it is as it
+ * was. TRUE on a disk. */
+gboolean         dm_tool_run_check_target (DmToolRun      *run,
+                                           const char     *target);
+/* Why a disk is only read, for the status line. */
+const char      *dm_tool_run_device_note  (void);
 
 G_END_DECLS
