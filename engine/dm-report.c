@@ -133,6 +133,31 @@ dm_report_copy_run (dm_report *dst, const dm_report *src)
 }
 
 int
+dm_report_view_ran (const dm_report *src, dm_report *view)
+{
+  unsigned ran = 0;
+  for (unsigned i = 0; i < src->n_results; i++)
+    ran += src->results[i].status != DM_STATUS_PENDING;
+  *view = *src;
+  view->results = malloc ((src->n_results ? src->n_results : 1) * sizeof *view->results);
+  view->n_results = 0;
+  if (!view->results)
+    return -ENOMEM;
+  for (unsigned i = 0; i < src->n_results; i++)
+    if (ran == 0 || src->results[i].status != DM_STATUS_PENDING)
+      view->results[view->n_results++] = src->results[i];
+  return 0;
+}
+
+void
+dm_report_view_free (dm_report *view)
+{
+  free (view->results);
+  view->results = NULL;
+  view->n_results = 0;
+}
+
+int
 dm_result_set_samples (dm_result *res, const dm_sample *samples, unsigned n, double step_s)
 {
   dm_sample *copy = NULL;

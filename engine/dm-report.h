@@ -151,6 +151,13 @@ void dm_result_reset (dm_result *res);
  * settings, target, system, thresholds, comment) into dst, which keeps its
  * own results and histograms. */
 void dm_report_copy_run (dm_report *dst, const dm_report *src);
+/* The run as far as it got: src without the tests that stayed pending (a
+ * row not started, tests a stop did not reach), as a report of just the
+ * tests that ran would be. When none ran, every test is kept, which says
+ * that nothing ran. A shallow view: it shares everything with src but its
+ * results array, which dm_report_view_free frees. 0 or -ENOMEM. */
+int  dm_report_view_ran (const dm_report *src, dm_report *view);
+void dm_report_view_free (dm_report *view);
 dm_result *dm_report_find (const dm_report *r, const dm_spec *spec, dm_mode mode);
 
 /* Replaces a result's timeline with a copy of n samples. 0 or -ENOMEM. */

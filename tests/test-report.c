@@ -1186,6 +1186,34 @@ test_copy (void)
   dm_report_clear (&grid);
 }
 
+/* The view of what a run reached leaves out the pending tests, keeps the
+ * rest in order and shares their figures; with nothing run it keeps all. */
+static void
+test_view_ran (void)
+{
+  dm_report r, view;
+  build_report (&r, "");
+  for (unsigned i = 0; i < r.n_results; i++)
+    r.results[i].status = DM_STATUS_PENDING;
+  DM_CHECK_INT (dm_report_view_ran (&r, &view), ==, 0);
+  DM_CHECK_INT (view.n_results, ==, r.n_results);
+  dm_report_view_free (&view);
+
+  r.results[1].status = DM_STATUS_COMPLETE;
+  r.results[4].status = DM_STATUS_FAILED;
+  r.results[5].status = DM_STATUS_CANCELLED;
+  DM_CHECK_INT (dm_report_view_ran (&r, &view), ==, 0);
+  DM_CHECK_INT (view.n_results, ==, 3);
+  DM_CHECK (view.results[0].mb_per_s == figures[1].mb);
+  DM_CHECK_INT (view.results[1].status, ==, DM_STATUS_FAILED);
+  DM_CHECK_INT (view.results[2].status, ==, DM_STATUS_CANCELLED);
+  DM_CHECK (view.results[0].hist_read == r.results[1].hist_read);
+  DM_CHECK (view.histograms == r.histograms);
+  dm_report_view_free (&view);
+  DM_CHECK (view.results == NULL && view.n_results == 0);
+  dm_report_clear (&r);
+}
+
 int
 main (void)
 {
@@ -1197,5 +1225,6 @@ main (void)
   DM_RUN ("/engine/report/locale", test_locale);
   DM_RUN ("/engine/report/values", test_values);
   DM_RUN ("/engine/report/copy", test_copy);
+  DM_RUN ("/engine/report/view-ran", test_view_ran);
   return dm_test_done ();
 }

@@ -8,7 +8,8 @@
  * Stop mid-run keeps the finished row, removes the test file and never
  * freezes the window, and All / Read only / Write only (the modes setting
  * and action) leave the other columns' tiles empty and out of every export,
- * a disk being only read; rows a run did not reach are empty tiles too.
+ * a disk being only read; rows a run did not reach are empty tiles too,
+ * left out of the exports and of the history.
  */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
@@ -17,6 +18,7 @@
 #include "dm-application.h"
 #include "dm-ui-test.h"
 #include "dm-format.h"
+#include "dm-history.h"
 #include "dm-history-window.h"
 #include "dm-screenshot.h"
 #include "dm-tile.h"
@@ -860,6 +862,34 @@ test_rows_not_run (void)
     g_assert_null (strstr (copied, "RND"));
     g_assert_nonnull (strstr (text.data, "RND"));
     dm_buf_free (&text);
+  }
+
+  /* The history keeps the same: the test that ran, not the rows left out. */
+  {
+    dm_history_entry *entries = NULL;
+    const dm_history_entry *mine = NULL;
+    unsigned n = 0;
+    dm_report saved;
+    char why[200];
+
+    report->started = 1234567890; /* a time no other run of the tests has */
+    _dm_window_history_save (window, report);
+    g_assert_cmpint (dm_history_list (&entries, &n), ==, 0);
+    for (unsigned i = 0; i < n; i++)
+      if (entries[i].ok && entries[i].started == report->started)
+        mine = &entries[i];
+    g_assert_nonnull (mine);
+    memset (&saved, 0, sizeof saved);
+    g_assert_cmpint (dm_history_load (mine->path, &saved, why, sizeof why), ==, 0);
+    g_assert_cmpuint (saved.n_results, ==, 2);
+    for (unsigned i = 0; i < saved.n_results; i++)
+      {
+        g_assert_true (dm_spec_equal (&saved.results[i].spec, &spec));
+        g_assert_cmpint (saved.results[i].status, ==, DM_STATUS_COMPLETE);
+      }
+    dm_report_clear (&saved);
+    g_assert_cmpint (g_remove (mine->path), ==, 0);
+    dm_history_free (entries);
   }
 
   g_settings_set_string (settings, "profile", "peak");

@@ -23,28 +23,6 @@ _dm_window_sync_comment (DmWindow *self)
 }
 
 
-/* What the exports hold: the grid's report without the tests the run on
- * screen did not reach (they are empty tiles), as diskmeter-cli's report
- * of just those tests would be. Before any run every test is pending and
- * all are listed, which says that nothing ran. A shallow view: free its
- * results array only. */
-static void
-export_view (DmWindow  *self,
-             dm_report *view)
-{
-  const dm_report *r = &self->report;
-  unsigned run = 0;
-
-  *view = *r;
-  for (unsigned i = 0; i < r->n_results; i++)
-    run += r->results[i].status != DM_STATUS_PENDING;
-  view->results = g_new (dm_result, MAX (r->n_results, 1));
-  view->n_results = 0;
-  for (unsigned i = 0; i < r->n_results; i++)
-    if (run == 0 || r->results[i].status != DM_STATUS_PENDING)
-      view->results[view->n_results++] = r->results[i];
-}
-
 static void
 write_report (DmWindow     *self,
               DmExportKind  kind,
@@ -52,14 +30,20 @@ write_report (DmWindow     *self,
 {
   dm_report view;
 
-  export_view (self, &view);
+  /* What the exports hold: the tests the run on screen reached; the rest
+   * are empty tiles. */
+  if (dm_report_view_ran (&self->report, &view) < 0)
+    {
+      buf->error = -ENOMEM;
+      return;
+    }
   if (kind == DM_EXPORT_TEXT)
     dm_report_write_text (&view, buf);
   else if (kind == DM_EXPORT_JSON)
     dm_report_write_json (&view, buf);
   else
     dm_report_write_csv (&view, buf);
-  g_free (view.results);
+  dm_report_view_free (&view);
 }
 
 gboolean

@@ -17,13 +17,16 @@
 /* --- comparison and history ------------------------------------------------ */
 
 /* Completed and cancelled runs go into the history, so this week can be
- * compared with last week; not saving is worth a line, never a failure. */
+ * compared with last week; not saving is worth a line, never a failure.
+ * The history keeps what the exports hold: the tests the run reached, not
+ * the rows a single-row run or a stop left out. */
 void
 _dm_window_history_save (DmWindow        *self,
                          const dm_report *r)
 {
   char path[1200];
   gboolean any = FALSE;
+  dm_report view;
   int err;
 
   if (r->status != DM_STATUS_COMPLETE && r->status != DM_STATUS_CANCELLED)
@@ -32,7 +35,10 @@ _dm_window_history_save (DmWindow        *self,
     any = r->results[i].status == DM_STATUS_COMPLETE;
   if (!any)
     return;
-  err = dm_history_save (r, path, sizeof path);
+  err = dm_report_view_ran (r, &view);
+  if (err == 0)
+    err = dm_history_save (&view, path, sizeof path);
+  dm_report_view_free (&view);
   if (err < 0)
     g_warning ("The run was not saved in the history: %s", dm_strerror (err));
   else if (self->script)
