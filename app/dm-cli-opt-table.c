@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -209,33 +210,123 @@ dm_opt_parse (const dm_opt_parser *p, int argc, char **argv, char *why, size_t w
   return 0;
 }
 
+/* ---- wrapping by the columns a terminal shows ----------------------------- */
+
+/* The code point at p and its length in bytes. A byte that does not start
+ * a well-formed sequence counts as one character of its own, so a broken
+ * string still wraps instead of being cut inside a sequence. */
+static unsigned
+utf8_next (const char *p, uint32_t *cp)
+{
+  const unsigned char *s = (const unsigned char *) p;
+  unsigned n = s[0] < 0xc0 ? 1 : s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+  uint32_t c = n == 1 ? s[0] : s[0] & (0x7fu >> n);
+  for (unsigned i = 1; i < n; i++)
+    {
+      if ((s[i] & 0xc0) != 0x80)
+        {
+          *cp = s[0];
+          return 1;
+        }
+      c = c << 6 | (s[i] & 0x3f);
+    }
+  *cp = c;
+  return n;
+}
+
+/* East Asian wide and full-width characters take two columns (kanji, kana,
+ * hangul, full-width punctuation), the rest one: enough for the languages
+ * --help is translated into. Counting bytes instead made German lines
+ * short and Japanese ones half again as wide as the terminal. */
+static bool
+is_wide (uint32_t c)
+{
+  return (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0x303e)
+         || (c >= 0x3041 && c <= 0x33ff) || (c >= 0x3400 && c <= 0x4dbf)
+         || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xa000 && c <= 0xa4cf)
+         || (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff)
+         || (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60)
+         || (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x20000 && c <= 0x3fffd);
+}
+
+static bool
+in_list (uint32_t c, const uint32_t *list, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    if (list[i] == c)
+      return true;
+  return false;
+}
+
+/* Japanese and Chinese text breaks between any two characters, except that
+ * a line never starts with a closing mark nor ends with an opening one. */
+static bool
+may_break_between (uint32_t before, uint32_t after)
+{
+  static const uint32_t closing[] = { ',', '.', ':', ';', ')', ']', '!', '?', '%',
+                                      0x3001, 0x3002, 0x300d, 0x300f, 0x3011, 0x3015,
+                                      0x30fb, 0x30fc, 0xff01, 0xff09, 0xff0c, 0xff0e,
+                                      0xff1a, 0xff1b, 0xff1f };
+  static const uint32_t opening[] = { '(', '[', 0x300c, 0x300e, 0x3010, 0x3014, 0xff08 };
+  return (is_wide (before) || is_wide (after))
+         && !in_list (after, closing, sizeof closing / sizeof closing[0])
+         && !in_list (before, opening, sizeof opening / sizeof opening[0]);
+}
+
 void
 dm_opt_wrap (dm_buf *out, const char *text, int first, int indent)
 {
   int col = first;
   bool line_start = true;
+  uint32_t last = 0;
   for (const char *p = text; *p;)
     {
-      while (*p == ' ')
-        p++;
-      size_t n = strcspn (p, " ");
-      if (!n)
+      bool space = false, newline = false;
+      while (*p == ' ' || *p == '\n')
+        {
+          space |= *p == ' ';
+          newline |= *p == '\n';
+          p++;
+        }
+      if (!*p)
         break;
-      if (!line_start && col + 1 + (int) n > 79)
+      /* A line break of the text is a space between words, and nothing
+       * between Japanese or Chinese characters. */
+      uint32_t next;
+      utf8_next (p, &next);
+      if (newline && !space)
+        space = !(is_wide (last) && is_wide (next));
+      /* The next piece no line may break inside: up to a space, or to a
+       * place where a wide character allows a break. */
+      const char *end = p;
+      int width = 0;
+      uint32_t prev = 0;
+      while (*end && *end != ' ' && *end != '\n')
+        {
+          uint32_t c;
+          unsigned n = utf8_next (end, &c);
+          if (end > p && may_break_between (prev, c))
+            break;
+          width += is_wide (c) ? 2 : 1;
+          prev = c;
+          end += n;
+        }
+      if (!line_start && col + (space ? 1 : 0) + width > 79)
         {
           dm_buf_printf (out, "\n%*s", indent, "");
           col = indent;
           line_start = true;
         }
-      if (!line_start)
+      if (!line_start && space)
         {
           dm_buf_add (out, " ");
           col++;
         }
-      dm_buf_addn (out, p, n);
-      col += (int) n;
+      dm_buf_addn (out, p, (size_t) (end - p));
+      last = prev;
+      col += width;
       line_start = false;
-      p += n;
+      p = end;
     }
 }
 

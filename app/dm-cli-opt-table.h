@@ -86,6 +86,9 @@ void dm_opt_write_help (const dm_opt *table, size_t n, unsigned command, dm_buf 
 /* The range as --help shows it ("1..9", "16MiB..64GiB"), or "" if none. */
 void dm_opt_range_text (const dm_opt *opt, char *buf, size_t size);
 
-/* Appends text to out, wrapped at 79 columns, each line indented by
- * indent spaces except the first (which starts at column first). */
+/* Appends text to out, wrapped at 79 columns as a terminal shows them (a
+ * kanji takes two), each line indented by indent spaces except the first
+ * (which starts at column first). Breaks at spaces, and between the
+ * characters of Japanese or Chinese text, which has none; the text's own
+ * line breaks count as spaces. */
 void dm_opt_wrap (dm_buf *out, const char *text, int first, int indent);

@@ -522,15 +522,23 @@ dm_cli_write_help (dm_cli_command command, dm_buf *out)
   dm_opt_write_help (table, sizeof table / sizeof table[0], command, out);
   dm_buf_add (out, "\n");
   if (c->notes)
-    dm_buf_printf (out, "%s", _(c->notes));
+    {
+      /* One paragraph, wrapped to the terminal as the options are: a
+       * translation's own line breaks need not fit. */
+      dm_opt_wrap (out, _(c->notes), 0, 0);
+      dm_buf_add (out, "\n");
+    }
   if (command == DM_CLI_RUN)
     {
       /* The other commands, one line each: the man page and shell
        * completion find them here. */
       dm_buf_add (out, _("Other commands (each with --help):\n"));
       for (size_t i = 1; i < sizeof commands / sizeof commands[0]; i++)
-        dm_buf_printf (out, "  %s %s\n%24s%s\n", commands[i].who, commands[i].usage[0], "",
-                       _(commands[i].summary));
+        {
+          dm_buf_printf (out, "  %s %s\n%24s", commands[i].who, commands[i].usage[0], "");
+          dm_opt_wrap (out, _(commands[i].summary), 24, 24);
+          dm_buf_add (out, "\n");
+        }
       dm_buf_add (out, "\n");
     }
   dm_buf_add (out, command & (RUN | SWEEP | SUSTAINED)

@@ -44,6 +44,30 @@ dm_check "Japanese --help" grep -q '^使い方: diskmeter-cli' <<<"$(cli ja --he
 dm_check "Japanese usage error" grep -q "不明なオプション '--bogus'" <<<"$(cli ja --bogus)"
 dm_check "Chinese --help" grep -q '显示此帮助并退出' <<<"$(cli zh_CN --help)"
 
+# Every --help line fits 79 terminal columns (a kanji takes two, as
+# Python's Unicode tables say), unless one word alone is longer, and no
+# line starts with a closing mark.
+help_width ()
+{
+  python3 -c '
+import sys, unicodedata
+bad = []
+for n, line in enumerate(sys.stdin.read().splitlines(), 1):
+    w = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in line)
+    if w > 79 and " " in line.strip():
+        bad.append("line %d is %d columns: %s" % (n, w, line))
+    if line.strip()[:1] in ("\u3001", "\u3002", "\uff09", ")", ",", "\u300d"):
+        bad.append("line %d starts with a closing mark: %s" % (n, line))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)'
+}
+for l in C de ja zh_CN; do
+  for cmd in "" compare show sweep sustained history merge; do
+    dm_check "$l ${cmd:-diskmeter-cli} --help fits 79 columns" \
+      help_width <<<"$(cli "$l" $cmd --help)"
+  done
+done
+
 # The same program in English: the catalogues change nothing else.
 help_c=$(LANGUAGE= LANG=C "$DM_CLI" --help)
 dm_check "English --help without LANGUAGE" grep -q '^Usage: diskmeter-cli' <<<"$help_c"

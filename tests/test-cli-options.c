@@ -731,6 +731,45 @@ test_help (void)
     }
 }
 
+/* dm_opt_wrap counts the columns a terminal shows: a kanji takes two, an
+ * umlaut one; Japanese breaks between characters but never before 。. */
+static void
+wrapped (const char *text, int first, int indent, const char *expected)
+{
+  dm_buf b;
+  dm_buf_init (&b);
+  dm_opt_wrap (&b, text, first, indent);
+  DM_CHECK_STR (b.data ? b.data : "", expected);
+  dm_buf_free (&b);
+}
+
+static void
+test_wrap (void)
+{
+  /* English: at spaces only, as before. */
+  wrapped ("one two three", 70, 2, "one two\n  three");
+  wrapped ("one two three", 0, 2, "one two three");
+  /* German: 2-byte letters are one column each, so 7 of them still fit
+   * after column 70 (counted as bytes they would not). */
+  wrapped ("x \xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc", 70, 2,
+           "x \xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc\xc3\xbc");
+  /* Japanese: 日本語の (8 columns) fits from 71 to 79, テ does not. */
+  wrapped ("日本語のテキスト", 71, 2, "日本語の\n  テキスト");
+  /* 。 never starts a line: it takes 語 with it to the next one. */
+  wrapped ("日本語。次", 72, 2, "日本\n  語。次");
+  /* Nor does a line end with an opening bracket: （既 goes on together. */
+  wrapped ("日本（既定）", 72, 4, "日本\n    （既定）");
+  /* A space between Latin and Japanese words is kept or becomes the break. */
+  wrapped ("O_DIRECT なしで", 0, 2, "O_DIRECT なしで");
+  wrapped ("abc O_DIRECT なしで", 68, 2, "abc\n  O_DIRECT なしで");
+  /* The text's own line breaks are spaces, or nothing between kanji. */
+  wrapped ("one\ntwo", 0, 0, "one two");
+  wrapped ("日本\n語", 0, 0, "日本語");
+  wrapped ("Ctrl-C\n日本", 0, 0, "Ctrl-C 日本");
+  /* A stray byte is a character of its own, never half of one. */
+  wrapped ("a\xe6" "b", 0, 0, "a\xe6" "b");
+}
+
 static void
 test_compare (void)
 {
@@ -906,6 +945,7 @@ main (void)
   DM_RUN ("/app/cli-options/both-forms", test_both_forms);
   DM_RUN ("/app/cli-options/ranges", test_ranges);
   DM_RUN ("/app/cli-options/help", test_help);
+  DM_RUN ("/app/cli-options/wrap", test_wrap);
   DM_RUN ("/app/cli-options/compare", test_compare);
   DM_RUN ("/app/cli-options/show-merge-history", test_show_merge_history);
   DM_RUN ("/app/cli-options/sweep", test_sweep);
