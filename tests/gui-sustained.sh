@@ -11,8 +11,8 @@
 # shows the same figures. No test file is left:
 # not after the run, not after the window is closed or stopped mid-run.
 # The live figure of a result being measured is its last closed sample.
-# A disk as target is only read: the Mode control says so and nothing is
-# written to it.
+# --modes read makes the scripted run a read pass. A disk as target is
+# only read: the Mode control says so and nothing is written to it.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/gui-lib.sh"
 
@@ -155,6 +155,24 @@ dm_check "a stopped run says cancelled" test "$(dm_json "$out/stop.json" "j['sta
 dm_check "Stop kept the samples so far" \
   test "$(dm_json "$out/stop.json" "len(j['results'][0]['samples']) >= 3")" = True
 dm_check "no test file is left after Stop" no_test_file "$mnt" "$before"
+
+# --- a read pass from the command line --------------------------------------
+# --modes read, as the grid takes it, makes the scripted run the read pass:
+# the span is written first, then read, and the JSON says read.
+timeout 90 "$DM_GUI" --sustained --modes read --span 32MiB --duration 20 --target "$mnt" \
+  --save-json "$out/read.json" --quit-when-done >"$out/read.log" 2>&1
+rc=$?
+sed 's/^/#   /' "$out/read.log"
+dm_check "diskmeter --sustained --modes read ran and quit with status 0 (got $rc)" test "$rc" = 0
+dm_check "its JSON is a complete read pass over the 32 MiB span" \
+  test "$(dm_json "$out/read.json" "[j['status'], j['results'][0]['mode'], j['results'][0]['runs'][0]['bytes']]" 2>/dev/null)" \
+  = "[\"complete\", \"read\", $((32 << 20))]"
+dm_check "no test file is left after the read pass" no_test_file "$mnt" "$before"
+timeout 30 "$DM_GUI" --sustained --modes mix --target "$mnt" --quit-when-done \
+  >"$out/mix.log" 2>&1
+rc=$?
+sed 's/^/#   /' "$out/mix.log"
+dm_check "--modes mix with --sustained is refused as a usage error (status $rc)" test "$rc" = 2
 
 # --- diskmeter-cli's sustained JSON opens in the window ---------------------
 dm_need_cli

@@ -64,7 +64,7 @@ static const GOptionEntry options[] = {
   { "save-text", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Save the results as text when done"), "FILE" },
   { "save-csv", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Save the results as CSV when done"), "FILE" },
   { "quit-when-done", 'q', 0, G_OPTION_ARG_NONE, NULL, N_("Quit after the run and the saves"), NULL },
-  { "sustained", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Open the Sustained window; with --save-* or --quit-when-done it runs at once (--span, --duration, --target)"), NULL },
+  { "sustained", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Open the Sustained window; with --save-* or --quit-when-done it runs at once (--span, --duration, --target; --modes read reads instead of writing)"), NULL },
   { "span", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Sustained: the test file's size, or free (the default)"), "SIZE|free" },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
@@ -779,9 +779,10 @@ open_sustained (DmApplication *self,
   return 0;
 }
 
-/* --sustained: the Sustained window with --span, --duration and --target
- * as typed in it; a script (--save-*, --quit-when-done, --run) runs it at
- * once and saves what it was asked for. Takes script. */
+/* --sustained: the Sustained window with --span, --duration, --target and
+ * --modes (read or write) as chosen in it; a script (--save-*,
+ * --quit-when-done, --run) runs it at once and saves what it was asked
+ * for. Takes script. */
 static int
 run_sustained (DmApplication           *self,
                GApplicationCommandLine *cmdline,
@@ -789,13 +790,30 @@ run_sustained (DmApplication           *self,
                DmScript                *script)
 {
   g_autofree char *target = lookup_path (cmdline, dict, "target");
-  const char *span = NULL, *duration = NULL;
+  const char *span = NULL, *duration = NULL, *modes = NULL;
+  guint mask = DM_MODES_ALL;
   GtkWidget *window;
 
   g_variant_dict_lookup (dict, "span", "&s", &span);
   g_variant_dict_lookup (dict, "duration", "&s", &duration);
+  /* --modes as the grid takes it (checked there): one pass reads or
+   * writes, so read or write, or all for the window's own choice. */
+  if (g_variant_dict_lookup (dict, "modes", "&s", &modes)
+      && (!dm_window_modes_parse (modes, &mask, NULL, 0)
+          || (mask != DM_MODES_ALL && mask != DM_MODE_BIT (DM_MODE_READ)
+              && mask != DM_MODE_BIT (DM_MODE_WRITE))))
+    {
+      g_application_command_line_printerr (cmdline, "diskmeter: --modes with --sustained is read "
+                                           "or write, not %s\n", modes);
+      dm_script_free (script);
+      return 2;
+    }
   window = dm_sustained_window_new (GTK_APPLICATION (self), self->settings);
   dm_sustained_window_set_plan (DM_SUSTAINED_WINDOW (window), span, duration, target);
+  if (mask != DM_MODES_ALL)
+    dm_sustained_window_set_mode (DM_SUSTAINED_WINDOW (window),
+                                  mask == DM_MODE_BIT (DM_MODE_READ) ? DM_MODE_READ
+                                                                     : DM_MODE_WRITE);
   gtk_window_present (GTK_WINDOW (window));
   script->run = script->run || script->screenshot || script->json || script->text || script->csv
                 || script->quit_when_done;

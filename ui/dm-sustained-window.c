@@ -956,6 +956,21 @@ dm_sustained_window_set_plan (DmSustainedWindow *self,
     gtk_editable_set_text (GTK_EDITABLE (self->target_entry), folder);
 }
 
+void
+dm_sustained_window_set_mode (DmSustainedWindow *self,
+                              dm_mode            mode)
+{
+  guint index = mode == DM_MODE_READ ? 1 : 0;
+
+  g_return_if_fail (DM_IS_SUSTAINED_WINDOW (self));
+
+  /* On a disk the control stays at Read; the choice is kept for a folder. */
+  if (self->run.device)
+    self->run.mode_before = index;
+  else
+    gtk_drop_down_set_selected (self->mode_dropdown, index);
+}
+
 GtkWidget *
 dm_sustained_window_get_mode_control (DmSustainedWindow *self)
 {

@@ -27,6 +27,10 @@ void       dm_sustained_window_set_plan   (DmSustainedWindow *self,
                                            const char        *span,
                                            const char        *duration,
                                            const char        *folder);
+/* The pass: DM_MODE_WRITE (the default) or DM_MODE_READ, which fills the
+ * span first, then reads it; a disk is only read, whatever is set. */
+void       dm_sustained_window_set_mode   (DmSustainedWindow *self,
+                                           dm_mode            mode);
 gboolean   dm_sustained_window_is_running (DmSustainedWindow *self);
 /* The Mode control (Write, Read): on a disk fixed to Read. */
 GtkWidget *dm_sustained_window_get_mode_control (DmSustainedWindow *self);
