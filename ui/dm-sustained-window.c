@@ -503,15 +503,6 @@ dm_sustained_window_save (DmSustainedWindow *self,
   return dm_tool_run_write (&buf, path, error);
 }
 
-static gboolean
-save_to (GtkWindow   *window,
-         const char  *format,
-         const char  *path,
-         GError     **error)
-{
-  return dm_sustained_window_save (DM_SUSTAINED_WINDOW (window), format, path, error);
-}
-
 static void
 action_save (GtkWidget  *widget,
              const char *action_name,
@@ -921,7 +912,7 @@ dm_sustained_window_init (DmSustainedWindow *self)
 {
   build (self);
   dm_tool_run_init (&self->run, GTK_WINDOW (self), self->status_label, self->time_label,
-                    self->progress_bar, save_to);
+                    self->progress_bar, (DmToolRunSave) dm_sustained_window_save);
   dm_tool_run_set_mode (&self->run, self->mode_dropdown, 1);
   g_signal_connect_swapped (self->target_entry, "changed", G_CALLBACK (on_target_changed), self);
   dm_sustained_plan_init (&self->plan);

@@ -462,15 +462,6 @@ dm_sweep_window_save (DmSweepWindow  *self,
   return dm_tool_run_write (&buf, path, error);
 }
 
-static gboolean
-save_to (GtkWindow   *window,
-         const char  *format,
-         const char  *path,
-         GError     **error)
-{
-  return dm_sweep_window_save (DM_SWEEP_WINDOW (window), format, path, error);
-}
-
 static void
 action_save (GtkWidget  *widget,
              const char *action_name,
@@ -683,7 +674,7 @@ dm_sweep_window_init (DmSweepWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   dm_tool_run_init (&self->run, GTK_WINDOW (self), self->status_label, self->time_label,
-                    self->progress_bar, save_to);
+                    self->progress_bar, (DmToolRunSave) dm_sweep_window_save);
   dm_tool_run_set_mode (&self->run, self->mode_dropdown, 0);
   memset (&sys, 0, sizeof sys);
   dm_system_info_get (&sys);

@@ -29,12 +29,8 @@ dm_tool_run_init (DmToolRun     *run,
                   GtkWidget     *progress_bar,
                   DmToolRunSave  save)
 {
-  memset (run, 0, sizeof *run);
-  run->window = window;
-  run->status_label = status_label;
-  run->time_label = time_label;
-  run->progress_bar = progress_bar;
-  run->save = save;
+  *run = (DmToolRun) { .window = window, .status_label = status_label, .time_label = time_label,
+                       .progress_bar = progress_bar, .save = save };
 }
 
 static void

@@ -16,8 +16,9 @@
 
 G_BEGIN_DECLS
 
-/* The window's own Save: format ("json", "csv", "text", "png") to path. */
-typedef gboolean (*DmToolRunSave) (GtkWindow   *window,
+/* The window's own Save (dm_sweep_window_save, dm_sustained_window_save):
+ * format ("json", "csv", "text", "png") to path. */
+typedef gboolean (*DmToolRunSave) (gpointer     window,
                                    const char  *format,
                                    const char  *path,
                                    GError     **error);
@@ -85,16 +86,16 @@ void             dm_tool_run_finished     (DmToolRun      *run,
                                            const dm_report *r);
 void             dm_tool_run_stop         (DmToolRun      *run);
 
-/* Writes buf (freed) to path atomically. */
-gboolean         dm_tool_run_write        (dm_buf         *buf,
-                                           const char     *path,
-                                           GError        **error);
 /* The Save menu: a chooser for format, then the window's Save and the
  * outcome on the status line. */
 void             dm_tool_run_save_as      (DmToolRun      *run,
                                            const char     *format,
                                            const char     *title,
                                            const char     *name);
+/* Writes buf (freed) to path atomically. */
+gboolean         dm_tool_run_write        (dm_buf         *buf,
+                                           const char     *path,
+                                           GError        **error);
 
 /* The folder a window opens with: the main window's target, or home. */
 char            *dm_tool_run_first_target (GSettings      *settings);
