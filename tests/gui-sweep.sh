@@ -175,7 +175,7 @@ print("#   disk sweep", r["status"], r["target"].get("path"),
       [(x["mode"], x["status"], round(x["iops"])) for x in r["results"]])
 assert r["status"] == "complete", r["status"]
 assert r["target"]["is_block_device"], r["target"]
-assert len(r["results"]) == 2, r["results"]
+assert len(r["results"]) == 6, r["results"]
 assert all(x["mode"] == "read" and x["status"] == "complete" and x["iops"] > 0
            for x in r["results"]), r["results"]
 PY

@@ -212,73 +212,53 @@ job_samples (const char *folder)
   return 0;
 }
 
-/* The Mode control as the test sees it: 0 Write, 1 Read. */
-static gboolean
-mode_is (GtkWidget  *mode,
-         guint       selected,
-         gboolean    sensitive,
-         const char *when)
-{
-  const char *tip = gtk_widget_get_tooltip_text (mode);
-
-  g_print ("test-ui-sustained: %s: Mode %u, %s, tooltip \"%s\"\n", when,
-           gtk_drop_down_get_selected (GTK_DROP_DOWN (mode)),
-           gtk_widget_get_sensitive (mode) ? "sensitive" : "insensitive", tip ? tip : "");
-  if (gtk_drop_down_get_selected (GTK_DROP_DOWN (mode)) != selected
-      || gtk_widget_get_sensitive (mode) != sensitive || (!sensitive && !(tip && tip[0])))
-    {
-      g_printerr ("test-ui-sustained: %s: the Mode control should be %u and %s%s\n", when,
-                  selected, sensitive ? "sensitive" : "insensitive",
-                  sensitive ? "" : ", with a tooltip");
-      return FALSE;
-    }
-  return TRUE;
-}
-
+/* A disk as target, between two looks at a folder: the Mode control (0
+ * Write, 1 Read) is Write and free for the folder, held at Read with a
+ * tooltip for the disk, before and after its pass, and Write again for the
+ * folder. */
 static int
 device_pass (const char *device,
              const char *folder,
              const char *json)
 {
+  const struct { const char *target; guint mode; gboolean run; } steps[] = {
+    { folder, 0, FALSE }, { device, 1, TRUE }, { device, 1, FALSE }, { folder, 0, FALSE },
+  };
   GtkWidget *window = dm_sustained_window_new (NULL, NULL);
-  GtkWidget *mode = dm_sustained_window_get_mode_control (DM_SUSTAINED_WINDOW (window));
-  g_autoptr (GError) error = NULL;
-  gint64 deadline = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+  DmSustainedWindow *w = DM_SUSTAINED_WINDOW (window);
+  GtkWidget *mode = dm_sustained_window_get_mode_control (w);
 
-  /* Write, the window's own choice for a folder, then the disk. */
-  dm_sustained_window_set_plan (DM_SUSTAINED_WINDOW (window), "free", "20", folder);
+  dm_sustained_window_set_plan (w, "free", "20", NULL);
   gtk_window_present (GTK_WINDOW (window));
-  if (!mode_is (mode, 0, TRUE, "a folder"))
-    return 1;
-  dm_sustained_window_set_plan (DM_SUSTAINED_WINDOW (window), NULL, NULL, device);
-  if (!mode_is (mode, 1, FALSE, "the disk"))
-    return 1;
-  if (!dm_sustained_window_start (DM_SUSTAINED_WINDOW (window), &error))
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
     {
-      g_printerr ("test-ui-sustained: %s\n", error->message);
-      return 1;
-    }
-  while (dm_sustained_window_is_running (DM_SUSTAINED_WINDOW (window)))
-    {
-      if (g_get_monotonic_time () > deadline)
+      g_autoptr (GError) error = NULL;
+      const char *tip;
+      guint shown;
+      gboolean held;
+
+      dm_sustained_window_set_plan (w, NULL, NULL, steps[i].target);
+      /* The pass, to its end (or WAIT_S), and its JSON. */
+      if (steps[i].run && dm_sustained_window_start (w, &error))
+        wait_samples (w, G_MAXUINT);
+      if (steps[i].run && !error && !dm_sustained_window_is_running (w))
+        dm_sustained_window_save (w, "json", json, &error);
+      if (steps[i].run && (error || dm_sustained_window_is_running (w)))
         {
-          g_printerr ("test-ui-sustained: the read pass did not end within %d s\n", WAIT_S);
+          g_printerr ("test-ui-sustained: the pass over %s: %s\n", device,
+                      error ? error->message : "still running");
           return 1;
         }
-      g_main_context_iteration (NULL, TRUE);
+      tip = gtk_widget_get_tooltip_text (mode);
+      shown = gtk_drop_down_get_selected (GTK_DROP_DOWN (mode));
+      held = !gtk_widget_get_sensitive (mode) && tip && tip[0];
+      g_print ("test-ui-sustained: step %u, %s: Mode %u, %s\n", i, steps[i].target, shown,
+               held ? "held, its tooltip saying why" : "free to choose");
+      if (shown != steps[i].mode || held != (steps[i].target == device))
+        return 1;
     }
-  if (!dm_sustained_window_save (DM_SUSTAINED_WINDOW (window), "json", json, &error))
-    {
-      g_printerr ("test-ui-sustained: %s\n", error->message);
-      return 1;
-    }
-  if (!mode_is (mode, 1, FALSE, "the disk, after the pass"))
-    return 1;
-  dm_sustained_window_set_plan (DM_SUSTAINED_WINDOW (window), NULL, NULL, folder);
-  if (!mode_is (mode, 0, TRUE, "the folder again"))
-    return 1;
   g_print ("test-ui-sustained: read %s, %u samples, saved %s\n", device,
-           dm_sustained_window_count_samples (DM_SUSTAINED_WINDOW (window)), json);
+           dm_sustained_window_count_samples (w), json);
   gtk_window_destroy (GTK_WINDOW (window));
   return 0;
 }

@@ -35,17 +35,42 @@ settle (GtkWidget *window)
       g_usleep (10000);
 }
 
+/* The Mode control as the test sees it: 0 Read, 1 Write, 2 Mix. */
+static gboolean
+mode_is (GtkWidget  *mode,
+         guint       selected,
+         gboolean    sensitive,
+         const char *when)
+{
+  const char *tip = gtk_widget_get_tooltip_text (mode);
+
+  g_print ("test-ui-sweep: %s: Mode %u, %s, tooltip \"%s\"\n", when,
+           gtk_drop_down_get_selected (GTK_DROP_DOWN (mode)),
+           gtk_widget_get_sensitive (mode) ? "sensitive" : "insensitive", tip ? tip : "");
+  if (gtk_drop_down_get_selected (GTK_DROP_DOWN (mode)) != selected
+      || gtk_widget_get_sensitive (mode) != sensitive || (!sensitive && !(tip && tip[0])))
+    {
+      g_printerr ("test-ui-sweep: %s: the Mode control should be %u and %s%s\n", when, selected,
+                  sensitive ? "sensitive" : "insensitive", sensitive ? "" : ", with a tooltip");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* A sweep run by the window: QD 1,2,4 x 1,2 threads of 0.3 s each on a
- * 16 MiB file, so the whole thing takes a few seconds. */
+ * 16 MiB file, so the whole thing takes a few seconds. With a device, Write
+ * is chosen for folder, and the sweep runs on the device: the Mode control
+ * must hold Read for it and give Write back for folder afterwards. */
 static int
 run_sweep (const char *folder,
            const char *png,
            const char *json,
-           gboolean    stop)
+           gboolean    stop,
+           const char *device)
 {
   g_autoptr (GSettings) settings = g_settings_new ("io.github.diskmeter.Diskmeter");
   g_autoptr (GError) error = NULL;
-  GtkWidget *window;
+  GtkWidget *window, *mode;
   gint64 started, deadline;
 
   g_settings_set_string (settings, "size", "16MiB");
@@ -54,10 +79,20 @@ run_sweep (const char *folder,
   g_settings_set_double (settings, "interval", 0);
 
   window = dm_sweep_window_new (NULL, settings);
+  mode = dm_sweep_window_get_mode_control (DM_SWEEP_WINDOW (window));
   gtk_window_set_default_size (GTK_WINDOW (window), 1060, 700);
   dm_sweep_window_set_plan (DM_SWEEP_WINDOW (window), "1,2,4", "1,2", folder);
   gtk_window_present (GTK_WINDOW (window));
   settle (window);
+  if (device)
+    {
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (mode), 1);
+      if (!mode_is (mode, 1, TRUE, "a folder, Write chosen"))
+        return 1;
+      dm_sweep_window_set_plan (DM_SWEEP_WINDOW (window), "1,2,4", "1,2", device);
+      if (!mode_is (mode, 0, FALSE, "the disk"))
+        return 1;
+    }
 
   /* Before Start: the estimate and what the plan left out, for a person. */
   if (g_getenv ("DM_SWEEP_BEFORE_PNG")
@@ -98,93 +133,21 @@ run_sweep (const char *folder,
       g_main_context_iteration (NULL, TRUE);
     }
   settle (window);
-  if (!dm_sweep_window_save (DM_SWEEP_WINDOW (window), "png", png, &error)
+  if ((png && !dm_sweep_window_save (DM_SWEEP_WINDOW (window), "png", png, &error))
       || !dm_sweep_window_save (DM_SWEEP_WINDOW (window), "json", json, &error))
     {
       g_printerr ("test-ui-sweep: %s\n", error->message);
       return 1;
     }
-  g_print ("test-ui-sweep: ran a sweep in %s, saved %s and %s\n", folder, png, json);
-  gtk_window_destroy (GTK_WINDOW (window));
-  return 0;
-}
-
-/* The Mode control as the test sees it: 0 Read, 1 Write, 2 Mix. */
-static gboolean
-mode_is (GtkWidget  *mode,
-         guint       selected,
-         gboolean    sensitive,
-         const char *when)
-{
-  const char *tip = gtk_widget_get_tooltip_text (mode);
-
-  g_print ("test-ui-sweep: %s: Mode %u, %s, tooltip \"%s\"\n", when,
-           gtk_drop_down_get_selected (GTK_DROP_DOWN (mode)),
-           gtk_widget_get_sensitive (mode) ? "sensitive" : "insensitive", tip ? tip : "");
-  if (gtk_drop_down_get_selected (GTK_DROP_DOWN (mode)) != selected
-      || gtk_widget_get_sensitive (mode) != sensitive || (!sensitive && !(tip && tip[0])))
+  if (device)
     {
-      g_printerr ("test-ui-sweep: %s: the Mode control should be %u and %s%s\n", when, selected,
-                  sensitive ? "sensitive" : "insensitive", sensitive ? "" : ", with a tooltip");
-      return FALSE;
+      if (!mode_is (mode, 0, FALSE, "the disk, after the sweep"))
+        return 1;
+      dm_sweep_window_set_plan (DM_SWEEP_WINDOW (window), "1,2,4", "1,2", folder);
+      if (!mode_is (mode, 1, TRUE, "the folder again"))
+        return 1;
     }
-  return TRUE;
-}
-
-/* A disk as target: a QD 1,2 x 1 sweep of 4K random blocks that must read. */
-static int
-device_sweep (const char *device,
-              const char *folder,
-              const char *json)
-{
-  g_autoptr (GSettings) settings = g_settings_new ("io.github.diskmeter.Diskmeter");
-  g_autoptr (GError) error = NULL;
-  GtkWidget *window, *mode;
-  gint64 deadline;
-
-  g_settings_set_string (settings, "size", "16MiB");
-  g_settings_set_double (settings, "measure-time", 0.3);
-  g_settings_set_double (settings, "warmup", 0);
-  g_settings_set_double (settings, "interval", 0);
-  window = dm_sweep_window_new (NULL, settings);
-  mode = dm_sweep_window_get_mode_control (DM_SWEEP_WINDOW (window));
-  dm_sweep_window_set_plan (DM_SWEEP_WINDOW (window), "1,2", "1", folder);
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (mode), 1);
-  gtk_window_present (GTK_WINDOW (window));
-  settle (window);
-  if (!mode_is (mode, 1, TRUE, "a folder, Write chosen"))
-    return 1;
-  dm_sweep_window_set_plan (DM_SWEEP_WINDOW (window), "1,2", "1", device);
-  if (!mode_is (mode, 0, FALSE, "the disk"))
-    return 1;
-
-  gtk_widget_activate_action (window, "sweep.start", NULL);
-  if (!dm_sweep_window_is_running (DM_SWEEP_WINDOW (window)))
-    {
-      g_printerr ("test-ui-sweep: Start did not start a sweep of the disk\n");
-      return 1;
-    }
-  deadline = g_get_monotonic_time () + 60 * G_USEC_PER_SEC;
-  while (dm_sweep_window_is_running (DM_SWEEP_WINDOW (window)))
-    {
-      if (g_get_monotonic_time () > deadline)
-        {
-          g_printerr ("test-ui-sweep: the sweep of the disk did not finish within a minute\n");
-          return 1;
-        }
-      g_main_context_iteration (NULL, TRUE);
-    }
-  if (!dm_sweep_window_save (DM_SWEEP_WINDOW (window), "json", json, &error))
-    {
-      g_printerr ("test-ui-sweep: %s\n", error->message);
-      return 1;
-    }
-  if (!mode_is (mode, 0, FALSE, "the disk, after the sweep"))
-    return 1;
-  dm_sweep_window_set_plan (DM_SWEEP_WINDOW (window), "1,2", "1", folder);
-  if (!mode_is (mode, 1, TRUE, "the folder again"))
-    return 1;
-  g_print ("test-ui-sweep: swept %s, saved %s\n", device, json);
+  g_print ("test-ui-sweep: ran a sweep in %s, saved %s\n", device ? device : folder, json);
   gtk_window_destroy (GTK_WINDOW (window));
   return 0;
 }
@@ -203,13 +166,14 @@ main (int   argc,
     {
       gtk_init ();
       dm_ui_init ();
-      return device_sweep (argv[2], argv[3], argv[4]);
+      return run_sweep (argv[3], NULL, argv[4], FALSE, argv[2]);
     }
   if (argc >= 5 && g_str_equal (argv[1], "--run"))
     {
       gtk_init ();
       dm_ui_init ();
-      return run_sweep (argv[2], argv[3], argv[4], argc > 5 && g_str_equal (argv[5], "--stop"));
+      return run_sweep (argv[2], argv[3], argv[4], argc > 5 && g_str_equal (argv[5], "--stop"),
+                        NULL);
     }
   if (argc != 4 && argc != 6)
     {
