@@ -17,6 +17,8 @@ enum {
   DM_E_NODIRECT = -10001, /* the filesystem refuses unbuffered (O_DIRECT) I/O */
   DM_E_SHORT    = -10002, /* a transfer moved fewer bytes than asked */
   DM_E_NOBACKEND = -10003, /* no I/O backend works here */
+  DM_E_BLOCKDEV = -10004, /* an output path names a disk, not a file */
+  DM_E_NOTFILE  = -10005, /* an output path names a socket or the like */
 };
 
 /* Translate a negative code from any dm_ function into a sentence fragment. */
@@ -149,8 +151,19 @@ int dm_file_sync (dm_file *file);
 /* Closes and, for a test file, removes it. Safe on NULL. */
 void dm_file_close (dm_file *file);
 
-/* Writes an output file (report, CSV) atomically: a temporary file in the
- * same folder, flushed, then renamed over path. The path is UTF-8. */
+/* Writes an output file (report, CSV, workbook) where the user pointed, and
+ * harms nothing else there. The path is UTF-8.
+ * - Nothing there: a new file, through a temporary file in the same
+ *   folder, flushed, then renamed to path.
+ * - A file: replaced the same way, atomically; the new file keeps the old
+ *   one's mode, owner where the process may keep it, and ACLs (Linux) or
+ *   attributes and security (Windows).
+ * - A symbolic link: the link stays, the file it leads to is replaced.
+ * - A pipe or a character device (/dev/stdout, /dev/null, a FIFO; NUL,
+ *   CON): written into as a stream, never created or replaced; /dev/full
+ *   gives -ENOSPC.
+ * - A folder (-EISDIR), a disk or partition (DM_E_BLOCKDEV), anything else
+ *   (DM_E_NOTFILE): refused, untouched. */
 int dm_file_replace_contents (const char *path, const void *data, size_t len);
 
 /* Reads a whole (result) file of at most max bytes into a malloc'd buffer,

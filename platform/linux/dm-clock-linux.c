@@ -186,6 +186,8 @@ dm_strerror (int code)
     case DM_E_NODIRECT:  return "unbuffered I/O (O_DIRECT) is not supported here";
     case DM_E_SHORT:     return "the device moved no bytes (end of file or device)";
     case DM_E_NOBACKEND: return "no I/O backend works here";
+    case DM_E_BLOCKDEV:  return "a block device, not a file";
+    case DM_E_NOTFILE:   return "neither a file nor a stream to write into";
     case -ECANCELED:     return "cancelled";
     default:
       /* strerror's table is static and read-only in glibc, so sharing it

@@ -13,11 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <linux/fs.h>
 #include <sys/ioctl.h>
 #include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/xattr.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -230,30 +232,73 @@ dm_file_close (dm_file *f)
   free (f);
 }
 
-int
-dm_file_replace_contents (const char *path, const void *data, size_t len)
+/* Every byte of data to fd: short writes go on, EINTR is retried, a full
+ * quota reads as a full disk. */
+static int
+write_all (int fd, const void *data, size_t len)
+{
+  const char *p = data;
+  while (len)
+    {
+      ssize_t n = write (fd, p, len);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0)
+        return errno == EDQUOT ? -ENOSPC : -errno;
+      if (n == 0)
+        return -EIO;
+      p += n;
+      len -= (size_t) n;
+    }
+  return 0;
+}
+
+/* The new file gets what the old one had: owner and group where this
+ * process may give them (root may; a user may keep a group of theirs),
+ * mode bits, and the extended attributes that carry ACLs and security
+ * labels. What cannot be kept is let go: the contents matter more. */
+static void
+keep_attributes (int fd, const char *old, const struct stat *st)
+{
+  if (fchown (fd, st->st_uid, st->st_gid) < 0)
+    (void) !fchown (fd, (uid_t) -1, st->st_gid);
+  char names[4096];
+  ssize_t n = llistxattr (old, names, sizeof names);
+  for (ssize_t i = 0; n > 0 && i < n; i += (ssize_t) strlen (names + i) + 1)
+    {
+      char value[4096];
+      ssize_t v = lgetxattr (old, names + i, value, sizeof value);
+      if (v >= 0)
+        (void) fsetxattr (fd, names + i, value, (size_t) v, 0);
+    }
+  /* After chown, which clears set-id bits. */
+  (void) fchmod (fd, st->st_mode & 07777);
+}
+
+/* A new file in path's folder, renamed over path: a reader never sees half
+ * a report, and a failed write leaves the old file as it was. old is what
+ * path is now, NULL when nothing is there. */
+static int
+replace_file (const char *path, const struct stat *old, const void *data, size_t len)
 {
   char tmp[4200];
-  int fd, err = 0;
+  int fd, err;
   if (snprintf (tmp, sizeof tmp, "%s.XXXXXX", path) >= (int) sizeof tmp)
     return -ENAMETOOLONG;
   fd = mkostemp (tmp, O_CLOEXEC);
   if (fd < 0)
     return -errno;
-  const char *p = data;
-  while (len && !err)
+  err = write_all (fd, data, len);
+  if (!err && old)
+    keep_attributes (fd, path, old);
+  else if (!err)
     {
-      ssize_t n = write (fd, p, len);
-      if (n < 0 && errno != EINTR)
+      /* Readable like any file the user creates (mkostemp makes it 0600). */
+      mode_t mask = umask (0);
+      umask (mask);
+      if (fchmod (fd, 0666 & ~mask) < 0)
         err = -errno;
-      else if (n > 0)
-        p += n, len -= (size_t) n;
     }
-  /* Readable like any file the user creates (mkostemp makes it 0600). */
-  mode_t mask = umask (0);
-  umask (mask);
-  if (!err && fchmod (fd, 0666 & ~mask) < 0)
-    err = -errno;
   if (!err && fsync (fd) < 0)
     err = -errno;
   if (close (fd) < 0 && !err)
@@ -262,7 +307,66 @@ dm_file_replace_contents (const char *path, const void *data, size_t len)
     err = -errno;
   if (err)
     unlink (tmp);
+  return err == -EDQUOT ? -ENOSPC : err;
+}
+
+/* A pipe or a character device (a terminal, /dev/null) is written into as
+ * the shell's > would, never created, truncated or replaced. */
+static int
+write_stream (const char *path, const void *data, size_t len)
+{
+  int fd = open (path, O_WRONLY | O_NOCTTY | O_CLOEXEC), err;
+  if (fd < 0)
+    return -errno;
+  err = write_all (fd, data, len);
+  if (close (fd) < 0 && !err && errno != EINTR)
+    err = -errno;
   return err;
+}
+
+static bool
+same_file (int fd, const struct stat *st)
+{
+  struct stat f;
+  return fstat (fd, &f) == 0 && f.st_dev == st->st_dev && f.st_ino == st->st_ino;
+}
+
+int
+dm_file_replace_contents (const char *path, const void *data, size_t len)
+{
+  struct stat st, link;
+  char real[PATH_MAX];
+
+  if (lstat (path, &link) < 0)
+    return errno == ENOENT ? replace_file (path, NULL, data, len) : -errno;
+  /* What the name leads to, through any symbolic links. */
+  if (stat (path, &st) < 0)
+    return -errno;
+
+  /* /dev/stdout and the like name this process's own output, which may be
+   * a file the shell opened for appending (>>): written where that
+   * descriptor stands, as any other output of the process. */
+  for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++)
+    if (S_ISLNK (link.st_mode) && same_file (fd, &st))
+      {
+        fflush (fd == STDOUT_FILENO ? stdout : stderr);
+        return write_all (fd, data, len);
+      }
+
+  if (S_ISFIFO (st.st_mode) || S_ISCHR (st.st_mode))
+    return write_stream (path, data, len);
+  if (S_ISDIR (st.st_mode))
+    return -EISDIR;
+  if (S_ISBLK (st.st_mode))
+    return DM_E_BLOCKDEV;
+  if (!S_ISREG (st.st_mode))
+    return DM_E_NOTFILE;
+  if (!S_ISLNK (link.st_mode))
+    return replace_file (path, &st, data, len);
+  /* A link stays a link: the file it leads to is the one replaced. */
+  if (!realpath (path, real))
+    return -errno;
+  return replace_file (real, &st, data, len);
 }
 
 int
@@ -386,18 +490,10 @@ dm_data_dir (char *buf, size_t size)
 int
 dm_file_write_new (const char *path, const void *data, size_t len)
 {
-  int fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644), err = 0;
-  const char *p = data;
+  int fd = open (path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644), err;
   if (fd < 0)
     return -errno;
-  while (len && !err)
-    {
-      ssize_t n = write (fd, p, len);
-      if (n < 0 && errno != EINTR)
-        err = -errno;
-      else if (n > 0)
-        p += n, len -= (size_t) n;
-    }
+  err = write_all (fd, data, len);
   if (!err && fsync (fd) < 0)
     err = -errno;
   if (close (fd) < 0 && !err)

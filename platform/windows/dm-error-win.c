@@ -111,6 +111,8 @@ dm_strerror (int code)
     case DM_E_NODIRECT: return "unbuffered I/O (FILE_FLAG_NO_BUFFERING) is not supported here";
     case DM_E_SHORT: return "the device moved no bytes (end of file or device)";
     case DM_E_NOBACKEND: return "no I/O backend works here";
+    case DM_E_BLOCKDEV: return "a block device, not a file";
+    case DM_E_NOTFILE: return "neither a file nor a stream to write into";
     case -ECANCELED: return "cancelled";
     case -ENOENT: return "No such file or directory";
     case -ENOTDIR: return "Not a directory";
