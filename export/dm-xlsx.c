@@ -35,15 +35,32 @@ static const char *const unit_formats[3] = { "0.00", "0", "0.0" };
 static int
 book_open (book *b, const char *path, char *why, size_t why_size)
 {
+  int err = -EEXIST;
   memset (b, 0, sizeof *b);
-  if ((size_t) snprintf (b->tmp, sizeof b->tmp, "%s.part", path) >= sizeof b->tmp)
+  /* libxlsxwriter opens its file with fopen("wb"), which would truncate a
+   * file of the user's by that name or follow a link planted there: the
+   * name is first made ours, created new and empty. */
+  for (unsigned k = 1; k < 100 && err == -EEXIST; k++)
     {
-      snprintf (why, why_size, "the file name is too long");
-      return -ENAMETOOLONG;
+      char n[16] = "";
+      if (k > 1)
+        snprintf (n, sizeof n, ".%u", k);
+      if ((size_t) snprintf (b->tmp, sizeof b->tmp, "%s%s.part", path, n) >= sizeof b->tmp)
+        {
+          snprintf (why, why_size, "the file name is too long");
+          return -ENAMETOOLONG;
+        }
+      err = dm_file_write_new (b->tmp, "", 0);
+    }
+  if (err < 0)
+    {
+      snprintf (why, why_size, "cannot create %s: %s", b->tmp, dm_strerror (err));
+      return err;
     }
   b->wb = workbook_new (b->tmp);
   if (!b->wb)
     {
+      remove (b->tmp);
       snprintf (why, why_size, "cannot create %s", b->tmp);
       return -EIO;
     }

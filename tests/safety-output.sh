@@ -129,12 +129,18 @@ if "$DM_CLI" compare --help | grep -q xlsx; then
   ln -s book.xlsx "$dir/book-link"
   echo old > "$dir/book.xlsx"
   chmod 0600 "$dir/book.xlsx"
+  # The name the workbook is first written under is not the user's to lose.
+  echo mine > "$dir/book-link.part"
   "$DM_CLI" compare --format xlsx --output "$dir/book-link" "$dir/run.json" "$dir/run.json" 2> "$DM_TMPDIR/err"
   rc=$?
   dm_check "/safety/output compare --format xlsx to a symlink: status 0 (got $rc: $(head -c 200 "$DM_TMPDIR/err"))" test "$rc" = 0
   dm_check "/safety/output xlsx: the symlink is still a symlink" test -L "$dir/book-link"
   dm_check "/safety/output xlsx: its target is a workbook (zip), mode 600 kept" \
     bash -c '[ "$(head -c 2 "$1")" = PK ] && [ "$(stat -c %a "$1")" = 600 ]' _ "$dir/book.xlsx"
+  dm_check "/safety/output xlsx: a file named like its part file is left as it was" \
+    test "$(cat "$dir/book-link.part")" = mine
+  dm_check "/safety/output xlsx: no part file is left behind" \
+    bash -c '! ls "$1"/*.part | grep -v "/book-link.part$"' _ "$dir"
 fi
 
 # Refused, untouched: a block device, a folder, a socket.
