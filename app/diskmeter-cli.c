@@ -188,10 +188,11 @@ list_targets (const dm_cli_options *o)
   else
     list_targets_text (list, n, &out);
   dm_target_list_free (list);
-  fputs (out.data ? out.data : "", stdout);
-  err = out.error;
+  err = dm_cli_emit (&out, NULL);
   dm_buf_free (&out);
-  return err < 0 || fflush (stdout) != 0 ? EXIT_FAILED : EXIT_DONE;
+  if (err < 0)
+    fprintf (stderr, _ ("diskmeter-cli: cannot write %s: %s\n"), "the list", dm_strerror (err));
+  return err < 0 ? EXIT_FAILED : EXIT_DONE;
 }
 
 static int write_output (cli *c, dm_buf *out);
@@ -229,13 +230,7 @@ write_report (cli *c)
 static int
 write_output (cli *c, dm_buf *out)
 {
-  int err = 0;
-  if (out->error)
-    err = out->error;
-  else if (c->opt.output)
-    err = dm_write_file_atomic (c->opt.output, out);
-  else if (fwrite (out->data, 1, out->len, stdout) != out->len || fflush (stdout) != 0)
-    err = -errno;
+  int err = dm_cli_emit (out, c->opt.output);
   if (err < 0)
     fprintf (stderr, _ ("diskmeter-cli: cannot write %s: %s\n"),
              c->opt.output ? c->opt.output : "the report", dm_strerror (err));
@@ -422,35 +417,31 @@ dm_cli_start (dm_cli_command command, int argc, char **argv, dm_cli_options *o)
                why, who, dm_cli_command_usage (command), who);
       return EXIT_USAGE;
     }
-  if (o->help)
+  if (o->help || o->version)
     {
       dm_buf out;
       int err;
       dm_buf_init (&out);
-      dm_cli_write_help (command, &out);
-      err = out.error || fwrite (out.data, 1, out.len, stdout) != out.len || fflush (stdout) != 0;
+      if (o->help)
+        dm_cli_write_help (command, &out);
+      else
+        dm_buf_printf (&out, "diskmeter-cli %s\n", DM_VERSION);
+      err = dm_cli_emit (&out, NULL);
       dm_buf_free (&out);
-      return err ? EXIT_FAILED : EXIT_DONE;
-    }
-  if (o->version)
-    {
-      printf ("diskmeter-cli %s\n", DM_VERSION);
-      return fflush (stdout) != 0 ? EXIT_FAILED : EXIT_DONE;
+      if (err < 0)
+        fprintf (stderr, _ ("diskmeter-cli: cannot write %s: %s\n"), "stdout", dm_strerror (err));
+      return err < 0 ? EXIT_FAILED : EXIT_DONE;
     }
   return -1;
 }
 
-int
-main (int argc, char **argv)
+static int
+run_command (int argc, char **argv)
 {
   static cli c;
   unsigned n_specs, modes;
   int status;
 
-  /* On Windows main() gets the ANSI code page; target folders may have
-   * names in any script. */
-  dm_args_utf8 (&argc, &argv);
-  dm_i18n_init ();
   if (argc > 1 && !strcmp (argv[1], "compare"))
     return dm_cli_compare_main (argc - 1, argv + 1);
   if (argc > 1 && !strcmp (argv[1], "history"))
@@ -510,4 +501,14 @@ main (int argc, char **argv)
   dm_runner_free (c.runner);
   dm_report_clear (&c.report);
   return status;
+}
+
+int
+main (int argc, char **argv)
+{
+  /* On Windows main() gets the ANSI code page; target folders may have
+   * names in any script. */
+  dm_args_utf8 (&argc, &argv);
+  dm_i18n_init ();
+  return dm_cli_finish (run_command (argc, argv));
 }

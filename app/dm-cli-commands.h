@@ -29,6 +29,17 @@ int dm_cli_merge_main (int argc, char **argv);
 /* diskmeter-cli show [OPTIONS] FILE */
 int dm_cli_show_main (int argc, char **argv);
 
+/* Sends buf to file, by the platform's rules for output files (a stream
+ * such as /dev/stdout written into, a file replaced atomically), or to
+ * stdout when file is NULL, flushed. 0 or -errno: -ENOSPC for a full disk,
+ * never a vaguer code in its place. */
+int dm_cli_emit (const dm_buf *buf, const char *file);
+
+/* The exit status, after the last check of stdout: a write that failed
+ * unseen (a line printed with printf) or a failing close turns a success
+ * into 1, with one line saying why. Every command's status passes here. */
+int dm_cli_finish (int status);
+
 /* A report as text (with the latency table if asked), JSON or CSV, to
  * stdout or atomically to file. 0 or -errno. */
 int dm_cli_write_report (const dm_report *r, dm_format format, bool latency, const char *file);

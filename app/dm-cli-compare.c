@@ -94,8 +94,7 @@ dm_cli_compare_main (int argc, char **argv)
             dm_compare_write_json (&c, &out);
           else
             dm_compare_write_text (&c, &out);
-          int err = output ? dm_write_file_atomic (output, &out)
-                           : (fwrite (out.data, 1, out.len, stdout) == out.len ? 0 : -EIO);
+          int err = dm_cli_emit (&out, output);
           if (err < 0)
             {
               fprintf (stderr, _ ("diskmeter-cli compare: cannot write %s: %s\n"),

@@ -24,33 +24,42 @@ usage_error (const char *why)
   return 2;
 }
 
-static void
+static int
 list (const dm_history_entry *e, unsigned n)
 {
   char dir[1100];
+  dm_buf out;
+  dm_buf_init (&out);
   if (dm_history_dir (dir, sizeof dir) == 0)
-    printf ("Saved runs in %s\n", dir);
-  printf ("%3s  %-19s  %-9s  %-20s  %-24s  %-9s %10s %10s %10s %10s  %s\n", "N", "DATE",
-          "STATUS", "TARGET", "DEVICE", "PROFILE", "SEQ R MB/s", "SEQ W MB/s", "RND R IOPS",
-          "RND W IOPS", "COMMENT");
+    dm_buf_printf (&out, "Saved runs in %s\n", dir);
+  dm_buf_printf (&out, "%3s  %-19s  %-9s  %-20s  %-24s  %-9s %10s %10s %10s %10s  %s\n", "N",
+                 "DATE", "STATUS", "TARGET", "DEVICE", "PROFILE", "SEQ R MB/s", "SEQ W MB/s",
+                 "RND R IOPS", "RND W IOPS", "COMMENT");
   for (unsigned i = 0; i < n; i++)
     {
       char date[32], device[160];
       if (!e[i].ok)
         {
-          printf ("%3u  %s: cannot be loaded: %s\n", i + 1, e[i].name, e[i].error);
+          dm_buf_printf (&out, "%3u  %s: cannot be loaded: %s\n", i + 1, e[i].name, e[i].error);
           continue;
         }
       dm_format_local_time (e[i].started, date, sizeof date);
       snprintf (device, sizeof device, "%s%s%s", e[i].model, e[i].model[0] ? " " : "",
                 e[i].device);
-      printf ("%3u  %-19s  %-9s  %-20.20s  %-24.24s  %-9s %10.1f %10.1f %10.0f %10.0f  %s\n",
-              i + 1, date, dm_status_name (e[i].status), e[i].target, device, e[i].profile,
-              e[i].seq_read_mb_s, e[i].seq_write_mb_s, e[i].rnd_read_iops, e[i].rnd_write_iops,
-              e[i].comment);
+      dm_buf_printf (&out,
+                     "%3u  %-19s  %-9s  %-20.20s  %-24.24s  %-9s %10.1f %10.1f %10.0f %10.0f  %s\n",
+                     i + 1, date, dm_status_name (e[i].status), e[i].target, device, e[i].profile,
+                     e[i].seq_read_mb_s, e[i].seq_write_mb_s, e[i].rnd_read_iops,
+                     e[i].rnd_write_iops, e[i].comment);
     }
   if (!n)
-    printf ("(none yet)\n");
+    dm_buf_printf (&out, "(none yet)\n");
+  int err = dm_cli_emit (&out, NULL);
+  dm_buf_free (&out);
+  if (err < 0)
+    fprintf (stderr, _ ("diskmeter-cli history: cannot write %s: %s\n"), "the list",
+             dm_strerror (err));
+  return err < 0;
 }
 
 static const dm_history_entry *
@@ -136,9 +145,9 @@ dm_cli_history_main (int argc, char **argv)
     }
   if (!strcmp (verb, "list"))
     {
-      list (entries, n);
+      status = list (entries, n);
       dm_history_free (entries);
-      return 0;
+      return status;
     }
 
   if (format == DM_FORMAT_XLSX)
@@ -163,7 +172,16 @@ dm_cli_history_main (int argc, char **argv)
         fprintf (stderr, _ ("diskmeter-cli history: cannot delete %s: %s\n"), e->name,
                  dm_strerror (err));
       else
-        printf ("deleted %s\n", e->name);
+        {
+          dm_buf out;
+          dm_buf_init (&out);
+          dm_buf_printf (&out, "deleted %s\n", e->name);
+          /* The run is gone either way; a script learns it was not told. */
+          if ((err = dm_cli_emit (&out, NULL)) < 0)
+            fprintf (stderr, _ ("diskmeter-cli history: cannot write %s: %s\n"),
+                     "the confirmation", dm_strerror (err));
+          dm_buf_free (&out);
+        }
       status = err < 0;
     }
   else if (!strcmp (verb, "comment"))

@@ -86,12 +86,7 @@ dm_cli_merge_main (int argc, char **argv)
         dm_merge_write_csv (&m, &out);
       else
         dm_merge_write_text (&m, &out);
-      if (out.error)
-        err = out.error;
-      else if (output)
-        err = dm_write_file_atomic (output, &out);
-      else
-        err = fwrite (out.data, 1, out.len, stdout) == out.len && fflush (stdout) == 0 ? 0 : -EIO;
+      err = dm_cli_emit (&out, output);
       dm_buf_free (&out);
       snprintf (why, sizeof why, "%s", dm_strerror (err));
     }

@@ -24,13 +24,7 @@
 static int
 emit (dm_buf *out, const char *file)
 {
-  int err;
-  if (out->error)
-    err = out->error;
-  else if (file)
-    err = dm_write_file_atomic (file, out);
-  else
-    err = fwrite (out->data, 1, out->len, stdout) == out->len && fflush (stdout) == 0 ? 0 : -EIO;
+  int err = dm_cli_emit (out, file);
   dm_buf_free (out);
   return err;
 }

@@ -102,12 +102,7 @@ write_output (sweep_cli *c)
     case DM_FORMAT_JSON: dm_sweep_write_json (&c->report, &c->opt.sweep, &out); break;
     case DM_FORMAT_CSV:  dm_sweep_write_csv (&c->report, &out); break;
     }
-  if (out.error)
-    err = out.error;
-  else if (c->opt.output)
-    err = dm_write_file_atomic (c->opt.output, &out);
-  else if (fwrite (out.data, 1, out.len, stdout) != out.len || fflush (stdout) != 0)
-    err = -errno;
+  err = dm_cli_emit (&out, c->opt.output);
   if (err < 0)
     fprintf (stderr, _ ("diskmeter-cli: cannot write %s: %s\n"),
              c->opt.output ? c->opt.output : "the report", dm_strerror (err));
