@@ -303,7 +303,17 @@ replace_file (const char *path, const struct stat *old, const void *data, size_t
     err = -errno;
   if (close (fd) < 0 && !err)
     err = -errno;
-  if (!err && rename (tmp, path) < 0)
+  /* Where nothing was, nothing that appeared since is replaced (where the
+   * filesystem can tell: not all take RENAME_NOREPLACE). */
+  bool moved = false;
+  if (!err && !old)
+    {
+      if (renameat2 (AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
+        moved = true;
+      else if (errno != EINVAL && errno != ENOSYS)
+        err = -errno;
+    }
+  if (!err && !moved && rename (tmp, path) < 0)
     err = -errno;
   if (err)
     unlink (tmp);
