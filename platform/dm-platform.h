@@ -157,13 +157,14 @@ void dm_file_close (dm_file *file);
  *   folder, flushed, then renamed to path.
  * - A file: replaced the same way, atomically; the new file keeps the old
  *   one's mode, owner where the process may keep it, and ACLs (Linux) or
- *   attributes and security (Windows).
+ *   attributes and security (Windows, ReplaceFileW). A read-only file on
+ *   Windows is refused (-EACCES), as cmd's > refuses it.
  * - A symbolic link: the link stays, the file it leads to is replaced.
  * - A pipe or a character device (/dev/stdout, /dev/null, a FIFO; NUL,
  *   CON): written into as a stream, never created or replaced; /dev/full
  *   gives -ENOSPC.
- * - A folder (-EISDIR), a disk or partition (DM_E_BLOCKDEV), anything else
- *   (DM_E_NOTFILE): refused, untouched. */
+ * - A folder (-EISDIR), a disk, partition or volume (DM_E_BLOCKDEV:
+ *   /dev/sda, \\.\C:), anything else (DM_E_NOTFILE): refused, untouched. */
 int dm_file_replace_contents (const char *path, const void *data, size_t len);
 
 /* Reads a whole (result) file of at most max bytes into a malloc'd buffer,

@@ -273,6 +273,146 @@ test_errors (const char *dir)
   free (w);
 }
 
+/* The first bytes of a file, "" if it cannot be read. */
+static void
+read_utf8 (const char *path, char *buf, size_t size)
+{
+  int err = 0;
+  wchar_t *w = _dm_utf8_to_wide (path, &err);
+  HANDLE h = w ? CreateFileW (w, GENERIC_READ, FILE_SHARE_READ, NULL, OPEN_EXISTING, 0, NULL)
+               : INVALID_HANDLE_VALUE;
+  DWORD got = 0;
+
+  buf[0] = '\0';
+  if (h != INVALID_HANDLE_VALUE)
+    {
+      if (ReadFile (h, buf, (DWORD) size - 1, &got, NULL))
+        buf[got] = '\0';
+      CloseHandle (h);
+    }
+  free (w);
+}
+
+static DWORD
+attributes_utf8 (const char *path)
+{
+  int err = 0;
+  wchar_t *w = _dm_utf8_to_wide (path, &err);
+  DWORD a = w ? GetFileAttributesW (w) : INVALID_FILE_ATTRIBUTES;
+
+  free (w);
+  return a;
+}
+
+static bool
+set_attributes_utf8 (const char *path, DWORD attributes)
+{
+  int err = 0;
+  wchar_t *w = _dm_utf8_to_wide (path, &err);
+  bool ok = w && SetFileAttributesW (w, attributes);
+
+  free (w);
+  return ok;
+}
+
+/* What dm_file_replace_contents may replace and what it must leave alone:
+ * an existing file keeps its attributes, a read-only one and a folder are
+ * refused, NUL is written into (never a file made of it), a whole volume
+ * is refused, a symbolic link stays a link, and no part file is left. */
+static void
+test_replace_rules (const char *dir)
+{
+  char path[1024], other[1024], buf[64];
+  DWORD a;
+  int ret, err = 0;
+
+  printf ("/platform/windows/replace-contents/keeps-attributes\n");
+  snprintf (path, sizeof path, "%s\\hidden.json", dir);
+  CHECK (dm_file_replace_contents (path, "old", 3) == 0, "first write");
+  CHECK (set_attributes_utf8 (path, FILE_ATTRIBUTE_HIDDEN), "make it hidden");
+  ret = dm_file_replace_contents (path, "new!", 4);
+  CHECK (ret == 0, "replacing a hidden file: %d", ret);
+  a = attributes_utf8 (path);
+  CHECK (a != INVALID_FILE_ATTRIBUTES && (a & FILE_ATTRIBUTE_HIDDEN), "still hidden: 0x%lx",
+         (unsigned long) a);
+  read_utf8 (path, buf, sizeof buf);
+  CHECK (strcmp (buf, "new!") == 0, "content %s", buf);
+
+  printf ("/platform/windows/replace-contents/read-only\n");
+  CHECK (set_attributes_utf8 (path, FILE_ATTRIBUTE_READONLY), "make it read-only");
+  ret = dm_file_replace_contents (path, "other", 5);
+  CHECK (ret == -EACCES, "a read-only file is refused: %d (%s)", ret, dm_strerror (ret));
+  read_utf8 (path, buf, sizeof buf);
+  CHECK (strcmp (buf, "new!") == 0, "content kept: %s", buf);
+  a = attributes_utf8 (path);
+  CHECK (a != INVALID_FILE_ATTRIBUTES && (a & FILE_ATTRIBUTE_READONLY), "still read-only: 0x%lx",
+         (unsigned long) a);
+  set_attributes_utf8 (path, FILE_ATTRIBUTE_NORMAL);
+  dm_file_remove (path);
+
+  printf ("/platform/windows/replace-contents/folder\n");
+  snprintf (path, sizeof path, "%s\\folder", dir);
+  CHECK (dm_ensure_dir (path) == 0, "make a folder");
+  ret = dm_file_replace_contents (path, "x", 1);
+  CHECK (ret == -EISDIR, "a folder is refused: %d (%s)", ret, dm_strerror (ret));
+  a = attributes_utf8 (path);
+  CHECK (a != INVALID_FILE_ATTRIBUTES && (a & FILE_ATTRIBUTE_DIRECTORY), "still a folder: 0x%lx",
+         (unsigned long) a);
+  {
+    wchar_t *w = _dm_utf8_to_wide (path, &err);
+    RemoveDirectoryW (w);
+    free (w);
+  }
+
+  printf ("/platform/windows/replace-contents/devices\n");
+  ret = dm_file_replace_contents ("NUL", "x", 1);
+  CHECK (ret == 0, "NUL is written into: %d (%s)", ret, dm_strerror (ret));
+  ret = dm_file_replace_contents ("\\\\.\\C:", "x", 1);
+  CHECK (ret == DM_E_BLOCKDEV, "a volume is refused: %d (%s)", ret, dm_strerror (ret));
+
+  printf ("/platform/windows/replace-contents/symlink\n");
+  snprintf (path, sizeof path, "%s\\target.json", dir);
+  snprintf (other, sizeof other, "%s\\link.json", dir);
+  CHECK (dm_file_replace_contents (path, "old", 3) == 0, "the link's target");
+  {
+    wchar_t *wl = _dm_utf8_to_wide (other, &err), *wt = _dm_utf8_to_wide (path, &err);
+    bool linked = wl && wt && CreateSymbolicLinkW (wl, wt, 0);
+    if (!linked)
+      printf ("  (no symbolic links here: error %lu; the link checks are left out)\n",
+              (unsigned long) GetLastError ());
+    else if ((a = attributes_utf8 (other)) == INVALID_FILE_ATTRIBUTES
+             || !(a & FILE_ATTRIBUTE_REPARSE_POINT))
+      printf ("  (a symbolic link here is no reparse point that reads back: 0x%lx; the link "
+              "checks are left out)\n", (unsigned long) a);
+    else
+      {
+        ret = dm_file_replace_contents (other, "via link", 8);
+        CHECK (ret == 0, "writing through a link: %d (%s)", ret, dm_strerror (ret));
+        a = attributes_utf8 (other);
+        CHECK (a != INVALID_FILE_ATTRIBUTES && (a & FILE_ATTRIBUTE_REPARSE_POINT),
+               "the link is still a link: 0x%lx", (unsigned long) a);
+        read_utf8 (path, buf, sizeof buf);
+        CHECK (strcmp (buf, "via link") == 0, "the link's target got it: %s", buf);
+        DeleteFileW (wl);
+      }
+    DeleteFileW (wt);
+    free (wl);
+    free (wt);
+  }
+
+  {
+    WIN32_FIND_DATAW fd;
+    wchar_t *w;
+    snprintf (path, sizeof path, "%s\\*.part", dir);
+    w = _dm_utf8_to_wide (path, &err);
+    HANDLE f = FindFirstFileW (w, &fd);
+    CHECK (f == INVALID_HANDLE_VALUE, "no part file left: %ls", fd.cFileName);
+    if (f != INVALID_HANDLE_VALUE)
+      FindClose (f);
+    free (w);
+  }
+}
+
 static void
 test_stale_and_replace (const char *dir)
 {
@@ -310,6 +450,7 @@ test_stale_and_replace (const char *dir)
     DeleteFileW (w);
     free (w);
   }
+  test_replace_rules (dir);
 }
 
 static void

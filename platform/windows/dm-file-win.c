@@ -420,28 +420,68 @@ dm_file_close (dm_file *file)
   free (file);
 }
 
-int
-dm_file_replace_contents (const char *path, const void *data, size_t len)
+static int
+write_all (HANDLE h, const void *data, size_t len)
 {
-  wchar_t *wpath, *wtmp = NULL;
-  HANDLE h = INVALID_HANDLE_VALUE;
   const char *p = data;
+  while (len > 0)
+    {
+      DWORD chunk = len > (1u << 30) ? (1u << 30) : (DWORD) len, done = 0;
+
+      if (!WriteFile (h, p, chunk, &done, NULL))
+        return _dm_win_error (GetLastError ());
+      if (done == 0)
+        return -EIO;
+      p += done;
+      len -= done;
+    }
+  return 0;
+}
+
+/* NUL, CON, a COM port, a named pipe: written into as cmd's > would, never
+ * created or replaced. */
+static int
+write_stream (const wchar_t *wpath, const void *data, size_t len)
+{
+  HANDLE h = CreateFileW (wpath, GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_WRITE, NULL,
+                          OPEN_EXISTING, 0, NULL);
+  int ret;
+
+  if (h == INVALID_HANDLE_VALUE)
+    return _dm_win_error (GetLastError ());
+  ret = write_all (h, data, len);
+  CloseHandle (h);
+  return ret;
+}
+
+/* A path in the device namespace that names a whole device rather than a
+ * file on it: \\.\C:, \\.\PhysicalDrive0, \\?\Volume{...}. */
+static bool
+is_device_path (const wchar_t *w)
+{
+  if (wcsncmp (w, L"\\\\.\\", 4) != 0 && wcsncmp (w, L"\\\\?\\", 4) != 0)
+    return false;
+  return wcschr (w + 4, L'\\') == NULL;
+}
+
+/* A new file beside wpath, flushed, then put in its place: ReplaceFileW
+ * over an existing file (old is not NULL), which keeps its security
+ * descriptor, creation time, streams and attributes; a plain rename where
+ * nothing was, which fails rather than replace a file that appeared in
+ * the meantime. */
+static int
+replace_file (const wchar_t *wpath, const BY_HANDLE_FILE_INFORMATION *old, const void *data,
+              size_t len)
+{
+  size_t n = wcslen (wpath);
+  wchar_t *wtmp = malloc ((n + 32) * sizeof *wtmp);
+  HANDLE h = INVALID_HANDLE_VALUE;
   bool created = false;
-  size_t n;
   int ret = 0;
 
-  wpath = _dm_win_path (path, &ret);
-  if (wpath == NULL)
-    return ret;
-  n = wcslen (wpath);
-  wtmp = malloc ((n + 32) * sizeof *wtmp);
   if (wtmp == NULL)
-    {
-      ret = -ENOMEM;
-      goto out;
-    }
-
-  for (unsigned attempt = 0; attempt < 100 && h == INVALID_HANDLE_VALUE; attempt++)
+    return -ENOMEM;
+  for (unsigned attempt = 0; attempt < 100; attempt++)
     {
       DWORD e;
 
@@ -464,19 +504,8 @@ dm_file_replace_contents (const char *path, const void *data, size_t len)
       ret = -EEXIST;
       goto out;
     }
-
-  while (len > 0)
-    {
-      DWORD chunk = len > (1u << 30) ? (1u << 30) : (DWORD) len, done = 0;
-
-      if (!WriteFile (h, p, chunk, &done, NULL))
-        {
-          ret = _dm_win_error (GetLastError ());
-          goto out;
-        }
-      p += done;
-      len -= done;
-    }
+  if ((ret = write_all (h, data, len)) < 0)
+    goto out;
   if (!FlushFileBuffers (h))
     {
       ret = _dm_win_error (GetLastError ());
@@ -485,10 +514,32 @@ dm_file_replace_contents (const char *path, const void *data, size_t len)
   CloseHandle (h);
   h = INVALID_HANDLE_VALUE;
 
-  /* Unlike POSIX rename, plain rename on Windows fails when the target
-   * exists; MoveFileEx replaces it in one step. */
-  if (!MoveFileExW (wtmp, wpath, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
-    ret = _dm_win_error (GetLastError ());
+  if (old == NULL)
+    {
+      if (!MoveFileExW (wtmp, wpath, MOVEFILE_WRITE_THROUGH))
+        ret = _dm_win_error (GetLastError ());
+      goto out;
+    }
+  if (!ReplaceFileW (wpath, wtmp, NULL,
+                     REPLACEFILE_IGNORE_MERGE_ERRORS | REPLACEFILE_IGNORE_ACL_ERRORS, NULL, NULL))
+    {
+      DWORD e = GetLastError ();
+      /* Both leave the old file under its name, untouched; the usual cause
+       * is a program that holds it open (Excel, with the last export). */
+      ret = e == ERROR_UNABLE_TO_REMOVE_REPLACED || e == ERROR_UNABLE_TO_MOVE_REPLACEMENT
+                ? -EBUSY
+                : _dm_win_error (e);
+      goto out;
+    }
+  created = false;
+  /* ReplaceFileW carries the attributes over; where a filesystem or an
+   * emulation does not, they are set again. */
+  DWORD keep = old->dwFileAttributes
+               & (FILE_ATTRIBUTE_HIDDEN | FILE_ATTRIBUTE_SYSTEM | FILE_ATTRIBUTE_ARCHIVE
+                  | FILE_ATTRIBUTE_NOT_CONTENT_INDEXED);
+  DWORD now = GetFileAttributesW (wpath);
+  if (now != INVALID_FILE_ATTRIBUTES && (now & keep) != keep)
+    SetFileAttributesW (wpath, now | keep);
 
 out:
   if (h != INVALID_HANDLE_VALUE)
@@ -496,6 +547,104 @@ out:
   if (ret < 0 && created)
     DeleteFileW (wtmp);
   free (wtmp);
+  return ret;
+}
+
+int
+dm_file_replace_contents (const char *path, const void *data, size_t len)
+{
+  BY_HANDLE_FILE_INFORMATION info;
+  wchar_t *wpath, *wreal = NULL;
+  HANDLE h;
+  DWORD type;
+  int ret = 0;
+
+  wpath = _dm_win_path (path, &ret);
+  if (wpath == NULL)
+    return ret;
+  /* Opened to look at it, a pipe would be connected to and its instance
+   * used up. */
+  if (_wcsnicmp (wpath, L"\\\\.\\pipe\\", 9) == 0)
+    {
+      ret = write_stream (wpath, data, len);
+      goto out;
+    }
+
+  /* What is there, without following a link and without opening it for
+   * anything but its attributes (a disk opened so cannot be written). */
+  h = CreateFileW (wpath, FILE_READ_ATTRIBUTES, DM_SHARE_ALL, NULL, OPEN_EXISTING,
+                   FILE_FLAG_BACKUP_SEMANTICS | FILE_FLAG_OPEN_REPARSE_POINT, NULL);
+  if (h == INVALID_HANDLE_VALUE)
+    {
+      DWORD e = GetLastError ();
+      ret = e == ERROR_FILE_NOT_FOUND ? replace_file (wpath, NULL, data, len) : _dm_win_error (e);
+      goto out;
+    }
+  type = GetFileType (h);
+  if (type == FILE_TYPE_CHAR || type == FILE_TYPE_PIPE)
+    {
+      CloseHandle (h);
+      ret = write_stream (wpath, data, len);
+      goto out;
+    }
+  if (is_device_path (wpath))
+    {
+      CloseHandle (h);
+      ret = DM_E_BLOCKDEV;
+      goto out;
+    }
+  if (!GetFileInformationByHandle (h, &info))
+    {
+      ret = _dm_win_error (GetLastError ());
+      CloseHandle (h);
+      goto out;
+    }
+  CloseHandle (h);
+  if (info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY)
+    {
+      ret = -EISDIR;
+      goto out;
+    }
+  /* The attributes of the name itself, never of what a link leads to; some
+   * implementations (Wine) leave the reparse point out of the handle's. */
+  DWORD own = GetFileAttributesW (wpath);
+  if ((info.dwFileAttributes | (own != INVALID_FILE_ATTRIBUTES ? own : 0))
+      & FILE_ATTRIBUTE_REPARSE_POINT)
+    {
+      /* A symbolic link stays: the file it leads to is the one replaced. */
+      DWORD n;
+      h = CreateFileW (wpath, FILE_READ_ATTRIBUTES, DM_SHARE_ALL, NULL, OPEN_EXISTING,
+                       FILE_FLAG_BACKUP_SEMANTICS, NULL);
+      if (h == INVALID_HANDLE_VALUE)
+        {
+          ret = _dm_win_error (GetLastError ());
+          goto out;
+        }
+      n = GetFinalPathNameByHandleW (h, NULL, 0, FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+      if (n == 0 || !GetFileInformationByHandle (h, &info))
+        ret = _dm_win_error (GetLastError ());
+      else if ((wreal = malloc ((n + 1) * sizeof *wreal)) == NULL)
+        ret = -ENOMEM;
+      else if (!GetFinalPathNameByHandleW (h, wreal, n + 1, FILE_NAME_NORMALIZED | VOLUME_NAME_DOS))
+        ret = _dm_win_error (GetLastError ());
+      CloseHandle (h);
+      if (ret < 0)
+        goto out;
+      if (info.dwFileAttributes & (FILE_ATTRIBUTE_DIRECTORY | FILE_ATTRIBUTE_REPARSE_POINT))
+        {
+          ret = info.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY ? -EISDIR : DM_E_NOTFILE;
+          goto out;
+        }
+    }
+  /* Read-only is the user's own "do not change this file", as cmd's >
+   * and every editor take it. */
+  if (info.dwFileAttributes & FILE_ATTRIBUTE_READONLY)
+    ret = -EACCES;
+  else
+    ret = replace_file (wreal ? wreal : wpath, &info, data, len);
+
+out:
+  free (wreal);
   free (wpath);
   return ret;
 }
