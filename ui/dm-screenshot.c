@@ -6,6 +6,7 @@
  */
 #include "dm-screenshot.h"
 #include "dm-i18n-ui.h"
+#include "dm-platform.h"
 
 #include <math.h>
 
@@ -32,7 +33,9 @@ dm_screenshot_save_scaled (GtkWidget   *widget,
   g_autoptr (GdkPaintable) paintable = NULL;
   g_autoptr (GskRenderNode) node = NULL;
   g_autoptr (GdkTexture) texture = NULL;
+  g_autoptr (GBytes) png = NULL;
   GtkSnapshot *snapshot;
+  int err;
   GskRenderer *renderer;
   GdkRGBA background;
   GtkNative *native;
@@ -84,10 +87,21 @@ G_GNUC_END_IGNORE_DEPRECATIONS
     }
   texture = gsk_renderer_render_texture (renderer, node,
                                          &GRAPHENE_RECT_INIT (0, 0, png_width, png_height));
-  if (!texture || !gdk_texture_save_to_png (texture, path))
+  png = texture ? gdk_texture_save_to_png_bytes (texture) : NULL;
+  if (!png)
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not write the screenshot to %s"),
                    path);
+      return FALSE;
+    }
+  /* Written by the rules of every other output (a link stays a link, a
+   * file keeps its mode), not gdk_texture_save_to_png's
+   * g_file_set_contents, which replaces a link by a file. */
+  err = dm_file_replace_contents (path, g_bytes_get_data (png, NULL), g_bytes_get_size (png));
+  if (err < 0)
+    {
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (-err), _("Could not save %s: %s"),
+                   path, dm_strerror (err));
       return FALSE;
     }
   return TRUE;
