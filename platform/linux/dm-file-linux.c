@@ -4,6 +4,8 @@
  * random name, so it can never be an existing file or a symlink planted in
  * its place, and its name is removed as soon as it is open: the space is
  * freed when the last descriptor closes, even if the process is killed.
+ * Also the files Diskmeter writes for the user (reports, saved runs), by
+ * the rules in dm-platform.h: nothing at the path is harmed.
  */
 #include "dm-linux-private.h"
 
@@ -260,8 +262,10 @@ write_all (int fd, const void *data, size_t len)
 static void
 keep_attributes (int fd, const char *old, const struct stat *st)
 {
-  if (fchown (fd, st->st_uid, st->st_gid) < 0)
-    (void) !fchown (fd, (uid_t) -1, st->st_gid);
+  if (fchown (fd, st->st_uid, st->st_gid) < 0 && fchown (fd, (uid_t) -1, st->st_gid) < 0)
+    {
+      /* Neither: the new file is the process's own, as any it creates. */
+    }
   char names[4096];
   ssize_t n = llistxattr (old, names, sizeof names);
   for (ssize_t i = 0; n > 0 && i < n; i += (ssize_t) strlen (names + i) + 1)
@@ -356,12 +360,13 @@ dm_file_replace_contents (const char *path, const void *data, size_t len)
   /* /dev/stdout and the like name this process's own output, which may be
    * a file the shell opened for appending (>>): written where that
    * descriptor stands, as any other output of the process. */
-  for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++)
-    if (S_ISLNK (link.st_mode) && same_file (fd, &st))
-      {
-        fflush (fd == STDOUT_FILENO ? stdout : stderr);
-        return write_all (fd, data, len);
-      }
+  if (S_ISLNK (link.st_mode))
+    for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++)
+      if (same_file (fd, &st))
+        {
+          fflush (fd == STDOUT_FILENO ? stdout : stderr);
+          return write_all (fd, data, len);
+        }
 
   if (S_ISFIFO (st.st_mode) || S_ISCHR (st.st_mode))
     return write_stream (path, data, len);
