@@ -365,6 +365,79 @@ dm_settle ()
   sleep 0.1
 }
 
+# --- The test file ----------------------------------------------------------
+# The test file has no name a directory listing could find (it is unlinked
+# at once, or never linked at all), so "no diskmeter-*.tmp in the folder"
+# proves nothing. What a user loses to a test file left behind is an open
+# descriptor and the space it holds: these look for exactly those.
+
+# dm_fs_used DIR: bytes in use on DIR's filesystem (statfs: blocks less
+# free blocks, in fragment size units).
+dm_fs_used ()
+{
+  stat -f -c '%b %f %S' "$1" | awk '{ printf "%.0f\n", ($1 - $2) * $3 }'
+}
+
+# dm_open_files_on DIR [PID]: prints "PID FD BYTES_ALLOCATED" for each
+# regular file on DIR's filesystem that a process (PID, or any) holds open,
+# named or not, read through /proc/PID/fd.
+dm_open_files_on ()
+{
+  python3 - "$1" "${2:-}" <<'PY'
+import os, stat, sys
+dev = os.stat(sys.argv[1]).st_dev
+pids = [sys.argv[2]] if sys.argv[2] else [p for p in os.listdir("/proc") if p.isdigit()]
+for pid in pids:
+    if pid == str(os.getpid()):
+        continue
+    try:
+        fds = os.listdir("/proc/%s/fd" % pid)
+    except OSError:
+        continue
+    for fd in fds:
+        try:
+            st = os.stat("/proc/%s/fd/%s" % (pid, fd))
+        except OSError:
+            continue
+        if st.st_dev == dev and stat.S_ISREG(st.st_mode):
+            print(pid, fd, st.st_blocks * 512)
+PY
+}
+
+# dm_wait_test_file DIR PID [SECONDS]: waits (10 s by default) until PID
+# holds a file on DIR's filesystem open, that is until its run has created
+# its test file; 1 if PID ended or the time ran out first.
+dm_wait_test_file ()
+{
+  local dir="$1" pid="$2" i
+  for ((i = 0; i < ${3:-10} * 10; i++)); do
+    [ -n "$(dm_open_files_on "$dir" "$pid")" ] && return 0
+    kill -0 "$pid" 2>/dev/null || return 1
+    sleep 0.1
+  done
+  return 1
+}
+
+# dm_no_test_file DIR USED_BEFORE: after a run, no process holds a file on
+# DIR's filesystem open and the space in use there is back within 1 MiB of
+# USED_BEFORE (dm_fs_used before the run; a test file is 16 MiB or more).
+# An unlinked file's blocks come back when its last reference goes, and
+# I/O the kernel still had queued when the process ended holds one a
+# moment longer, so this waits up to 5 s. Says what is left if anything.
+dm_no_test_file ()
+{
+  local dir="$1" before="$2" used open i
+  for ((i = 0; i < 50; i++)); do
+    sync -f "$dir" 2>/dev/null
+    used=$(dm_fs_used "$dir")
+    open=$(dm_open_files_on "$dir")
+    [ -z "$open" ] && [ "$used" -le $((before + (1 << 20))) ] && return 0
+    sleep 0.1
+  done
+  dm_log "left on $dir's filesystem: $((used - before)) bytes more in use than before${open:+; open (pid fd bytes): $(echo $open)}"
+  return 1
+}
+
 # --- Block cgroup throttle --------------------------------------------------
 
 # Creates this test's block cgroup. Sets DM_CGROUP.

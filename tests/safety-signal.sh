@@ -4,8 +4,8 @@
 # Stopping a run never leaves a test file behind: Ctrl-C (SIGINT) or
 # SIGTERM in the middle of a measurement ends the CLI within about a second
 # with exit status 130, the --output file keeps the results that finished
-# and says "cancelled", and even SIGKILL leaves no name in the folder and
-# gives all of the test file's space back. On a slow device (throttled to
+# and says "cancelled", and after each, even SIGKILL, no process holds a
+# file open on the filesystem and all of the test file's space is back. On a slow device (throttled to
 # 8 MB/s) a Ctrl-C while the test file is being filled, or while 32 MiB of
 # reads are still queued, is just as quick.
 
@@ -20,28 +20,16 @@ dm_tmpdir
 
 free_bytes () { stat -f -c '%a %S' "$DM_MNT" | awk '{ printf "%.0f\n", $1 * $2 }'; }
 
-# The CLI holds its test file open under no name; this waits until it does,
-# that is until the run has created it.
-wait_for_test_file ()
-{
-  local pid="$1" i
-  for ((i = 0; i < 100; i++)); do
-    if ls -l "/proc/$pid/fd" 2>/dev/null | grep -q 'diskmeter-.*\.tmp (deleted)'; then
-      return 0
-    fi
-    kill -0 "$pid" 2>/dev/null || return 1
-    sleep 0.1
-  done
-  return 1
-}
-
 # interrupt NAME SIGNAL DELAY ARGS...: starts a run, sends SIGNAL DELAY
-# seconds after its test file exists, and waits for the end. Sets rc and
-# took (seconds from the signal to the exit).
+# seconds after its test file exists, and waits for the end. Sets rc, took
+# (seconds from the signal to the exit) and used0 (the bytes in use on the
+# filesystem before the run).
 interrupt ()
 {
   local name="$1" sig="$2" delay="$3" pid t0 t1; shift 3
   printf '# $ diskmeter-cli %s   (%s after %ss)\n' "$*" "$sig" "$delay"
+  dm_settle
+  used0=$(dm_fs_used "$DM_MNT")
   # A shell runs background commands with SIGINT ignored; a terminal's
   # Ctrl-C reaches a program with the default disposition, so restore it.
   (
@@ -52,7 +40,7 @@ interrupt ()
   ) > "$DM_TMPDIR/$name.out" 2> "$DM_TMPDIR/$name.err" &
   pid=$!
   dm_track_pid "$pid"
-  if ! wait_for_test_file "$pid"; then
+  if ! dm_wait_test_file "$DM_MNT" "$pid"; then
     dm_check "/safety/signal/$name the run created its test file" false
   fi
   sleep "$delay"
@@ -77,8 +65,8 @@ interrupt int INT 6 "${common[@]}" --tests SEQ1M_Q8T1,RND4K_Q1T1 --modes read \
 dm_check "/safety/signal/int exit status 130 (got $rc)" test "$rc" = 130
 dm_check "/safety/signal/int ends within 1.5 s ($took s)" \
   python3 -c "import sys; sys.exit(0 if $took <= 1.5 else 1)"
-dm_check "/safety/signal/int no diskmeter-*.tmp left" \
-  test -z "$(find "$DM_MNT" -maxdepth 1 -name 'diskmeter-*.tmp')"
+dm_check "/safety/signal/int no test file left open or allocated" \
+  dm_no_test_file "$DM_MNT" "$used0"
 dm_check "/safety/signal/int --output written" test -s "$DM_TMPDIR/int.json"
 dm_check "/safety/signal/int report status cancelled" \
   test "$(dm_json "$DM_TMPDIR/int.json" 'j["status"]' 2>/dev/null)" = cancelled
@@ -92,13 +80,13 @@ interrupt term TERM 2 "${common[@]}" --tests SEQ1M_Q8T1 --modes write --duration
 dm_check "/safety/signal/term exit status 130 (got $rc)" test "$rc" = 130
 dm_check "/safety/signal/term ends within 1.5 s ($took s)" \
   python3 -c "import sys; sys.exit(0 if $took <= 1.5 else 1)"
-dm_check "/safety/signal/term no diskmeter-*.tmp left" \
-  test -z "$(find "$DM_MNT" -maxdepth 1 -name 'diskmeter-*.tmp')"
+dm_check "/safety/signal/term no test file left open or allocated" \
+  dm_no_test_file "$DM_MNT" "$used0"
 
 # SIGKILL: the process cannot clean up, and there is nothing to clean up.
 interrupt kill KILL 2 "${common[@]}" --tests RND4K_Q32T1 --modes read,write --duration 10
-dm_check "/safety/signal/kill no diskmeter-*.tmp left" \
-  test -z "$(find "$DM_MNT" -maxdepth 1 -name 'diskmeter-*.tmp')"
+dm_check "/safety/signal/kill no test file left open or allocated" \
+  dm_no_test_file "$DM_MNT" "$used0"
 
 if dm_have_cgroup; then
   dm_cgroup_create
@@ -109,8 +97,8 @@ if dm_have_cgroup; then
   dm_check "/safety/signal/fill exit status 130 (got $rc)" test "$rc" = 130
   dm_check "/safety/signal/fill ends within 1.5 s ($took s)" \
     python3 -c "import sys; sys.exit(0 if $took <= 1.5 else 1)"
-  dm_check "/safety/signal/fill no diskmeter-*.tmp left" \
-    test -z "$(find "$DM_MNT" -maxdepth 1 -name 'diskmeter-*.tmp')"
+  dm_check "/safety/signal/fill no test file left open or allocated" \
+    dm_no_test_file "$DM_MNT" "$used0"
   # 32 reads of 1 MiB in flight take 4 s to drain at 8 MB/s.
   dm_throttle write_bps 0
   dm_throttle read_bps 8000000
@@ -119,8 +107,8 @@ if dm_have_cgroup; then
   dm_check "/safety/signal/queued exit status 130 (got $rc)" test "$rc" = 130
   dm_check "/safety/signal/queued ends within 1.5 s ($took s)" \
     python3 -c "import sys; sys.exit(0 if $took <= 1.5 else 1)"
-  dm_check "/safety/signal/queued no diskmeter-*.tmp left" \
-    test -z "$(find "$DM_MNT" -maxdepth 1 -name 'diskmeter-*.tmp')"
+  dm_check "/safety/signal/queued no test file left open or allocated" \
+    dm_no_test_file "$DM_MNT" "$used0"
 else
   dm_skip_part "no block cgroup (cgroup v1 blkio or v2 io): the throttled fill and queued cases"
 fi

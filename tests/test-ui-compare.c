@@ -95,7 +95,7 @@ test_cell_locale (void)
                            .verdict = DM_VERDICT_WORSE };
   g_autofree char *text = NULL;
 
-  if (!setlocale (LC_NUMERIC, "de_DE.UTF-8") && !setlocale (LC_NUMERIC, "fr_FR.UTF-8"))
+  if (!setlocale (LC_NUMERIC, "de_DE.UTF-8"))
     {
       /* The build generates de_DE.UTF-8 (LOCPATH) and names it, so this
        * check fails rather than drops out where the locale is missing. */
@@ -107,19 +107,14 @@ test_cell_locale (void)
           g_test_fail ();
           return;
         }
-      g_test_skip ("no locale with a decimal comma is installed");
+      g_test_skip ("de_DE.UTF-8 is not installed");
       return;
     }
-  {
-    /* On screen the figures follow the locale (1.234,57 in German); the
-     * exports beside a screenshot stay C, which test-report checks. */
-    struct lconv *lc = localeconv ();
-    g_autofree char *want = g_strdup_printf ("1%s234%s57  -12%s3%%", lc->thousands_sep,
-                                             lc->decimal_point, lc->decimal_point);
-    text = dm_compare_cell_format (&cell, DM_UNIT_MBPS, FALSE);
-    g_assert_cmpstr (text, ==, want);
-    g_assert_cmpstr (lc->decimal_point, ==, ",");
-  }
+  /* On screen the figures follow the locale (1.234,57 in German); the
+   * exports beside a screenshot stay C, which test-report checks. Written
+   * out here, not built from the locale the code reads too. */
+  text = dm_compare_cell_format (&cell, DM_UNIT_MBPS, FALSE);
+  g_assert_cmpstr (text, ==, "1.234,57  -12,3%");
   setlocale (LC_NUMERIC, "C");
   g_clear_pointer (&text, g_free);
   text = dm_compare_cell_format (&cell, DM_UNIT_MBPS, FALSE);

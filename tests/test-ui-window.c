@@ -14,6 +14,7 @@
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dm-application.h"
 #include "dm-ui-test.h"
@@ -326,27 +327,99 @@ on_clipboard_text (GObject      *source,
     *out = g_strdup ("");
 }
 
-static void
-test_copy_text (void)
+/* Copy as Text, as the menu entry does, and what the clipboard then holds;
+ * a clipboard that never answers fails the test in 5 s instead of hanging
+ * it until meson's timeout. */
+static char *
+copy_as_text (void)
 {
-  g_autofree char *text = NULL;
-  dm_buf want;
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+  char *text = NULL;
 
-  /* Copy as text puts exactly the CLI's text layout on the clipboard,
-   * comment included. */
-  dm_window_set_comment (window, "copied from the window");
   g_action_group_activate_action (G_ACTION_GROUP (app), "copy-text", NULL);
   gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (window)), NULL,
                                  on_clipboard_text, &text);
-  while (!text)
-    g_main_context_iteration (NULL, TRUE);
+  /* Not a blocking iteration: with nothing to dispatch it would never
+   * come back to look at the clock. */
+  while (!text && g_get_monotonic_time () < deadline)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (1000);
+  if (!text)
+    g_error ("the clipboard gave no text within 5 s of Copy as Text");
+  return text;
+}
 
-  dm_buf_init (&want);
-  dm_report_write_text (_dm_window_get_report (window), &want);
-  g_assert_cmpstr (text, ==, want.data);
+/* What `diskmeter-cli show FILE` prints for a saved run (DM_CLI, set by
+ * tests/meson.build). */
+static char *
+cli_show (const char *json)
+{
+  const char *cli = g_getenv ("DM_CLI");
+  const char *argv[] = { cli, "show", json, NULL };
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL;
+  char *out = NULL;
+  int status = -1;
+
+  if (!cli)
+    g_error ("DM_CLI is not set (run through meson test)");
+  if (!g_spawn_sync (NULL, (char **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL, &out, &err,
+                     &status, &error))
+    g_error ("%s show: %s", cli, error->message);
+  if (!g_spawn_check_wait_status (status, &error))
+    g_error ("diskmeter-cli show %s: %s: %s", json, error->message, err);
+  return out;
+}
+
+static void
+test_copy_text (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("diskmeter-ui-XXXXXX", NULL);
+  g_autofree char *json = g_build_filename (dir, "r.json", NULL);
+  g_autofree char *text = NULL;
+  g_autofree char *want = NULL;
+  dm_report *report;
+  dm_spec spec;
+
+  /* A run that reached its first row: figures to print, rows left out. */
+  g_settings_set_string (settings, "profile", "default");
+  dm_ui_test_spin ();
+  report = _dm_window_get_report (window);
+  g_assert_cmpint (dm_spec_parse ("SEQ1M_Q8T1", &spec, NULL, 0), ==, 0);
+  for (dm_mode m = DM_MODE_READ; m <= DM_MODE_WRITE; m++)
+    {
+      dm_result *res = dm_report_find (report, &spec, m);
+
+      res->status = DM_STATUS_COMPLETE;
+      res->n_runs = 1;
+      res->mb_per_s = res->mean_mb_per_s = m == DM_MODE_READ ? 1532.4 : 1180.25;
+      res->iops = res->mb_per_s * 1e6 / 1048576;
+      res->latency_us = 5120.5;
+    }
+  report->status = DM_STATUS_COMPLETE;
+  report->started = 1700000000;
+  report->finished = 1700000042;
+  _dm_window_refresh (window);
+
+  /* Copy as text puts exactly what diskmeter-cli prints for the same run
+   * on the clipboard, comment included: the run saved as JSON, then
+   * shown by the CLI. */
+  dm_window_set_comment (window, "copied from the window");
+  g_action_group_activate_action (G_ACTION_GROUP (app), "save-json-to",
+                                  g_variant_new_string (json));
+  want = cli_show (json);
+  text = copy_as_text ();
+  g_assert_cmpstr (text, ==, want);
   g_assert_nonnull (strstr (text, "copied from the window"));
-  dm_buf_free (&want);
+  g_assert_nonnull (strstr (text, "1532.40"));
   dm_window_set_comment (window, "");
+  g_unlink (json);
+  g_rmdir (dir);
+  for (guint i = 0; i < report->n_results; i++)
+    dm_result_reset (&report->results[i]);
+  report->status = DM_STATUS_PENDING;
+  _dm_window_refresh (window);
+  reset_settings ();
 }
 
 static gint64 last_beat;
@@ -363,16 +436,39 @@ beat (gpointer data)
   return G_SOURCE_CONTINUE;
 }
 
-static gboolean
-has_test_file (const char *dir)
+/* What a stopped run must not leave: any name in its folder, or a file on
+ * the folder's filesystem that this process still holds open, named or
+ * not, unlinked or of the test file's size. The test file never has a
+ * name a listing would find, so its descriptor is what can tell. */
+static void
+assert_no_test_file (const char *dir,
+                     goffset     size)
 {
-  g_autoptr (GDir) d = g_dir_open (dir, 0, NULL);
+  g_autoptr (GDir) folder = g_dir_open (dir, 0, NULL);
+  g_autoptr (GDir) fds = g_dir_open ("/proc/self/fd", 0, NULL);
   const char *name;
+  struct stat st;
+  dev_t dev;
 
-  while (d && (name = g_dir_read_name (d)))
-    if (g_str_has_prefix (name, "diskmeter-") && g_str_has_suffix (name, ".tmp"))
-      return TRUE;
-  return FALSE;
+  g_assert_nonnull (folder);
+  g_assert_nonnull (fds);
+  if ((name = g_dir_read_name (folder)))
+    g_error ("%s is left in %s", name, dir);
+  g_assert_cmpint (stat (dir, &st), ==, 0);
+  dev = st.st_dev;
+  while ((name = g_dir_read_name (fds)))
+    {
+      g_autofree char *fd = g_build_filename ("/proc/self/fd", name, NULL);
+
+      if (stat (fd, &st) == 0 && S_ISREG (st.st_mode) && st.st_dev == dev
+          && (st.st_nlink == 0 || st.st_size >= size))
+        {
+          g_autofree char *target = g_file_read_link (fd, NULL);
+
+          g_error ("descriptor %s still holds %s, %lld bytes", name, target,
+                   (long long) st.st_size);
+        }
+    }
 }
 
 static void
@@ -448,7 +544,7 @@ test_stop_mid_run (void)
   /* Generous: this checks the window never freezes, not the scheduler of
    * a loaded CI machine (build-aux/measure-gui holds the 50 ms target). */
   g_assert_cmpint (worst_gap, <, 500 * 1000);
-  g_assert_false (has_test_file (dir));
+  assert_no_test_file (dir, 16 << 20);
 
   /* The finished read keeps its figure; the stopped write has none. */
   g_assert_cmpint (dm_spec_parse ("SEQ1M_Q8T1", &spec, NULL, 0), ==, 0);
@@ -849,13 +945,8 @@ test_rows_not_run (void)
 
   /* Copy as text: the CLI's layout of just the test that ran. */
   {
-    g_autofree char *copied = NULL;
+    g_autofree char *copied = copy_as_text ();
 
-    g_action_group_activate_action (G_ACTION_GROUP (app), "copy-text", NULL);
-    gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (window)), NULL,
-                                   on_clipboard_text, &copied);
-    while (!copied)
-      g_main_context_iteration (NULL, TRUE);
     dm_buf_init (&text);
     dm_report_write_text (report, &text);
     g_assert_nonnull (strstr (copied, "SEQ"));
