@@ -378,6 +378,13 @@ dm_fs_used ()
   stat -f -c '%b %f %S' "$1" | awk '{ printf "%.0f\n", ($1 - $2) * $3 }'
 }
 
+# dm_fs_files DIR: files (inodes) in use on DIR's filesystem. An empty file
+# left under any name, which takes no block, still takes one of these.
+dm_fs_files ()
+{
+  stat -f -c '%c %d' "$1" | awk '{ print $1 - $2 }'
+}
+
 # dm_open_files_on DIR [PID]: prints "PID FD BYTES_ALLOCATED" for each
 # regular file on DIR's filesystem that a process (PID, or any) holds open,
 # named or not, read through /proc/PID/fd.

@@ -4,8 +4,9 @@
 # A run that does not fit is refused before anything is written: on an
 # ext4 filesystem with 24 MiB free, a 64 MiB test exits 1 with one line
 # saying why, the device receives no data (only the few KiB of metadata a
-# create and unlink may cost), no test file is left and the free space is
-# what it was.
+# create and unlink may cost), and nothing is left: the free space, the
+# count of files in use on the filesystem and the folder's listing are what
+# they were. (The test file never has a name to look for.)
 
 . "$(dirname "$0")/lib.sh"
 
@@ -24,7 +25,23 @@ fallocate -l "$fill" "$DM_MNT/big.bin" || dm_die "fallocate $fill B failed"
 ls -a "$DM_MNT" > /dev/null # the access time update of a first read, now
 dm_settle
 free0=$(free_bytes)
-dm_log "free space: $free0 B"
+files0=$(dm_fs_files "$DM_MNT")
+ls -A "$DM_MNT" > "$DM_TMPDIR/names.before"
+dm_log "free space: $free0 B, $files0 files in use"
+
+# left NAME: nothing the run made is left on the filesystem, under any name
+# or none.
+left ()
+{
+  local files
+  files=$(dm_fs_files "$DM_MNT")
+  ls -A "$DM_MNT" > "$DM_TMPDIR/names.after"
+  dm_check "/safety/full $1no file left on the filesystem ($files0 -> $files in use)" \
+    test "$files" = "$files0"
+  dm_check "/safety/full $1the folder lists what it did" \
+    diff -u "$DM_TMPDIR/names.before" "$DM_TMPDIR/names.after"
+  dm_check "/safety/full $1no file held open there" test -z "$(dm_open_files_on "$DM_MNT")"
+}
 
 read -r r0 w0 < <(dm_stat_bytes)
 dm_run "$DM_TMPDIR/out" "$DM_TMPDIR/err" \
@@ -39,8 +56,7 @@ dm_check "/safety/full the error speaks of space" grep -qiE 'space|full|fit' "$D
 dm_log "kernel wrote $((w1 - w0)) B"
 dm_check "/safety/full device received under 256 KiB of writes ($((w1 - w0)) B)" \
   test "$((w1 - w0))" -lt $((256 << 10))
-dm_check "/safety/full no diskmeter-*.tmp left" \
-  test -z "$(find "$DM_MNT" -maxdepth 1 -name 'diskmeter-*.tmp')"
+left ""
 dm_check "/safety/full free space unchanged ($free0 -> $free1)" test "$free1" = "$free0"
 
 # The same with --size just over what is free.
@@ -53,5 +69,8 @@ dm_check "/safety/full ${over}MiB: exit status 1 (got $DM_RC)" test "$DM_RC" = 1
 dm_check "/safety/full ${over}MiB: one-line error on stderr" dm_one_line_error "$DM_TMPDIR/err2"
 dm_check "/safety/full ${over}MiB: device received under 256 KiB of writes ($((w2 - w1)) B)" \
   test "$((w2 - w1))" -lt $((256 << 10))
+left "${over}MiB: "
+free2=$(free_bytes)
+dm_check "/safety/full ${over}MiB: free space unchanged ($free0 -> $free2)" test "$free2" = "$free0"
 
 dm_finish
