@@ -10,9 +10,12 @@
  * and saves what it has. With --device DEVICE FOLDER SWEEP.json it holds
  * the Mode control to Read (insensitive, with a tooltip) while the target
  * is a disk, runs a Write sweep chosen for FOLDER there, and gives the
- * choice back once the target is FOLDER again.
+ * choice back once the target is FOLDER again. After each sweep the window
+ * is still open, and no descriptor of this process may still hold a file
+ * on the target's filesystem: the test file has no name to look for.
  */
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include <gtk/gtk.h>
 
@@ -53,6 +56,43 @@ mode_is (GtkWidget  *mode,
       g_printerr ("test-ui-sweep: %s: the Mode control should be %u and %s%s\n", when, selected,
                   sensitive ? "sensitive" : "insensitive", sensitive ? "" : ", with a tooltip");
       return FALSE;
+    }
+  return TRUE;
+}
+
+/* The window's test file, named or not, is closed once a sweep has ended
+ * or been stopped: no descriptor of this process holds a regular file on
+ * target's filesystem, or target itself where it is a disk. */
+static gboolean
+test_file_closed (const char *target)
+{
+  g_autoptr (GDir) fds = g_dir_open ("/proc/self/fd", 0, NULL);
+  const char *name;
+  gboolean disk;
+  struct stat st;
+  dev_t dev;
+
+  if (!fds || stat (target, &st) != 0)
+    {
+      g_printerr ("test-ui-sweep: cannot look at /proc/self/fd or %s\n", target);
+      return FALSE;
+    }
+  disk = S_ISBLK (st.st_mode);
+  dev = disk ? st.st_rdev : st.st_dev;
+  while ((name = g_dir_read_name (fds)))
+    {
+      g_autofree char *fd = g_build_filename ("/proc/self/fd", name, NULL);
+
+      if (stat (fd, &st) == 0
+          && (disk ? S_ISBLK (st.st_mode) && st.st_rdev == dev
+                   : S_ISREG (st.st_mode) && st.st_dev == dev))
+        {
+          g_autofree char *file = g_file_read_link (fd, NULL);
+
+          g_printerr ("test-ui-sweep: the sweep has ended, and descriptor %s still holds %s "
+                      "(%lld bytes)\n", name, file ? file : "?", (long long) st.st_size);
+          return FALSE;
+        }
     }
   return TRUE;
 }
@@ -139,6 +179,8 @@ run_sweep (const char *folder,
       g_printerr ("test-ui-sweep: %s\n", error->message);
       return 1;
     }
+  if (!test_file_closed (device ? device : folder))
+    return 1;
   if (device)
     {
       if (!mode_is (mode, 0, FALSE, "the disk, after the sweep"))
