@@ -5,9 +5,10 @@
 # directly in an MSYS2 shell on Windows). Proves correctness, not speed:
 # an iocp run at queue depths above 1 gives a complete JSON report with
 # real figures, a drive letter and a folder with a non-ASCII name work, a
-# drive without room is refused before anything is written, neither
-# Ctrl-C nor a killed process leaves a diskmeter-*.tmp behind, and compare
-# --format xlsx writes a workbook openpyxl reads with the JSON's figures.
+# drive without room is refused before anything is written, neither a
+# run, nor Ctrl-C, nor a killed process leaves its test file behind (under
+# any name, nor the space it took), and compare --format xlsx writes a
+# workbook openpyxl reads with the JSON's figures.
 set -uo pipefail
 
 : "${DM_CLI:?}" "${DM_WIN_PLATFORM_TEST:?}" "${DM_BUILD_ROOT:?}"
@@ -57,7 +58,23 @@ winpath() {
 # be a subshell that a signal does not pass through.
 run_win() { ${wine:+"$wine"} "$@"; }
 
-leftovers() { find "$1" -maxdepth 1 -name 'diskmeter-*.tmp' | wc -l; }
+# The folders the runs test sit on a tmpfs of this test's own where it can
+# mount one (root, under Wine), so that the space in use there is the runs'
+# alone; elsewhere in the scratch folder, where only names can tell.
+vol="$scratch/vol"
+mkdir -p "$vol"
+vol_used() { :; }
+if [ -n "$wine" ] && [ "$(id -u)" = 0 ] && mount -t tmpfs -o size=512m diskmeter-test "$vol"; then
+  mounts+=("$vol")
+  vol_used() { stat -f -c '%b %f %S' "$vol" | awk '{ printf "%.0f\n", ($1 - $2) * $3 }'; }
+else
+  skip_part "space given back: a tmpfs of its own is mounted as root under Wine only"
+fi
+
+# new_names DIR: the names in DIR but the report the test asked for. The
+# test file is named while it is open (FILE_FLAG_DELETE_ON_CLOSE removes it
+# with the last handle), but what a run must not leave is any name at all.
+new_names() { ls -A "$1" | grep -v -x -e report.json; }
 
 # check_json FILE MIN_RESULTS: a complete iocp run with real figures.
 check_json() {
@@ -93,21 +110,28 @@ sys.exit(1 if errors else 0)
 EOF
 }
 
-# wait_for_file DIR SECONDS: until a test file appears.
+# wait_for_file DIR SECONDS: until the run's test file appears.
 wait_for_file() {
   for _ in $(seq $(($2 * 10))); do
-    [ "$(leftovers "$1")" -gt 0 ] && return 0
+    [ -n "$(new_names "$1")" ] && return 0
     sleep 0.1
   done
   return 1
 }
 
-# wait_gone DIR SECONDS: until no test file is left.
+# wait_gone DIR USED_BEFORE SECONDS: until no name but the report is left
+# in DIR and the space in use on the test's tmpfs is back within 1 MiB of
+# USED_BEFORE (vol_used before the run; empty where there is no tmpfs). A
+# test file is 16 MiB. Says what is left if anything.
 wait_gone() {
-  for _ in $(seq $(($2 * 10))); do
-    [ "$(leftovers "$1")" -eq 0 ] && return 0
+  local names used
+  for _ in $(seq $(($3 * 10))); do
+    names=$(new_names "$1")
+    used=$(vol_used)
+    [ -z "$names" ] && { [ -z "$2" ] || [ "$used" -le $(($2 + (1 << 20))) ]; } && return 0
     sleep 0.1
   done
+  echo "  left in $1:${names:+ $(echo $names)}${2:+ $((used - $2)) bytes more in use than before}"
   return 1
 }
 
@@ -118,8 +142,9 @@ echo "$out" | sed 's/^/  /'
 echo "$out" | grep -q '^C:\\ .*NTFS' || fail "drive C: (NTFS) is not listed"
 
 echo "/windows/cli/json-iocp-qd"
-dir="$scratch/plain"
+dir="$vol/plain"
 mkdir -p "$dir"
+used0=$(vol_used)
 # RND4K_Q8T4: four workers, four completion ports, one file.
 run_win "$DM_CLI" --tests SEQ1M_Q8T1,RND4K_Q32T1,RND4K_Q8T4 --count 1 --size 16MiB --duration 1 \
   --warmup 0 --interval 0 --format json --output "$(winpath "$dir/report.json")" \
@@ -131,7 +156,7 @@ if [ -f "$dir/report.json" ]; then
 else
   fail "no report.json"
 fi
-[ "$(leftovers "$dir")" -eq 0 ] || fail "test file left in $dir: $(ls "$dir")"
+wait_gone "$dir" "$used0" 5 || fail "the run left its test file"
 
 # The saved run printed again: the same JSON, byte for byte, and the text
 # with its figures.
@@ -146,8 +171,9 @@ if [ -f "$dir/report.json" ]; then
 fi
 
 echo "/windows/cli/non-ascii-folder"
-dir="$scratch/Prüfung-диск-測試"
+dir="$vol/Prüfung-диск-測試"
 mkdir -p "$dir"
+used0=$(vol_used)
 export LANG=C.UTF-8 LC_ALL=C.UTF-8
 run_win "$DM_CLI" --tests SEQ1M_Q8T1 --count 1 --size 16MiB --duration 0.5 \
   --warmup 0 --interval 0 --format json --output "$(winpath "$dir/report.json")" \
@@ -161,12 +187,13 @@ if [ -f "$dir/report.json" ]; then
 else
   fail "no report.json in the non-ASCII folder"
 fi
-[ "$(leftovers "$dir")" -eq 0 ] || fail "test file left in $dir"
+wait_gone "$dir" "$used0" 5 || fail "the run left its test file"
 
 # A bare drive letter means the drive's root, as users type "E:". Under
 # Wine C: is the prefix's drive_c, inside the build folder.
 echo "/windows/cli/drive-letter"
 if [ -n "$wine" ] && [ -d "$WINEPREFIX/drive_c" ]; then
+  ls -A "$WINEPREFIX/drive_c" > "$scratch/drive_c.before"
   run_win "$DM_CLI" --tests SEQ1M_Q8T1 --count 1 --size 16MiB --duration 0.5 --warmup 0 \
     --interval 0 --format json --output "$(winpath "$scratch/drive.json")" C: \
     >"$scratch/drive.log" 2>&1
@@ -179,7 +206,9 @@ if [ -n "$wine" ] && [ -d "$WINEPREFIX/drive_c" ]; then
   else
     fail "no report for drive C:"
   fi
-  [ "$(leftovers "$WINEPREFIX/drive_c")" -eq 0 ] || fail "test file left in C:\\"
+  ls -A "$WINEPREFIX/drive_c" > "$scratch/drive_c.after"
+  diff "$scratch/drive_c.before" "$scratch/drive_c.after" | sed 's/^/    /'
+  cmp -s "$scratch/drive_c.before" "$scratch/drive_c.after" || fail "the run left a name in C:\\"
 fi
 
 # Free space as GetDiskFreeSpaceExW reports it: a 24 MiB filesystem (a
@@ -203,15 +232,16 @@ else
   [ $rc -eq 1 ] || fail "exit status $rc on a full drive, expected 1"
   echo "$out" | grep -q "not enough free space" || fail "no word of free space: $out"
   [ -z "$(ls -A "$dir")" ] || fail "something was written: $(ls -A "$dir")"
-  umount "$dir" && mounts=()
+  umount "$dir"
 fi
 
 # Ctrl-C reaches a Windows console program under Wine as SIGINT, which Wine
 # turns into CTRL_C_EVENT for the console handlers. (An MSYS2 shell has no
 # such path to a native program, so natively this part is left out.)
 echo "/windows/cli/ctrl-c"
-dir="$scratch/ctrl-c"
+dir="$vol/ctrl-c"
 mkdir -p "$dir"
+used0=$(vol_used)
 if [ -z "$wine" ]; then
   skip_part "ctrl-c: an MSYS2 shell cannot send CTRL_C_EVENT to a native program"
 else
@@ -237,7 +267,7 @@ else
         fail "no report written after Ctrl-C"
       fi
     fi
-    wait_gone "$dir" 10 || fail "test file left after Ctrl-C"
+    wait_gone "$dir" "$used0" 10 || fail "test file left after Ctrl-C"
   else
     fail "no test file appeared"; sed 's/^/    /' "$scratch/ctrl-c.log"
   fi
@@ -246,8 +276,9 @@ fi
 # A killed process runs no handler at all; FILE_FLAG_DELETE_ON_CLOSE has
 # the system remove the file when it closes the dead process's handles.
 echo "/windows/cli/killed"
-dir="$scratch/killed"
+dir="$vol/killed"
 mkdir -p "$dir"
+used0=$(vol_used)
 ${wine:+"$wine"} "$DM_CLI" --tests SEQ1M_Q8T1 --count 9 --size 16MiB --duration 30 \
   --warmup 0 --interval 0 "$(winpath "$dir")" >"$scratch/killed.log" 2>&1 &
 pid=$!
@@ -256,7 +287,7 @@ if wait_for_file "$dir" 30; then
   sleep 1
   kill -KILL "$pid"
   wait "$pid" 2>/dev/null
-  wait_gone "$dir" 10 || fail "test file left after the process was killed: $(ls "$dir")"
+  wait_gone "$dir" "$used0" 10 || fail "test file left after the process was killed"
 else
   fail "no test file appeared"; sed 's/^/    /' "$scratch/killed.log"
 fi
@@ -264,15 +295,16 @@ fi
 # The same two at the platform level, independent of the runner.
 echo "/windows/platform/killed-and-interrupted"
 for sig in ${wine:+INT} KILL; do
-  dir="$scratch/hold-$sig"
+  dir="$vol/hold-$sig"
   mkdir -p "$dir"
+  used0=$(vol_used)
   ${wine:+"$wine"} "$DM_WIN_PLATFORM_TEST" --hold "$(winpath "$dir")" >"$scratch/hold.log" 2>&1 &
   pid=$!
   pids+=("$pid")
   if wait_for_file "$dir" 30; then
     kill -"$sig" "$pid"
     wait "$pid" 2>/dev/null
-    wait_gone "$dir" 10 || fail "test file left after SIG$sig"
+    wait_gone "$dir" "$used0" 10 || fail "test file left after SIG$sig"
   else
     fail "no test file appeared"; sed 's/^/    /' "$scratch/hold.log"
   fi
