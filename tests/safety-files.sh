@@ -38,6 +38,8 @@ snapshot ()
 }
 
 snapshot > "$DM_TMPDIR/before"
+dm_settle
+used0=$(dm_fs_used "$DM_MNT")
 dm_run "$DM_TMPDIR/out.json" "$DM_TMPDIR/err" \
   --tests SEQ1M_Q8T1,RND4K_Q32T1 --modes read,write,mix --size 32MiB --count 1 \
   --duration 0.5 --warmup 0 --interval 0 --format json "$DM_MNT"
@@ -70,6 +72,9 @@ dm_log "test file was $test_file"
 dm_check "/safety/files test file named diskmeter-*.tmp in the target" \
   bash -c '[[ "$1" == "$2"/diskmeter-*.tmp ]]' _ "$test_file" "$DM_MNT"
 dm_check "/safety/files test file is gone" test ! -e "$test_file"
+# Its name went as soon as it was open, so the name alone cannot tell:
+# no file is held open on the filesystem and its space is back.
+dm_check "/safety/files no test file left open or allocated" dm_no_test_file "$DM_MNT" "$used0"
 
 # Result files come from pipes too (diskmeter-cli compare <(ssh host cat
 # run.json) ...): read to their end, never beyond the size limit.
