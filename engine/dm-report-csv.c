@@ -7,25 +7,34 @@
 
 #include <string.h>
 
+#include "dm-text.h"
 #include "dm-units.h"
 
 static void
-field (dm_buf *b, const char *s)
+field (dm_buf *b, const char *text)
 {
+  /* The text as a cell shows it (dm_text_add_cell): lines and tabs as
+   * typed, quoted; no other control character reaches a terminal or a
+   * spreadsheet, and bytes that are not UTF-8 are escaped. */
+  dm_buf shown;
+  dm_buf_init (&shown);
+  dm_text_add_cell (&shown, text);
+  const char *s = shown.error || !shown.data ? "" : shown.data;
   /* RFC 4180: quote when needed, double the quotes inside. */
   if (strpbrk (s, ",\"\r\n") == NULL)
+    dm_buf_add (b, s);
+  else
     {
-      dm_buf_add (b, s);
-      return;
+      dm_buf_add (b, "\"");
+      for (const char *p = s; *p; p++)
+        {
+          if (*p == '"')
+            dm_buf_add (b, "\"");
+          dm_buf_addn (b, p, 1);
+        }
+      dm_buf_add (b, "\"");
     }
-  dm_buf_add (b, "\"");
-  for (const char *p = s; *p; p++)
-    {
-      if (*p == '"')
-        dm_buf_add (b, "\"");
-      dm_buf_addn (b, p, 1);
-    }
-  dm_buf_add (b, "\"");
+  dm_buf_free (&shown);
 }
 
 static void
@@ -102,7 +111,9 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
       number (b, "%.2f", l->p99_99);
       number (b, "%.2f", l->max);
       number (b, "%.2f", res->cpu_percent);
-      dm_buf_printf (b, ",%s,%s,", r->backend, r->cached ? "yes" : "no");
+      dm_buf_add (b, ",");
+      field (b, r->backend);
+      dm_buf_printf (b, ",%s,", r->cached ? "yes" : "no");
       field (b, r->target.path);
       dm_buf_add (b, ",");
       field (b, r->target.filesystem);
