@@ -10,31 +10,13 @@
 #include "dm-text.h"
 #include "dm-units.h"
 
+/* A user's or the OS's text: lines and tabs as typed, quoted by RFC 4180;
+ * no other control character reaches a terminal or a spreadsheet, and
+ * bytes that are not UTF-8 are escaped (dm_text_add_csv). */
 static void
 field (dm_buf *b, const char *text)
 {
-  /* The text as a cell shows it (dm_text_add_cell): lines and tabs as
-   * typed, quoted; no other control character reaches a terminal or a
-   * spreadsheet, and bytes that are not UTF-8 are escaped. */
-  dm_buf shown;
-  dm_buf_init (&shown);
-  dm_text_add_cell (&shown, text);
-  const char *s = shown.error || !shown.data ? "" : shown.data;
-  /* RFC 4180: quote when needed, double the quotes inside. */
-  if (strpbrk (s, ",\"\r\n") == NULL)
-    dm_buf_add (b, s);
-  else
-    {
-      dm_buf_add (b, "\"");
-      for (const char *p = s; *p; p++)
-        {
-          if (*p == '"')
-            dm_buf_add (b, "\"");
-          dm_buf_addn (b, p, 1);
-        }
-      dm_buf_add (b, "\"");
-    }
-  dm_buf_free (&shown);
+  dm_text_add_csv (b, text);
 }
 
 static void

@@ -154,9 +154,29 @@ dm_text_add_shown (dm_buf *b, const char *s)
 }
 
 void
-dm_text_add_cell (dm_buf *b, const char *s)
+dm_text_add_csv (dm_buf *b, const char *text)
 {
-  add_shown (b, s, true);
+  dm_buf cell;
+  dm_buf_init (&cell);
+  add_shown (&cell, text, true);
+  const char *s = cell.error || !cell.data ? "" : cell.data;
+  if (strpbrk (s, ",\"\r\n") == NULL)
+    dm_buf_add (b, s);
+  else
+    {
+      /* Quoted, with the quotes inside doubled. */
+      dm_buf_add (b, "\"");
+      for (const char *p = s, *q; *p; p = q)
+        {
+          q = strchr (p, '"');
+          q = q ? q + 1 : p + strlen (p);
+          dm_buf_addn (b, p, (size_t) (q - p));
+          if (q[-1] == '"')
+            dm_buf_add (b, "\"");
+        }
+      dm_buf_add (b, "\"");
+    }
+  dm_buf_free (&cell);
 }
 
 const char *
@@ -310,21 +330,31 @@ replace_all (dm_buf *out, const char *text, const char *path, const char *shown)
 int
 dm_text_say (char *dst, size_t size, const char *path, const char *fmt, ...)
 {
-  dm_buf full, fitted;
   va_list ap;
+  va_start (ap, fmt);
+  int err = dm_text_vsay (dst, size, path, fmt, ap);
+  va_end (ap);
+  return err;
+}
+
+int
+dm_text_vsay (char *dst, size_t size, const char *path, const char *fmt, va_list ap)
+{
+  dm_buf full, fitted;
+  va_list copy;
   int err = 0;
 
+  if (!size)
+    return -E2BIG;
   dm_buf_init (&full);
   dm_buf_init (&fitted);
-  va_start (ap, fmt);
-  dm_buf_vprintf (&full, fmt, ap);
-  va_end (ap);
+  va_copy (copy, ap);
+  dm_buf_vprintf (&full, fmt, copy);
+  va_end (copy);
   if (full.error || !full.data)
     {
       /* Out of memory: the sentence as far as it fits, on a boundary. */
-      va_start (ap, fmt);
       vsnprintf (dst, size, fmt, ap);
-      va_end (ap);
       dm_text_copy (dst, size, dst);
       dm_buf_free (&full);
       return -E2BIG;

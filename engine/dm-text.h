@@ -9,6 +9,7 @@
  */
 #pragma once
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -32,9 +33,10 @@ int dm_text_copy (char *dst, size_t size, const char *src);
  * UTF-8 ("\xff"). A backslash stays a backslash (Windows paths), so the
  * shown form reads well but is not reversible; the JSON keeps the bytes. */
 void dm_text_add_shown (dm_buf *b, const char *s);
-/* The same for a CSV cell, which the writer quotes: newlines, carriage
- * returns and tabs are kept, as a spreadsheet shows them. */
-void dm_text_add_cell (dm_buf *b, const char *s);
+/* Appends s as one CSV field: as shown, but newlines, carriage returns
+ * and tabs kept, as a spreadsheet shows them, and quoted by RFC 4180 where
+ * it holds a comma, a quote or a line break. */
+void dm_text_add_csv (dm_buf *b, const char *s);
 /* The same as dm_text_add_shown into a fixed buffer (cut at a boundary); returns dst. */
 const char *dm_text_shown (char *dst, size_t size, const char *s);
 
@@ -61,3 +63,5 @@ const char *dm_text_shorten (char *dst, size_t size, const char *s, size_t max);
  * reason, being cut. 0, or -E2BIG if even so it had to be cut. */
 int dm_text_say (char *dst, size_t size, const char *path, const char *fmt, ...)
   __attribute__ ((format (printf, 4, 5)));
+int dm_text_vsay (char *dst, size_t size, const char *path, const char *fmt, va_list ap)
+  __attribute__ ((format (printf, 4, 0)));
