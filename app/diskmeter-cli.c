@@ -277,7 +277,7 @@ setup_run (cli *c, dm_report *report, dm_runner **runner, const char *target,
   snprintf (report->profile, sizeof report->profile, "%s",
             c->opt.n_tests ? "custom" : c->opt.profile);
   report->nvme = c->opt.nvme && !c->opt.n_tests;
-  snprintf (report->comment, sizeof report->comment, "%s", c->opt.comment ? c->opt.comment : "");
+  dm_report_set_comment (report, c->opt.comment);
   memcpy (report->thresholds, c->opt.thresholds, sizeof report->thresholds);
   report->n_thresholds = c->opt.n_thresholds;
   report->sample_s = c->opt.sample_s;

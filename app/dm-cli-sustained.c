@@ -185,7 +185,7 @@ dm_cli_sustained_main (int argc, char **argv)
   if (dm_sustained_report_init (&c.report, &c.opt.sustained, span, &c.opt.settings, why,
                                 sizeof why) < 0)
     return usage_error (why);
-  snprintf (c.report.comment, sizeof c.report.comment, "%s", c.opt.comment ? c.opt.comment : "");
+  dm_report_set_comment (&c.report, c.opt.comment);
 
   c.runner = dm_runner_new (&c.report, c.opt.target);
   if (!c.runner)

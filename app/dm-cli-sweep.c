@@ -141,7 +141,7 @@ dm_cli_sweep_main (int argc, char **argv)
   if (dm_sweep_report_init (&c.report, &c.opt.sweep, &c.opt.settings, sys.logical_cpus,
                             note, sizeof note, why, sizeof why) < 0)
     return usage_error (why);
-  snprintf (c.report.comment, sizeof c.report.comment, "%s", c.opt.comment ? c.opt.comment : "");
+  dm_report_set_comment (&c.report, c.opt.comment);
   if (note[0])
     fprintf (stderr, _ ("diskmeter-cli: note: %s\n"), note);
   if (!c.opt.quiet)

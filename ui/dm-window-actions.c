@@ -18,8 +18,9 @@
 void
 _dm_window_sync_comment (DmWindow *self)
 {
-  g_strlcpy (self->report.comment, gtk_editable_get_text (GTK_EDITABLE (self->comment_entry)),
-             sizeof self->report.comment);
+  /* The engine's rule: a comment too long is cut at a character boundary. */
+  dm_report_set_comment (&self->report,
+                         gtk_editable_get_text (GTK_EDITABLE (self->comment_entry)));
 }
 
 
