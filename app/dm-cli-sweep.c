@@ -34,7 +34,7 @@ static int
 usage_error (const char *why)
 {
   fprintf (stderr, _ ("diskmeter-cli: %s\nUsage: diskmeter-cli sweep [OPTIONS] TARGET "
-                   "(see diskmeter-cli sweep --help)\n"), why);
+                   "(see diskmeter-cli sweep --help)\n"), dm_cli_shown (why));
   return EXIT_USAGE;
 }
 
@@ -110,7 +110,7 @@ write_output (sweep_cli *c)
     err = -errno;
   if (err < 0)
     fprintf (stderr, _ ("diskmeter-cli: cannot write %s: %s\n"),
-             c->opt.output ? c->opt.output : "the report", dm_strerror (err));
+             c->opt.output ? dm_cli_shown (c->opt.output) : "the report", dm_strerror (err));
   dm_buf_free (&out);
   return err;
 }
@@ -166,11 +166,11 @@ dm_cli_sweep_main (int argc, char **argv)
   int err = dm_runner_run (c.runner);
   clear_line (&c);
   if (c.report.warning[0])
-    fprintf (stderr, _ ("diskmeter-cli: warning: %s\n"), c.report.warning);
+    fprintf (stderr, _ ("diskmeter-cli: warning: %s\n"), dm_cli_shown (c.report.warning));
 
   status = err == -ECANCELED ? EXIT_CANCELLED : err < 0 ? EXIT_FAILED : EXIT_DONE;
   if (status == EXIT_FAILED)
-    fprintf (stderr, "diskmeter-cli: %s\n", c.report.error);
+    fprintf (stderr, "diskmeter-cli: %s\n", dm_cli_shown (c.report.error));
   else if (status == EXIT_CANCELLED)
     fprintf (stderr, _ ("diskmeter-cli: cancelled; kept the combinations already measured, "
                      "the test file was removed\n"));
