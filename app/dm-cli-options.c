@@ -351,8 +351,11 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
       /* Refused rather than cut: the user sees the limit before a run,
        * not a saved run that lost the end of its comment. */
       if (strlen (t) > DM_REPORT_COMMENT_MAX)
-        return dm_why (why, ws, _ ("--comment: %zu bytes is longer than the %d a comment keeps"),
-                       strlen (t), DM_REPORT_COMMENT_MAX);
+        {
+          snprintf (inner, sizeof inner, _ ("a comment keeps at most %d bytes; this one has %u"),
+                    DM_REPORT_COMMENT_MAX, (unsigned) strlen (t));
+          return dm_why (why, ws, "--%s: %s", "comment", inner);
+        }
       o->comment = t;
       break;
     case OPT_COMPARE_WITH: o->compare_with = t; break;
@@ -658,8 +661,8 @@ check_command (dm_cli_options *o, char *why, size_t ws)
         if (o->format == DM_FORMAT_XLSX && k != 3)
           return dm_why (why, ws, _ ("--format xlsx is for export"));
         if (k == 2 && strlen (o->args[2]) > DM_REPORT_COMMENT_MAX)
-          return dm_why (why, ws, _ ("comment: %zu bytes is longer than the %d a comment keeps"),
-                         strlen (o->args[2]), DM_REPORT_COMMENT_MAX);
+          return dm_why (why, ws, _ ("a comment keeps at most %d bytes; this one has %u"),
+                         DM_REPORT_COMMENT_MAX, (unsigned) strlen (o->args[2]));
         return 0;
       }
     }

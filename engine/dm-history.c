@@ -225,8 +225,8 @@ dm_history_set_comment (const char *path, const char *comment, char *why, size_t
   if (strlen (comment) > DM_REPORT_COMMENT_MAX)
     {
       snprintf (why, why_size,
-                dm_gettext ("the comment is %zu bytes, longer than the %d a comment keeps"),
-                strlen (comment), DM_REPORT_COMMENT_MAX);
+                dm_gettext ("a comment keeps at most %d bytes; this one has %u"),
+                DM_REPORT_COMMENT_MAX, (unsigned) strlen (comment));
       return -E2BIG;
     }
   int err = dm_history_load (path, &r, why, why_size);
