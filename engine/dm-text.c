@@ -290,11 +290,13 @@ dm_text_shorten (char *dst, size_t size, const char *s, size_t max)
   static const char ellipsis[] = "\xe2\x80\xa6"; /* … */
   const size_t el = sizeof ellipsis - 1;
   size_t n = strlen (s);
-  if (size && max > size - 1)
+  if (!size)
+    return dst;
+  if (max > size - 1)
     max = size - 1;
   if (n <= max || max <= el)
     {
-      dm_text_copy (dst, max + 1 < size ? max + 1 : size, s);
+      dm_text_copy (dst, max + 1, s);
       return dst;
     }
   /* A third from the start, the rest from the end, each on a boundary:
