@@ -160,7 +160,7 @@ add_entry (const char *name, void *user)
   dm_history_entry *e = &l->items[l->n++];
   dm_report r;
   memset (e, 0, sizeof *e);
-  snprintf (e->name, sizeof e->name, "%s", name);
+  dm_text_copy (e->name, sizeof e->name, name);
   snprintf (e->path, sizeof e->path, "%s%c%s", l->dir, dm_dir_separator (), name);
   if (dm_history_load (e->path, &r, e->error, sizeof e->error) < 0)
     return;

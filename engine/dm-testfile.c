@@ -101,7 +101,7 @@ dm_testfile_open (dm_testfile *tf, dm_report *r, const char *target, bool need_w
           return fail (r, -ENOSPC, target, "%s is too small to test", target);
         }
       tf->alignment = r->target.sector_size ? r->target.sector_size : 4096;
-      snprintf (r->test_file, sizeof r->test_file, "%s", target);
+      dm_text_copy (r->test_file, sizeof r->test_file, target);
       return 0;
     }
 
