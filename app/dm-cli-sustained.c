@@ -17,6 +17,7 @@
 #include "dm-cli-options.h"
 #include "dm-runner.h"
 #include "dm-sustained.h"
+#include "dm-text.h"
 #include "dm-units.h"
 
 enum { EXIT_DONE = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_CANCELLED = 130 };
@@ -50,17 +51,19 @@ resolve_span (sustained_cli *c, uint64_t *span, char *why, size_t ws)
   char a[32], m[32];
   int err = dm_target_probe (c->opt.target, &t);
   if (err == -ENOENT)
-    return snprintf (why, ws, "%s does not exist", c->opt.target), err;
+    return dm_text_say (why, ws, c->opt.target, "%s does not exist", c->opt.target), err;
   if (err < 0)
-    return snprintf (why, ws, "cannot use %s: %s", c->opt.target, dm_strerror (err)), err;
+    return dm_text_say (why, ws, c->opt.target, "cannot use %s: %s", c->opt.target,
+                        dm_strerror (err)), err;
 
   if (t.is_block_device)
     {
       /* A device holds someone's data: the sustained test only reads it. */
       if (c->opt.sustained.mode != DM_MODE_READ)
-        return snprintf (why, ws, "the sustained test writes only into a test file in a "
-                                  "folder; --mode read measures the device %s",
-                         c->opt.target), -EPERM;
+        return dm_text_say (why, ws, c->opt.target,
+                            "the sustained test writes only into a test file in a "
+                            "folder; --mode read measures the device %s",
+                            c->opt.target), -EPERM;
       uint64_t size = t.size_bytes / DM_BLOCK_MAX_ALIGN * DM_BLOCK_MAX_ALIGN;
       *span = c->opt.span_given && !c->opt.span_free ? c->opt.sustained.span
                                             : size < DM_TEST_SIZE_MAX ? size : DM_TEST_SIZE_MAX;
@@ -79,8 +82,9 @@ resolve_span (sustained_cli *c, uint64_t *span, char *why, size_t ws)
       if (c->opt.sustained.mode == DM_MODE_READ && !c->opt.span_given && *span > READ_SPAN_DEFAULT)
         *span = READ_SPAN_DEFAULT;
       if (*span < DM_TEST_SIZE_MIN)
-        return snprintf (why, ws, "not enough free space in %s: %s free, and %s of it stays "
-                                  "free", c->opt.target, a, m), -ENOSPC;
+        return dm_text_say (why, ws, c->opt.target,
+                            "not enough free space in %s: %s free, and %s of it stays free",
+                            c->opt.target, a, m), -ENOSPC;
       return 0;
     }
   /* A span given is checked as every run's test file is (with room for
