@@ -154,11 +154,17 @@ dm_text_add_shown (dm_buf *b, const char *s)
 }
 
 void
+dm_text_add_cell (dm_buf *b, const char *s)
+{
+  add_shown (b, s, true);
+}
+
+void
 dm_text_add_csv (dm_buf *b, const char *text)
 {
   dm_buf cell;
   dm_buf_init (&cell);
-  add_shown (&cell, text, true);
+  dm_text_add_cell (&cell, text);
   const char *s = cell.error || !cell.data ? "" : cell.data;
   if (strpbrk (s, ",\"\r\n") == NULL)
     dm_buf_add (b, s);

@@ -86,6 +86,23 @@ dm_run "$DM_TMPDIR/out" "$DM_TMPDIR/err" compare "$DM_TMPDIR/odd.json" "$DM_TMPD
 dm_check "/safety/text/compare exit status 0 (got $DM_RC)" test "$DM_RC" = 0
 dm_check "/safety/text/compare prints nothing raw" no_raw "$DM_TMPDIR/out"
 
+# The workbook: its XML takes no control character and only UTF-8, or
+# Excel refuses the whole file.
+dm_run "$DM_TMPDIR/out" "$DM_TMPDIR/err" compare --format xlsx --output "$DM_TMPDIR/odd.xlsx" \
+  "$DM_TMPDIR/odd.json" "$DM_TMPDIR/fits.json"
+if grep -q 'without Excel' "$DM_TMPDIR/err"; then
+  dm_skip_part "/safety/text/xlsx: this diskmeter-cli has no Excel support"
+else
+  dm_check "/safety/text/xlsx exit status 0 (got $DM_RC)" test "$DM_RC" = 0
+  dm_check "/safety/text/xlsx every part is well-formed XML" python3 - "$DM_TMPDIR/odd.xlsx" <<'PY'
+import sys, zipfile, xml.dom.minidom
+book = zipfile.ZipFile(sys.argv[1])
+for name in book.namelist():
+    if name.endswith(".xml"):
+        xml.dom.minidom.parseString(book.read(name))
+PY
+fi
+
 # The history: a comment too long is refused and the run left as it was;
 # one of odd bytes is kept, and the run still shows and compares.
 saved="$(ls "$XDG_DATA_HOME"/diskmeter/history/*.json 2>/dev/null | head -n 1)"
