@@ -347,7 +347,17 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
                                                   : DM_FORMAT_TEXT;
       break;
     case OPT_OUTPUT: o->output = t; break;
-    case OPT_COMMENT: o->comment = t; break;
+    case OPT_COMMENT:
+      /* Refused rather than cut: the user sees the limit before a run,
+       * not a saved run that lost the end of its comment. */
+      if (strlen (t) > DM_REPORT_COMMENT_MAX)
+        {
+          snprintf (inner, sizeof inner, _ ("a comment keeps at most %d bytes; this one has %u"),
+                    DM_REPORT_COMMENT_MAX, (unsigned) strlen (t));
+          return dm_why (why, ws, "--%s: %s", "comment", inner);
+        }
+      o->comment = t;
+      break;
     case OPT_COMPARE_WITH: o->compare_with = t; break;
     case OPT_QUIET: o->quiet = true; break;
     case OPT_NO_HISTORY: o->no_history = true; break;
@@ -650,6 +660,9 @@ check_command (dm_cli_options *o, char *why, size_t ws)
           return dm_why (why, ws, _ ("wrong number of arguments for %s"), o->verb);
         if (o->format == DM_FORMAT_XLSX && k != 3)
           return dm_why (why, ws, _ ("--format xlsx is for export"));
+        if (k == 2 && strlen (o->args[2]) > DM_REPORT_COMMENT_MAX)
+          return dm_why (why, ws, _ ("a comment keeps at most %d bytes; this one has %u"),
+                         DM_REPORT_COMMENT_MAX, (unsigned) strlen (o->args[2]));
         return 0;
       }
     }

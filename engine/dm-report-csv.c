@@ -7,25 +7,16 @@
 
 #include <string.h>
 
+#include "dm-text.h"
 #include "dm-units.h"
 
+/* A user's or the OS's text: lines and tabs as typed, quoted by RFC 4180;
+ * no other control character reaches a terminal or a spreadsheet, and
+ * bytes that are not UTF-8 are escaped (dm_text_add_csv). */
 static void
-field (dm_buf *b, const char *s)
+field (dm_buf *b, const char *text)
 {
-  /* RFC 4180: quote when needed, double the quotes inside. */
-  if (strpbrk (s, ",\"\r\n") == NULL)
-    {
-      dm_buf_add (b, s);
-      return;
-    }
-  dm_buf_add (b, "\"");
-  for (const char *p = s; *p; p++)
-    {
-      if (*p == '"')
-        dm_buf_add (b, "\"");
-      dm_buf_addn (b, p, 1);
-    }
-  dm_buf_add (b, "\"");
+  dm_text_add_csv (b, text);
 }
 
 static void
@@ -102,7 +93,9 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
       number (b, "%.2f", l->p99_99);
       number (b, "%.2f", l->max);
       number (b, "%.2f", res->cpu_percent);
-      dm_buf_printf (b, ",%s,%s,", r->backend, r->cached ? "yes" : "no");
+      dm_buf_add (b, ",");
+      field (b, r->backend);
+      dm_buf_printf (b, ",%s,", r->cached ? "yes" : "no");
       field (b, r->target.path);
       dm_buf_add (b, ",");
       field (b, r->target.filesystem);

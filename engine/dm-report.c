@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dm-text.h"
 #include "dm-units.h"
 
 static const char *const status_names[] = {
@@ -19,6 +20,12 @@ const char *
 dm_status_name (dm_status status)
 {
   return status <= DM_STATUS_FAILED ? status_names[status] : "?";
+}
+
+int
+dm_report_set_comment (dm_report *r, const char *comment)
+{
+  return dm_text_copy (r->comment, sizeof r->comment, comment ? comment : "");
 }
 
 int

@@ -15,6 +15,7 @@
 
 #include "dm-xlsx.h"
 #include "dm-platform.h"
+#include "dm-text.h"
 #include "dm-units.h"
 
 const bool dm_xlsx_available = true;
@@ -126,12 +127,20 @@ header (book *b, lxw_worksheet *ws, lxw_col_t col, const char *text)
   worksheet_write_string (ws, 0, col, text, b->head);
 }
 
-/* A string cell, empty strings left empty. */
+/* A string cell, empty strings left empty. The workbook's XML takes only
+ * UTF-8 without control characters, so a comment or path holds its other
+ * bytes as the CSV shows them ("\xff", "\x1b"), or Excel would refuse
+ * the whole file. */
 static void
 text (lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, const char *s)
 {
-  if (s && *s)
-    worksheet_write_string (ws, row, col, s, NULL);
+  if (!s || !*s)
+    return;
+  dm_buf cell;
+  dm_buf_init (&cell);
+  dm_text_add_cell (&cell, s);
+  worksheet_write_string (ws, row, col, cell.error || !cell.data ? "?" : cell.data, NULL);
+  dm_buf_free (&cell);
 }
 
 /* ---- runs side by side ----------------------------------------------------- */

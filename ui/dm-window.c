@@ -649,9 +649,8 @@ _dm_window_start (DmWindow *self,
   r.nvme = self->report.nvme;
   memcpy (r.thresholds, self->rules, self->n_rules * sizeof self->rules[0]);
   r.n_thresholds = self->n_rules;
-  g_strlcpy (r.comment, gtk_editable_get_text (GTK_EDITABLE (self->comment_entry)),
-             sizeof r.comment);
-  g_strlcpy (self->report.comment, r.comment, sizeof self->report.comment);
+  dm_report_set_comment (&r, gtk_editable_get_text (GTK_EDITABLE (self->comment_entry)));
+  dm_report_set_comment (&self->report, r.comment);
 
   if (only_row >= 0)
     {
