@@ -257,7 +257,8 @@ static const dm_opt table[] = {
   { .name = "start-at", .kind = DM_OPT_STRING, .arg = "TIME", .commands = RUN,
     .id = OPT_START_AT, .group = N_ ("Output"),
     .help = N_ ("prepare, then start the first measured run at TIME (2026-11-30T21:00:00Z or +SEC) "
-            "and every later test on a fixed schedule from it, for hosts measured together") },
+            "and every later test on a fixed schedule from it, for hosts measured together; "
+            "TIME is in the future and at most a day ahead, as +SEC is at most 86400") },
 
   { .name = "help", .short_name = 'h', .kind = DM_OPT_FLAG, .commands = DM_CLI_ALL_COMMANDS,
     .id = OPT_HELP, .group = N_ ("Other"), .help = N_ ("print this help and exit") },
@@ -367,9 +368,11 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
     case OPT_SAMPLES: o->samples = true; break;
     case OPT_START_AT:
       {
-        /* Checked here; "+SEC" is counted from when the run begins. */
+        /* Checked here against the clock, before anything touches the
+         * disk: a TIME already past would be missed only after the test
+         * file was filled. "+SEC" is counted from when the run begins. */
         int64_t at;
-        err = dm_start_at_parse (t, 0, &at, inner, sizeof inner);
+        err = dm_start_at_parse (t, dm_wall_ms (), &at, inner, sizeof inner);
         o->start_at = t;
       }
       break;

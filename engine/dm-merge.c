@@ -96,6 +96,40 @@ dm_time_parse_ms (const char *text)
   return (t - offset_s) * 1000 + ms;
 }
 
+/* The furthest ahead a start may be, absolute or +SEC: a fleet's TIME is
+ * computed just before its hosts are started, so a later one is a typo
+ * (a wrong year or day) that would hold the test file for nothing. */
+#define START_AT_MAX_S 86400
+
+/* The fields a time's text names but dm_time_parse_ms normalises away:
+ * the day of the month and a leap second. */
+static int
+start_at_calendar (const char *text, char *why, size_t why_size)
+{
+  static const char *const months[] = { "January", "February", "March", "April",
+                                        "May", "June", "July", "August", "September",
+                                        "October", "November", "December" };
+  static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+  int y, mo, d, h, mi, s;
+
+  if (sscanf (text, "%4d-%2d-%2d%*1[Tt ]%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &s) != 6
+      || mo < 1 || mo > 12)
+    return 0; /* dm_time_parse_ms refuses it */
+  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  int n = days[mo - 1] + (mo == 2 && leap);
+  if (d > n)
+    return dm_why (why, why_size, "'%.40s' is not a date: %s %d has %d days", text,
+                   months[mo - 1], y, n);
+  /* A host's clock steps over a leap second (or smears it), so nothing
+   * would begin at :60; taken as the next minute it would be one second
+   * off every other host's reading of the same text. */
+  if (s == 60)
+    return dm_why (why, why_size,
+                   "'%.40s' is a leap second, which host clocks do not show; give :59 or the "
+                   "next minute", text);
+  return 0;
+}
+
 int
 dm_start_at_parse (const char *text, int64_t now_ms, int64_t *out_ms, char *why, size_t why_size)
 {
@@ -103,8 +137,9 @@ dm_start_at_parse (const char *text, int64_t now_ms, int64_t *out_ms, char *why,
     {
       char *end;
       double sec = strtod (text + 1, &end);
-      if (end == text + 1 || *end || !isfinite (sec) || sec < 0 || sec > 86400)
-        return dm_why (why, why_size, "'%.40s' is not +SEC with 0 to 86400 seconds", text);
+      if (end == text + 1 || *end || !isfinite (sec) || sec < 0 || sec > START_AT_MAX_S)
+        return dm_why (why, why_size, "'%.40s' is not +SEC with 0 to %d seconds", text,
+                       START_AT_MAX_S);
       *out_ms = now_ms + (int64_t) llround (sec * 1000);
       return 0;
     }
@@ -113,6 +148,17 @@ dm_start_at_parse (const char *text, int64_t now_ms, int64_t *out_ms, char *why,
     return dm_why (why, why_size,
                    "'%.40s' is not a time as 2026-11-30T21:00:00Z (RFC 3339) or +SEC",
                    text ? text : "");
+  int err = start_at_calendar (text, why, why_size);
+  if (err < 0)
+    return err;
+  char now[40];
+  dm_time_format_ms (now_ms, now, sizeof now);
+  if (t <= now_ms)
+    return dm_why (why, why_size, "'%.40s' is in the past (it is %s now)", text, now);
+  if (t - now_ms > (int64_t) START_AT_MAX_S * 1000)
+    return dm_why (why, why_size,
+                   "'%.40s' is more than a day ahead (it is %s now); TIME may be at most "
+                   "%d seconds away, as +SEC may", text, now, START_AT_MAX_S);
   *out_ms = t;
   return 0;
 }

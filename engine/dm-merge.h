@@ -20,7 +20,10 @@
 int64_t dm_wall_ms (void);
 
 /* "2026-11-30T21:00:00Z", "...T21:00:00.250Z", "...T22:00:00+01:00" (any
- * RFC 3339 offset) or "+SEC" from now_ms. 0 or -EINVAL with a reason. */
+ * RFC 3339 offset) or "+SEC" from now_ms. A TIME must fall after now_ms and
+ * at most a day later, as +SEC (0 to 86400) does; a day the month does not
+ * have and a leap second are refused, not normalised. 0 or -EINVAL with a
+ * reason. */
 int dm_start_at_parse (const char *text, int64_t now_ms, int64_t *out_ms, char *why,
                        size_t why_size);
 /* RFC 3339 in UTC with milliseconds: "2026-11-30T21:00:00.250Z". */

@@ -33,8 +33,11 @@ test_time (void)
   DM_CHECK_INT (t, ==, 31000);
   DM_CHECK_INT (dm_start_at_parse ("+2.5", 1000, &t, NULL, 0), ==, 0);
   DM_CHECK_INT (t, ==, 3500);
-  DM_CHECK_INT (dm_start_at_parse ("2026-11-30T21:00:00Z", 0, &t, NULL, 0), ==, 0);
+  /* An absolute TIME is taken from now until a day ahead, as +SEC is. */
+  const int64_t now = 1796072400000LL - 3600000;
+  DM_CHECK_INT (dm_start_at_parse ("2026-11-30T21:00:00Z", now, &t, NULL, 0), ==, 0);
   DM_CHECK_INT (t, ==, 1796072400000LL);
+  DM_CHECK_INT (dm_start_at_parse ("2026-12-01T20:00:00Z", now, &t, NULL, 0), ==, 0);
   char why[200] = "";
   DM_CHECK (dm_start_at_parse ("+", 0, &t, why, sizeof why) < 0);
   DM_CHECK (strstr (why, "+SEC") != NULL);
@@ -42,6 +45,44 @@ test_time (void)
   DM_CHECK (dm_start_at_parse ("+1e9", 0, &t, NULL, 0) < 0);
   DM_CHECK (dm_start_at_parse ("21:00", 0, &t, why, sizeof why) < 0);
   DM_CHECK (strstr (why, "RFC 3339") != NULL);
+}
+
+/* Times that are not times are refused, each with its reason, rather
+ * than normalised into another moment or waited for. */
+static void
+test_start_at_refused (void)
+{
+  const int64_t now = 1796072400000LL; /* 2026-11-30T21:00:00Z */
+  char why[200] = "";
+  int64_t t = 0;
+
+  /* 30 February is not 2 March. */
+  DM_CHECK (dm_start_at_parse ("2026-11-31T21:30:00Z", now, &t, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "November 2026 has 30 days") != NULL);
+  DM_CHECK (dm_start_at_parse ("2027-02-29T00:00:00Z", now - 86400000LL * 89, &t, why,
+                               sizeof why) < 0);
+  DM_CHECK (strstr (why, "February 2027 has 28 days") != NULL);
+  DM_CHECK (dm_start_at_parse ("2026-02-30T12:00:00Z", now, &t, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "February 2026 has 28 days") != NULL);
+  DM_CHECK (dm_start_at_parse ("2026-11-30T21:00:00-00:60", now, &t, why, sizeof why) < 0);
+  /* A leap second is not the next minute's first. */
+  DM_CHECK (dm_start_at_parse ("2026-11-30T23:59:60Z", now, &t, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "leap second") != NULL);
+  /* No further than +SEC may go. */
+  DM_CHECK (dm_start_at_parse ("9999-12-31T23:59:59Z", now, &t, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "more than a day ahead") != NULL);
+  DM_CHECK (dm_start_at_parse ("2026-12-01T21:00:01Z", now, &t, why, sizeof why) < 0);
+  DM_CHECK_INT (dm_start_at_parse ("2026-12-01T21:00:00Z", now, &t, why, sizeof why), ==, 0);
+  /* Nor into the past, which would be missed after the test file was
+   * filled. */
+  DM_CHECK (dm_start_at_parse ("2026-11-30T20:59:59.999Z", now, &t, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "in the past") != NULL);
+  DM_CHECK (dm_start_at_parse ("2020-01-01T00:00:00Z", now, &t, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "in the past") != NULL);
+  DM_CHECK_INT (dm_start_at_parse ("2026-11-30T21:00:00.001Z", now, &t, why, sizeof why), ==, 0);
+  /* An offset moves the moment, not the rules: 22:30+01:00 is 21:30Z. */
+  DM_CHECK_INT (dm_start_at_parse ("2026-11-30T22:30:00+01:00", now, &t, why, sizeof why), ==, 0);
+  DM_CHECK_INT (t, ==, now + 1800000);
 }
 
 static void
@@ -253,8 +294,16 @@ test_cli_option (void)
 {
   static dm_cli_options o;
   char why[512] = "";
-  DM_CHECK_INT (parse_start_at ("2026-11-30T21:00:00Z", &o, why, sizeof why), ==, 0);
-  DM_CHECK_STR (o.start_at, "2026-11-30T21:00:00Z");
+  char soon[40];
+  dm_time_format_ms (dm_wall_ms () + 600000, soon, sizeof soon);
+  DM_CHECK_INT (parse_start_at (soon, &o, why, sizeof why), ==, 0);
+  DM_CHECK_STR (o.start_at, soon);
+  /* Checked against the clock when parsed: an hour ago is refused before
+   * anything is prepared. */
+  char ago[40];
+  dm_time_format_ms (dm_wall_ms () - 3600000, ago, sizeof ago);
+  DM_CHECK (parse_start_at (ago, &o, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "--start-at") && strstr (why, "in the past"));
   DM_CHECK_INT (parse_start_at ("+90", &o, why, sizeof why), ==, 0);
   DM_CHECK_STR (o.start_at, "+90");
   DM_CHECK (parse_start_at ("9pm", &o, why, sizeof why) < 0);
@@ -270,6 +319,7 @@ int
 main (void)
 {
   DM_RUN ("/merge/time", test_time);
+  DM_RUN ("/merge/start-at-refused", test_start_at_refused);
   DM_RUN ("/merge/schedule", test_schedule);
   DM_RUN ("/merge/merge", test_merge);
   DM_RUN ("/merge/json-schedule", test_json_schedule);
