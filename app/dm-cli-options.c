@@ -53,6 +53,8 @@ typedef enum {
   OPT_WRITE_THROUGH, OPT_DESTROY, OPT_FORMAT, OPT_OUTPUT, OPT_COMMENT, OPT_QUIET,
   OPT_LIST_TARGETS, OPT_ALL_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH, OPT_NO_HISTORY,
   OPT_THRESHOLD, OPT_LATENCY, OPT_START_AT, OPT_SAMPLE, OPT_SAMPLES,
+  /* merge */
+  OPT_ALLOW_DUPLICATES,
   /* compare */
   OPT_UNIT, OPT_SORT,
   /* sweep and sustained */
@@ -212,6 +214,10 @@ static const dm_opt table[] = {
   { .name = "output", .kind = DM_OPT_PATH, .arg = "FILE",
     .commands = MEASURE | COMPARE | SHOW | MERGE, .id = OPT_OUTPUT, .group = N_ ("Output"),
     .help = N_ ("write to FILE (atomically) instead of stdout") },
+  { .name = "allow-duplicates", .kind = DM_OPT_FLAG, .commands = MERGE,
+    .id = OPT_ALLOW_DUPLICATES, .group = N_ ("Output"),
+    .help = N_ ("merge a run given twice (the same file or a copy: the same start, test file "
+            "and figures) as two hosts instead of refusing it") },
   { .name = "unit", .kind = DM_OPT_CHOICE, .choices = "MB/s|GB/s|IOPS|us",
     .flags = DM_OPT_ALIASES, .commands = COMPARE, .id = OPT_UNIT, .group = N_ ("Output"),
     .help = N_ ("the figure to compare"), .def = "MB/s" },
@@ -366,6 +372,7 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
     case OPT_LATENCY: o->latency = true; break;
     case OPT_SAMPLE: o->sample_s = v->seconds; break;
     case OPT_SAMPLES: o->samples = true; break;
+    case OPT_ALLOW_DUPLICATES: o->allow_duplicates = true; break;
     case OPT_START_AT:
       {
         /* Checked here against the clock, before anything touches the

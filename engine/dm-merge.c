@@ -269,9 +269,36 @@ span_of (const dm_report *r, const dm_result *res, bool scheduled, int64_t *a, i
     }
 }
 
+/* Whether b is a's run again: a file given twice, or a copy of it with
+ * another name or comment. A report has no run id and no host name; what
+ * tells two hosts apart is when they ran, their test file's random name,
+ * their system, and above all what they measured, which no two hosts
+ * repeat byte for byte (on a block device the test file is the device on
+ * every host, and a fleet's hosts may start in the same second). */
+static bool
+same_run (const dm_report *a, const dm_report *b)
+{
+  if (a->started != b->started || a->finished != b->finished
+      || strcmp (a->test_file, b->test_file) || strcmp (a->target.path, b->target.path)
+      || strcmp (a->system.kernel, b->system.kernel)
+      || strcmp (a->system.cpu_model, b->system.cpu_model) || a->n_results != b->n_results)
+    return false;
+  for (unsigned i = 0; i < a->n_results; i++)
+    {
+      const dm_result *x = &a->results[i], *y = &b->results[i];
+      if (x->started_ms != y->started_ms || x->n_runs != y->n_runs)
+        return false;
+      for (unsigned k = 0; k < x->n_runs; k++)
+        if (x->runs[k].bytes != y->runs[k].bytes || x->runs[k].ios != y->runs[k].ios
+            || x->runs[k].mb_per_s != y->runs[k].mb_per_s)
+          return false;
+    }
+  return true;
+}
+
 int
 dm_merge_build (dm_merge *m, const dm_report *const *reports, const char *const *names,
-                unsigned n, char *why, size_t why_size)
+                unsigned n, unsigned flags, char *why, size_t why_size)
 {
   char name_a[32], name_b[32];
   memset (m, 0, sizeof *m);
@@ -309,6 +336,16 @@ dm_merge_build (dm_merge *m, const dm_report *const *reports, const char *const 
           if (!res->started_ms)
             m->scheduled = false;
         }
+      for (unsigned e = 0; e < h && !(flags & DM_MERGE_ALLOW_DUPLICATES); e++)
+        if (same_run (reports[e], r))
+          {
+            char when[40];
+            dm_time_format_ms (r->started * 1000, when, sizeof when);
+            return refuse (why, why_size,
+                           "%s: the same run as %s (started %s, test file %s), which would count "
+                           "one host twice; --allow-duplicates merges it anyway",
+                           names[h], names[e], when, r->test_file[0] ? r->test_file : "unknown");
+          }
       m->reports[h] = r;
       m->names[h] = names[h];
     }
