@@ -61,7 +61,7 @@ dm_testfile_open (dm_testfile *tf, dm_report *r, const char *target, bool need_w
 {
   dm_settings *s = &r->settings;
   dm_file_options opt = { .direct = !s->buffered, .write_through = s->write_through };
-  char need[32], have[32];
+  char need[32], have[32], room[32], total[32];
   int err;
 
   memset (tf, 0, sizeof *tf);
@@ -110,10 +110,16 @@ dm_testfile_open (dm_testfile *tf, dm_report *r, const char *target, bool need_w
   uint64_t margin = s->test_size / 64 + (16ull << 20);
   if (r->target.size_bytes && r->target.free_bytes < s->test_size + margin)
     {
+      /* The room is said: a file smaller than what is free would
+       * otherwise read as refused by mistake. */
       dm_size_format (s->test_size, need, sizeof need);
       dm_size_human (r->target.free_bytes, have, sizeof have);
-      return fail (r, -ENOSPC, "not enough free space in %s for a %s test file (%s free)",
-                   target, need, have);
+      dm_size_human (margin, room, sizeof room);
+      dm_size_human (s->test_size + margin, total, sizeof total);
+      return fail (r, -ENOSPC,
+                   "not enough free space in %s for a %s test file: with the %s kept free "
+                   "for the filesystem's own use it needs %s, and %s is free",
+                   target, need, room, total, have);
     }
 
   err = dm_file_create_temp (target, &opt, &tf->file, r->test_file, sizeof r->test_file);
