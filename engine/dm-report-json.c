@@ -252,6 +252,8 @@ dm_report_write_json (const dm_report *r, dm_buf *b)
 
   open_ (&j, "target", "{");
   str (&j, "path", r->target.path);
+  /* What the path's links lead to: the folder or device really measured. */
+  str (&j, "real_path", r->target.real_path[0] ? r->target.real_path : NULL);
   str (&j, "mount_point", r->target.mount_point);
   str (&j, "filesystem", r->target.filesystem);
   str (&j, "device", r->target.device);

@@ -358,6 +358,7 @@ dm_report_load_json (dm_report *out, const char *text, size_t len, char *why, si
 
   const dm_json *t = dm_json_get (root, "target");
   string (t, "path", r.target.path, sizeof r.target.path);
+  string (t, "real_path", r.target.real_path, sizeof r.target.real_path);
   string (t, "mount_point", r.target.mount_point, sizeof r.target.mount_point);
   string (t, "filesystem", r.target.filesystem, sizeof r.target.filesystem);
   string (t, "device", r.target.device, sizeof r.target.device);

@@ -167,6 +167,9 @@ dm_report_write_text (const dm_report *r, dm_buf *b)
                    r->target.driver[0] ? " [" : "", r->target.driver,
                    r->target.driver[0] ? "]" : "",
                    r->target.filesystem[0] ? ", " : "", r->target.filesystem);
+  /* A target reached through a link: the folder really measured. */
+  if (dm_target_resolved (&r->target))
+    dm_buf_printf (b, "   Path: %s (%s leads there)\n", r->target.real_path, r->target.path);
   dm_buf_printf (b, "Comment: %s\n", r->comment);
   device_lines (b, r);
 }

@@ -99,6 +99,16 @@ dm_testfile_open (dm_testfile *tf, dm_report *r, const char *target, bool need_w
       return 0;
     }
 
+  /* A folder reached through a link into the system's own folders is a
+   * link the user may not know leads there (a test file in /etc, or in
+   * C:\Windows); written out without the link, it is their choice. */
+  const char *real = dm_target_resolved (&r->target);
+  char system[1024];
+  if (real && dm_path_in_system_folder (real, system, sizeof system))
+    return fail (r, -EPERM,
+                 "%s leads to %s, inside the system folder %s; a test file there is refused "
+                 "unless you give %s itself", target, real, system, real);
+
   dm_stale_files (target, note_stale, r);
 
   if (r->target.read_only)

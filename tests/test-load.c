@@ -58,6 +58,9 @@ test_round_trip (void)
   DM_CHECK_STR (why, "");
   DM_CHECK_INT (r.n_results, ==, written.n_results);
   DM_CHECK_STR (r.comment, written.comment);
+  /* The folder really measured, the target's links followed. */
+  DM_CHECK (written.target.real_path[0] == '/' || written.target.real_path[1] == ':');
+  DM_CHECK_STR (r.target.real_path, written.target.real_path);
   DM_CHECK_STR (r.backend, "test");
   DM_CHECK_STR (dm_status_name (r.status), "complete");
   DM_CHECK_INT (r.started, ==, written.started);
