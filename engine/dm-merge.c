@@ -96,9 +96,10 @@ dm_time_parse_ms (const char *text)
   return (t - offset_s) * 1000 + ms;
 }
 
-/* The furthest ahead a start may be, absolute or +SEC: a fleet's TIME is
- * computed just before its hosts are started, so a later one is a typo
- * (a wrong year or day) that would hold the test file for nothing. */
+/* The furthest ahead a start may be, absolute or +SEC (86400 in the +SEC
+ * message too): a fleet's TIME is computed just before its hosts are
+ * started, so a later one is a typo (a wrong year or day) that would hold
+ * the test file for nothing. */
 #define START_AT_MAX_S 86400
 
 /* The fields a time's text names but dm_time_parse_ms normalises away:
@@ -138,8 +139,7 @@ dm_start_at_parse (const char *text, int64_t now_ms, int64_t *out_ms, char *why,
       char *end;
       double sec = strtod (text + 1, &end);
       if (end == text + 1 || *end || !isfinite (sec) || sec < 0 || sec > START_AT_MAX_S)
-        return dm_why (why, why_size, "'%.40s' is not +SEC with 0 to %d seconds", text,
-                       START_AT_MAX_S);
+        return dm_why (why, why_size, "'%.40s' is not +SEC with 0 to 86400 seconds", text);
       *out_ms = now_ms + (int64_t) llround (sec * 1000);
       return 0;
     }
