@@ -103,11 +103,11 @@ dm_testfile_open (dm_testfile *tf, dm_report *r, const char *target, bool need_w
    * link the user may not know leads there (a test file in /etc, or in
    * C:\Windows); written out without the link, it is their choice. */
   const char *real = dm_target_resolved (&r->target);
-  char system[1024];
-  if (real && dm_path_in_system_folder (real, system, sizeof system))
+  char sysdir[1024];
+  if (real && dm_path_in_system_folder (real, sysdir, sizeof sysdir))
     return fail (r, -EPERM,
                  "%s leads to %s, inside the system folder %s; a test file there is refused "
-                 "unless you give %s itself", target, real, system, real);
+                 "unless you give %s itself", target, real, sysdir, real);
 
   dm_stale_files (target, note_stale, r);
 

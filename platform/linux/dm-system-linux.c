@@ -436,13 +436,13 @@ dm_path_in_system_folder (const char *real_path, char *folder, size_t size)
 {
   /* The system's own configuration, programs, boot files and the
    * kernel's views: a test file there is never what a user meant. */
-  static const char *const system[] = { "/etc", "/usr", "/boot", "/proc", "/sys", "/dev" };
-  for (size_t i = 0; i < sizeof system / sizeof system[0]; i++)
+  static const char *const folders[] = { "/etc", "/usr", "/boot", "/proc", "/sys", "/dev" };
+  for (size_t i = 0; i < sizeof folders / sizeof folders[0]; i++)
     {
-      size_t n = strlen (system[i]);
-      if (!strncmp (real_path, system[i], n) && (real_path[n] == '\0' || real_path[n] == '/'))
+      size_t n = strlen (folders[i]);
+      if (!strncmp (real_path, folders[i], n) && (real_path[n] == '\0' || real_path[n] == '/'))
         {
-          copy (folder, size, system[i]);
+          copy (folder, size, folders[i]);
           return true;
         }
     }
