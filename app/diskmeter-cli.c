@@ -357,9 +357,25 @@ run_scheduled (cli *c)
   int64_t start_ms;
   unsigned k = 0;
 
-  dm_start_at_parse (c->opt.start_at, dm_wall_ms (), &start_ms, NULL, 0);
-  int err = dm_runner_prepare (c->runner);
   int64_t warmup_ms = (int64_t) llround (s->warmup_s * 1000);
+  int64_t asked_ms = dm_wall_ms ();
+  /* The options checked TIME a moment ago; a TIME that has passed since,
+   * or whose first warm-up was due before now, is missed before the test
+   * file is made, not after it was filled. */
+  if (dm_start_at_parse (c->opt.start_at, asked_ms, &start_ms, NULL, 0) < 0)
+    start_ms = dm_time_parse_ms (c->opt.start_at);
+  if (asked_ms > start_ms - warmup_ms + DM_SCHEDULE_TOLERANCE_MS)
+    {
+      dm_time_format_ms (start_ms - warmup_ms, when, sizeof when);
+      dm_time_format_ms (asked_ms, ready, sizeof ready);
+      rep->started = dm_wall_time ();
+      snprintf (rep->error, sizeof rep->error,
+                "missed --start-at: the first test's warm-up was due to begin at %s, before "
+                "the run could begin at %s; nothing was prepared; give a later TIME", when,
+                ready);
+      return dm_runner_finish (c->runner, -ETIME);
+    }
+  int err = dm_runner_prepare (c->runner);
   for (unsigned i = 0; !err && i < rep->n_results; i++)
     {
       if (!dm_runner_selected (c->runner, i))

@@ -70,7 +70,8 @@ dm_cli_merge_main (int argc, char **argv)
     }
 
   dm_merge m;
-  if (dm_merge_build (&m, rp, paths, n, why, sizeof why) < 0)
+  if (dm_merge_build (&m, rp, paths, n, o.allow_duplicates ? DM_MERGE_ALLOW_DUPLICATES : 0, why,
+                      sizeof why) < 0)
     {
       fprintf (stderr, _ ("diskmeter-cli merge: %s\n"), dm_cli_shown (why));
       goto out;

@@ -60,8 +60,8 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
   dm_buf_add (b, "test,mode,pattern,block_size,queue_depth,threads,read_percent,status,"
                  "mb_per_s,iops,latency_us,mean_mb_per_s,stdev_mb_per_s,runs,"
                  "lat_min_us,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,lat_p99_9_us,"
-                 "lat_p99_99_us,lat_max_us,cpu_percent,backend,cached,target,filesystem,"
-                 "device,model,test_size,date,comment,device_read_bytes,device_write_bytes,"
+                 "lat_p99_99_us,lat_max_us,cpu_percent,backend,cached,target,target_real_path,"
+                 "filesystem,device,model,test_size,date,comment,device_read_bytes,device_write_bytes,"
                  "device_reads,device_writes,device_avg_request_bytes,device_avg_queue,"
                  "device_busy_percent,flags");
   if (r->n_thresholds)
@@ -97,6 +97,8 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
       field (b, r->backend);
       dm_buf_printf (b, ",%s,", r->cached ? "yes" : "no");
       field (b, r->target.path);
+      dm_buf_add (b, ",");
+      field (b, r->target.real_path[0] ? r->target.real_path : r->target.path);
       dm_buf_add (b, ",");
       field (b, r->target.filesystem);
       dm_buf_add (b, ",");

@@ -272,6 +272,8 @@ dm_report_write_json (const dm_report *r, dm_buf *b)
 
   open_ (&j, "target", "{");
   user_text (&j, "path", r->target.path);
+  /* What the path's links lead to: the folder or device really measured. */
+  user_text (&j, "real_path", r->target.real_path[0] ? r->target.real_path : NULL);
   user_text (&j, "mount_point", r->target.mount_point);
   user_text (&j, "filesystem", r->target.filesystem);
   user_text (&j, "device", r->target.device);

@@ -220,6 +220,56 @@ load_samples (loader *l, const dm_json *o, dm_result *res, unsigned index)
   return !l->failed;
 }
 
+/* A field a result repeats from its test name or mode, if present, must
+ * be a whole number in max and be want. The file is refused otherwise:
+ * the name alone says what was measured, and a file whose own fields
+ * contradict it was edited or is not ours. */
+static bool
+repeated_uint (loader *l, const dm_json *o, const char *key, double max, unsigned want,
+               const char *test, const char *mode, unsigned index)
+{
+  const dm_json *v = dm_json_get (o, key);
+  if (!v)
+    return true;
+  if (v->type != DM_JSON_NUMBER || !isfinite (v->num) || v->num < 0 || v->num > max
+      || v->num != floor (v->num))
+    return refuse (l, "result %u (%s %s): '%s' is not a whole number from 0 to %.0f", index + 1,
+                   test, mode, key, max);
+  if (v->num != want)
+    return refuse (l, "result %u (%s %s): '%s' is %.0f where the test and mode say %u",
+                   index + 1, test, mode, key, v->num, want);
+  return true;
+}
+
+/* The spec's fields against the spec read from the test name, within the
+ * ranges dm-spec.h allows, and the read share against the mode. */
+static bool
+check_repeated_spec (loader *l, const dm_json *o, const dm_result *res, unsigned index)
+{
+  const char *test = dm_json_get_string (o, "test", "");
+  const char *mode = dm_mode_name (res->mode);
+  const dm_json *pattern = dm_json_get (o, "pattern");
+  const char *want_pattern = res->spec.pattern == DM_SEQ ? "SEQ" : "RND";
+
+  if (pattern && (pattern->type != DM_JSON_STRING || strcmp (pattern->str, want_pattern)))
+    return refuse (l, "result %u (%s %s): 'pattern' is not %s, as the test says", index + 1,
+                   test, mode, want_pattern);
+  if (!repeated_uint (l, o, "block_size", DM_BLOCK_MAX, res->spec.block_size, test, mode, index)
+      || !repeated_uint (l, o, "queue_depth", DM_QUEUE_MAX, res->spec.queue_depth, test, mode,
+                         index)
+      || !repeated_uint (l, o, "threads", DM_THREADS_MAX, res->spec.threads, test, mode, index))
+    return false;
+  /* Read is all reads, write none, Mix the share it was run with. */
+  const dm_json *share = dm_json_get (o, "read_percent");
+  if (share && res->mode != DM_MODE_MIX)
+    return repeated_uint (l, o, "read_percent", 100, res->mode == DM_MODE_READ ? 100 : 0, test,
+                          mode, index);
+  if (share && (res->read_percent < DM_MIX_READ_MIN || res->read_percent > DM_MIX_READ_MAX))
+    return refuse (l, "result %u (%s %s): 'read_percent' is %u; a Mix reads %d to %d percent",
+                   index + 1, test, mode, res->read_percent, DM_MIX_READ_MIN, DM_MIX_READ_MAX);
+  return true;
+}
+
 static bool
 load_result (loader *l, const dm_json *o, dm_result *res, unsigned index)
 {
@@ -236,6 +286,8 @@ load_result (loader *l, const dm_json *o, dm_result *res, unsigned index)
   res->status = parse_status (l, dm_json_get_string (o, "status", "complete"));
   user_text (l, o, "error", res->error, sizeof res->error);
   res->read_percent = (unsigned) number (l, o, "read_percent", 100);
+  if (!l->failed && !check_repeated_spec (l, o, res, index))
+    return false;
   res->mb_per_s = number (l, o, "mb_per_s", 1e9);
   res->iops = number (l, o, "iops", 1e12);
   res->latency_us = number (l, o, "best_latency_us", 1e12);
@@ -329,6 +381,7 @@ dm_report_load_json (dm_report *out, const char *text, size_t len, char *why, si
 
   const dm_json *t = dm_json_get (root, "target");
   user_text (&l, t, "path", r.target.path, sizeof r.target.path);
+  user_text (&l, t, "real_path", r.target.real_path, sizeof r.target.real_path);
   user_text (&l, t, "mount_point", r.target.mount_point, sizeof r.target.mount_point);
   user_text (&l, t, "filesystem", r.target.filesystem, sizeof r.target.filesystem);
   user_text (&l, t, "device", r.target.device, sizeof r.target.device);

@@ -204,6 +204,15 @@ dm_report_write_text (const dm_report *r, dm_buf *b)
         }
       dm_buf_add (b, "\n");
     }
+  /* A target reached through a link: the folder really measured. */
+  if (dm_target_resolved (&r->target))
+    {
+      dm_buf_add (b, "   Path: ");
+      dm_text_add_shown (b, r->target.real_path);
+      dm_buf_add (b, " (");
+      dm_text_add_shown (b, r->target.path);
+      dm_buf_add (b, " leads there)\n");
+    }
   /* A comment is one line, whatever it holds: a newline in it cannot
    * start a forged [Read] section, an escape cannot drive the terminal. */
   dm_buf_add (b, "Comment: ");

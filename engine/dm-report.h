@@ -34,6 +34,11 @@ typedef enum {
 
 const char *dm_status_name (dm_status status);
 
+/* The folder or device a target's links lead to, when that is not the
+ * path as given (a trailing separator aside): what a report names as
+ * really measured. NULL when they are the same or it is unknown. */
+const char *dm_target_resolved (const dm_target_info *t);
+
 typedef struct dm_run {
   uint64_t bytes;
   uint64_t ios;

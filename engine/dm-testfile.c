@@ -67,7 +67,7 @@ dm_testfile_open (dm_testfile *tf, dm_report *r, const char *target, bool need_w
 {
   dm_settings *s = &r->settings;
   dm_file_options opt = { .direct = !s->buffered, .write_through = s->write_through };
-  char need[32], have[32];
+  char need[32], have[32], room[32], total[32];
   int err;
 
   memset (tf, 0, sizeof *tf);
@@ -105,6 +105,16 @@ dm_testfile_open (dm_testfile *tf, dm_report *r, const char *target, bool need_w
       return 0;
     }
 
+  /* A folder reached through a link into the system's own folders is a
+   * link the user may not know leads there (a test file in /etc, or in
+   * C:\Windows); written out without the link, it is their choice. */
+  const char *real = dm_target_resolved (&r->target);
+  char sysdir[1024];
+  if (real && dm_path_in_system_folder (real, sysdir, sizeof sysdir))
+    return fail (r, -EPERM, real,
+                 "%s leads to %s, inside the system folder %s; a test file there is refused "
+                 "unless you give %s itself", target, real, sysdir, real);
+
   dm_stale_files (target, note_stale, r);
 
   if (r->target.read_only)
@@ -117,10 +127,16 @@ dm_testfile_open (dm_testfile *tf, dm_report *r, const char *target, bool need_w
   uint64_t margin = s->test_size / 64 + (16ull << 20);
   if (r->target.size_bytes && r->target.free_bytes < s->test_size + margin)
     {
+      /* The room is said: a file smaller than what is free would
+       * otherwise read as refused by mistake. */
       dm_size_format (s->test_size, need, sizeof need);
       dm_size_human (r->target.free_bytes, have, sizeof have);
-      return fail (r, -ENOSPC, target, "not enough free space in %s for a %s test file (%s free)",
-                   target, need, have);
+      dm_size_human (margin, room, sizeof room);
+      dm_size_human (s->test_size + margin, total, sizeof total);
+      return fail (r, -ENOSPC, target,
+                   "not enough free space in %s for a %s test file: with the %s kept free "
+                   "for the filesystem's own use it needs %s, and %s is free",
+                   target, need, room, total, have);
     }
 
   err = dm_file_create_temp (target, &opt, &tf->file, r->test_file, sizeof r->test_file);
