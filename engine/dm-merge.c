@@ -7,6 +7,7 @@
  * added bucket by bucket before any percentile is read.
  */
 #include "dm-merge.h"
+#include "dm-text.h"
 
 #include "dm-gettext.h"
 
@@ -479,8 +480,18 @@ dm_merge_write_text (const dm_merge *m, dm_buf *b)
   dm_buf_add (b, m->scheduled ? "Runs: scheduled (--start-at); sums are over the window every host measured\n"
                               : "Runs: not scheduled; they overlapped in time, not window by window\n");
   for (unsigned h = 0; h < m->n_hosts; h++)
-    dm_buf_printf (b, "Host %u: %s%s%s\n", h + 1, m->names[h],
-                   m->reports[h]->comment[0] ? " - " : "", m->reports[h]->comment);
+    {
+      /* A file name or comment is one line, shown escaped: neither can
+       * forge a row of the fleet's table or drive the terminal. */
+      dm_buf_printf (b, "Host %u: ", h + 1);
+      dm_text_add_shown (b, m->names[h]);
+      if (m->reports[h]->comment[0])
+        {
+          dm_buf_add (b, " - ");
+          dm_text_add_shown (b, m->reports[h]->comment);
+        }
+      dm_buf_add (b, "\n");
+    }
   dm_buf_add (b, "\nMB/s and IOPS: mean over each host's measured runs, summed over hosts.\n"
                  "Latency: all I/Os of all hosts, from their merged histograms.\n\n");
   dm_buf_printf (b, "%-14s %-5s %-18s %11s %11s %10s %10s %10s %10s %7s\n", "Test", "Mode", "Host",
@@ -503,7 +514,9 @@ dm_merge_write_text (const dm_merge *m, dm_buf *b)
           const dm_merge_host *c = &row->hosts[h];
           const char *base = strrchr (m->names[h], '/');
           base = base ? base + 1 : m->names[h];
-          dm_buf_printf (b, "%-14s %-5s %-18.18s ", "", "", base);
+          char shown[300], col[64];
+          dm_text_shorten (col, sizeof col, dm_text_shown (shown, sizeof shown, base), 18);
+          dm_buf_printf (b, "%-14s %-5s %-18s ", "", "", col);
           num (b, "%11.2f", c->mb_per_s);
           num (b, " %11.1f", c->iops);
           num (b, " %10.1f", c->latency.p50);

@@ -306,6 +306,43 @@ test_merge_duplicates (void)
     dm_report_clear (&r[h]);
 }
 
+/* A host's file name and comment are shown on one line each, escaped: a
+ * newline cannot forge a row of the fleet's table, an escape sequence
+ * cannot reach the terminal. */
+static void
+test_merge_text_escaped (void)
+{
+  dm_report r[2];
+  dm_histogram a, b;
+  dm_merge m;
+  dm_buf out;
+  char why[300] = "";
+  const char *names[2] = { "a\x1b[2J.json", "b.json" };
+
+  dm_histogram_reset (&a);
+  dm_histogram_reset (&b);
+  make_host (&r[0], 100, 20000, 1796072400000LL, &a, &b);
+  make_host (&r[1], 200, 40000, 1796072400030LL, &a, &b);
+  snprintf (r[0].test_file, sizeof r[0].test_file, "/data/diskmeter-Ab3dE9.tmp");
+  snprintf (r[1].test_file, sizeof r[1].test_file, "/data/diskmeter-x7Qp2L.tmp");
+  snprintf (r[1].comment, sizeof r[1].comment,
+            "fine\nSEQ1M_Q8T1     read  all           999999.0\x1b]0;owned\x07");
+  const dm_report *rp[2] = { &r[0], &r[1] };
+  DM_CHECK_INT (dm_merge_build (&m, rp, names, 2, 0, why, sizeof why), ==, 0);
+  dm_buf_init (&out);
+  dm_merge_write_text (&m, &out);
+  const char *t = out.data ? out.data : "";
+  DM_CHECK (strchr (t, '\x1b') == NULL);
+  DM_CHECK (strchr (t, '\x07') == NULL);
+  DM_CHECK (strstr (t, "\nSEQ1M_Q8T1     read  all           999999.0") == NULL);
+  DM_CHECK (strstr (t, "Host 1: a\\x1b[2J.json\n") != NULL);
+  DM_CHECK (strstr (t, "Host 2: b.json - fine\\nSEQ1M_Q8T1") != NULL);
+  dm_buf_free (&out);
+  dm_merge_clear (&m);
+  for (int h = 0; h < 2; h++)
+    dm_report_clear (&r[h]);
+}
+
 /* The schedule survives a JSON round trip; unscheduled results have none. */
 static void
 test_json_schedule (void)
@@ -376,6 +413,7 @@ main (void)
   DM_RUN ("/merge/schedule", test_schedule);
   DM_RUN ("/merge/merge", test_merge);
   DM_RUN ("/merge/duplicates", test_merge_duplicates);
+  DM_RUN ("/merge/text-escaped", test_merge_text_escaped);
   DM_RUN ("/merge/json-schedule", test_json_schedule);
   DM_RUN ("/merge/cli-option", test_cli_option);
   return dm_test_done ();
