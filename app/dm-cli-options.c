@@ -213,7 +213,8 @@ static const dm_opt table[] = {
     .help = N_ ("for show and export; xlsx is for export only"), .def = "text" },
   { .name = "output", .kind = DM_OPT_PATH, .arg = "FILE",
     .commands = MEASURE | COMPARE | SHOW | MERGE, .id = OPT_OUTPUT, .group = N_ ("Output"),
-    .help = N_ ("write to FILE (atomically) instead of stdout") },
+    .help = N_ ("write to FILE instead of stdout: a file is replaced whole, a FIFO or device "
+                "written into") },
   { .name = "allow-duplicates", .kind = DM_OPT_FLAG, .commands = MERGE,
     .id = OPT_ALLOW_DUPLICATES, .group = N_ ("Output"),
     .help = N_ ("merge a run given twice (the same file or a copy: the same start, test file "
