@@ -157,7 +157,8 @@ entry_row (DmHistoryWindow        *self,
       check = gtk_check_button_new ();
       gtk_widget_set_sensitive (check, FALSE);
       title_text = g_filename_display_name (e->name);
-      detail_text = g_strdup_printf (_ ("Cannot be read: %s"), e->error);
+      g_autofree char *reason = g_utf8_make_valid (e->error, -1);
+      detail_text = g_strdup_printf (_ ("Cannot be read: %s"), reason);
     }
   gtk_box_append (GTK_BOX (box), check);
   title = gtk_label_new (title_text);
