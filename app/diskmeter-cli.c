@@ -233,7 +233,7 @@ write_output (cli *c, dm_buf *out)
   int err = dm_cli_emit (out, c->opt.output);
   if (err < 0)
     fprintf (stderr, _ ("diskmeter-cli: cannot write %s: %s\n"),
-             c->opt.output ? c->opt.output : "the report", dm_strerror (err));
+             c->opt.output ? dm_cli_shown (c->opt.output) : "the report", dm_strerror (err));
   return err;
 }
 
@@ -272,7 +272,7 @@ setup_run (cli *c, dm_report *report, dm_runner **runner, const char *target,
   snprintf (report->profile, sizeof report->profile, "%s",
             c->opt.n_tests ? "custom" : c->opt.profile);
   report->nvme = c->opt.nvme && !c->opt.n_tests;
-  snprintf (report->comment, sizeof report->comment, "%s", c->opt.comment ? c->opt.comment : "");
+  dm_report_set_comment (report, c->opt.comment);
   memcpy (report->thresholds, c->opt.thresholds, sizeof report->thresholds);
   report->n_thresholds = c->opt.n_thresholds;
   report->sample_s = c->opt.sample_s;
@@ -298,7 +298,7 @@ save_history (const cli *c, const dm_report *r)
     fprintf (stderr, _ ("diskmeter-cli: warning: the run was not saved in the history: %s\n"),
              dm_strerror (err));
   else if (!c->opt.quiet && c->tty)
-    fprintf (stderr, _ ("diskmeter-cli: saved as %s\n"), path);
+    fprintf (stderr, _ ("diskmeter-cli: saved as %s\n"), dm_cli_shown (path));
 }
 
 /* Warnings and the reason of a failure, once per target. */
@@ -306,9 +306,10 @@ static void
 tell_outcome (const dm_report *r, const char *which)
 {
   if (r->warning[0])
-    fprintf (stderr, _ ("diskmeter-cli: warning: %s\n"), r->warning);
+    fprintf (stderr, _ ("diskmeter-cli: warning: %s\n"), dm_cli_shown (r->warning));
   if (r->status == DM_STATUS_FAILED && r->error[0])
-    fprintf (stderr, "diskmeter-cli: %s%s%s\n", which ? which : "", which ? ": " : "", r->error);
+    fprintf (stderr, "diskmeter-cli: %s%s%s\n", which ? dm_cli_shown (which) : "",
+             which ? ": " : "", dm_cli_shown (r->error));
 }
 
 static bool
@@ -356,9 +357,25 @@ run_scheduled (cli *c)
   int64_t start_ms;
   unsigned k = 0;
 
-  dm_start_at_parse (c->opt.start_at, dm_wall_ms (), &start_ms, NULL, 0);
-  int err = dm_runner_prepare (c->runner);
   int64_t warmup_ms = (int64_t) llround (s->warmup_s * 1000);
+  int64_t asked_ms = dm_wall_ms ();
+  /* The options checked TIME a moment ago; a TIME that has passed since,
+   * or whose first warm-up was due before now, is missed before the test
+   * file is made, not after it was filled. */
+  if (dm_start_at_parse (c->opt.start_at, asked_ms, &start_ms, NULL, 0) < 0)
+    start_ms = dm_time_parse_ms (c->opt.start_at);
+  if (asked_ms > start_ms - warmup_ms + DM_SCHEDULE_TOLERANCE_MS)
+    {
+      dm_time_format_ms (start_ms - warmup_ms, when, sizeof when);
+      dm_time_format_ms (asked_ms, ready, sizeof ready);
+      rep->started = dm_wall_time ();
+      snprintf (rep->error, sizeof rep->error,
+                "missed --start-at: the first test's warm-up was due to begin at %s, before "
+                "the run could begin at %s; nothing was prepared; give a later TIME", when,
+                ready);
+      return dm_runner_finish (c->runner, -ETIME);
+    }
+  int err = dm_runner_prepare (c->runner);
   for (unsigned i = 0; !err && i < rep->n_results; i++)
     {
       if (!dm_runner_selected (c->runner, i))
@@ -414,7 +431,7 @@ dm_cli_start (dm_cli_command command, int argc, char **argv, dm_cli_options *o)
        * themselves. */
       fprintf (stderr, _ ("%s: %s\nUsage: %s %s (see %s --help)\n"),
                command & (DM_CLI_RUN | DM_CLI_SWEEP | DM_CLI_SUSTAINED) ? "diskmeter-cli" : who,
-               why, who, dm_cli_command_usage (command), who);
+               dm_cli_shown (why), who, dm_cli_command_usage (command), who);
       return EXIT_USAGE;
     }
   if (o->help || o->version)

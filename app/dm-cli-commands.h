@@ -40,6 +40,10 @@ int dm_cli_emit (const dm_buf *buf, const char *file);
  * into 1, with one line saying why. Every command's status passes here. */
 int dm_cli_finish (int status);
 
+/* s as the terminal may show it: controls and bytes that are not UTF-8
+ * escaped (dm_text_shown). Valid until the fourth call after, per thread. */
+const char *dm_cli_shown (const char *s);
+
 /* A report as text (with the latency table if asked), JSON or CSV, to
  * stdout or atomically to file. 0 or -errno. */
 int dm_cli_write_report (const dm_report *r, dm_format format, bool latency, const char *file);

@@ -39,7 +39,8 @@ dm_cli_compare_main (int argc, char **argv)
       int err = dm_file_read_all (files[loaded], DM_REPORT_FILE_MAX, &text, &len);
       if (err < 0)
         {
-          fprintf (stderr, _ ("diskmeter-cli compare: cannot read %s: %s\n"), files[loaded],
+          fprintf (stderr, _ ("diskmeter-cli compare: cannot read %s: %s\n"),
+                   dm_cli_shown (files[loaded]),
                    err == -EFBIG ? "larger than any result file" : dm_strerror (err));
           status = 1;
           break;
@@ -48,7 +49,8 @@ dm_cli_compare_main (int argc, char **argv)
       free (text);
       if (err < 0)
         {
-          fprintf (stderr, _ ("diskmeter-cli compare: %s: %s\n"), files[loaded], why);
+          fprintf (stderr, _ ("diskmeter-cli compare: %s: %s\n"), dm_cli_shown (files[loaded]),
+                   dm_cli_shown (why));
           status = 1;
           break;
         }
@@ -66,7 +68,8 @@ dm_cli_compare_main (int argc, char **argv)
       if (dm_cli_xlsx_write_runs (ptrs, labels, n, o.thresholds, o.n_thresholds, output, why,
                                   sizeof why) < 0)
         {
-          fprintf (stderr, _ ("diskmeter-cli compare: cannot write %s: %s\n"), output, why);
+          fprintf (stderr, _ ("diskmeter-cli compare: cannot write %s: %s\n"),
+                   dm_cli_shown (output), dm_cli_shown (why));
           status = 1;
         }
     }
@@ -98,7 +101,7 @@ dm_cli_compare_main (int argc, char **argv)
           if (err < 0)
             {
               fprintf (stderr, _ ("diskmeter-cli compare: cannot write %s: %s\n"),
-                       output ? output : "the comparison", dm_strerror (err));
+                       output ? dm_cli_shown (output) : "the comparison", dm_strerror (err));
               status = 1;
             }
           dm_compare_clear (&c);

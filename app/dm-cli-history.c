@@ -13,13 +13,14 @@
 #include "dm-i18n.h"
 #include "dm-cli-xlsx.h"
 #include "dm-history.h"
+#include "dm-text.h"
 #include "dm-units.h"
 
 static int
 usage_error (const char *why)
 {
   fprintf (stderr, _ ("diskmeter-cli history: %s\nUsage: diskmeter-cli history %s "
-                   "(see diskmeter-cli history --help)\n"), why,
+                   "(see diskmeter-cli history --help)\n"), dm_cli_shown (why),
            dm_cli_command_usage (DM_CLI_HISTORY));
   return 2;
 }
@@ -31,26 +32,29 @@ list (const dm_history_entry *e, unsigned n)
   dm_buf out;
   dm_buf_init (&out);
   if (dm_history_dir (dir, sizeof dir) == 0)
-    dm_buf_printf (&out, "Saved runs in %s\n", dir);
+    dm_buf_printf (&out, "Saved runs in %s\n", dm_cli_shown (dir));
   dm_buf_printf (&out, "%3s  %-19s  %-9s  %-20s  %-24s  %-9s %10s %10s %10s %10s  %s\n", "N",
                  "DATE", "STATUS", "TARGET", "DEVICE", "PROFILE", "SEQ R MB/s", "SEQ W MB/s",
                  "RND R IOPS", "RND W IOPS", "COMMENT");
   for (unsigned i = 0; i < n; i++)
     {
-      char date[32], device[160];
+      char date[32], device[300], target[24], model[32];
       if (!e[i].ok)
         {
-          dm_buf_printf (&out, "%3u  %s: cannot be loaded: %s\n", i + 1, e[i].name, e[i].error);
+          dm_buf_printf (&out, "%3u  %s: cannot be loaded: %s\n", i + 1,
+                         dm_cli_shown (e[i].name), dm_cli_shown (e[i].error));
           continue;
         }
       dm_format_local_time (e[i].started, date, sizeof date);
       snprintf (device, sizeof device, "%s%s%s", e[i].model, e[i].model[0] ? " " : "",
                 e[i].device);
-      dm_buf_printf (&out,
-                     "%3u  %-19s  %-9s  %-20.20s  %-24.24s  %-9s %10.1f %10.1f %10.0f %10.0f  %s\n",
-                     i + 1, date, dm_status_name (e[i].status), e[i].target, device, e[i].profile,
-                     e[i].seq_read_mb_s, e[i].seq_write_mb_s, e[i].rnd_read_iops,
-                     e[i].rnd_write_iops, e[i].comment);
+      /* The columns' widths, shortened in the middle at a boundary. */
+      dm_text_shorten (target, sizeof target, dm_cli_shown (e[i].target), 20);
+      dm_text_shorten (model, sizeof model, dm_cli_shown (device), 24);
+      dm_buf_printf (&out, "%3u  %-19s  %-9s  %-20s  %-24s  %-9s %10.1f %10.1f %10.0f %10.0f  %s\n",
+                     i + 1, date, dm_status_name (e[i].status), target, model,
+                     dm_cli_shown (e[i].profile), e[i].seq_read_mb_s, e[i].seq_write_mb_s,
+                     e[i].rnd_read_iops, e[i].rnd_write_iops, dm_cli_shown (e[i].comment));
     }
   if (!n)
     dm_buf_printf (&out, "(none yet)\n");
@@ -112,7 +116,8 @@ export_xlsx (const dm_history_entry *entries, unsigned n, const char *list, cons
     status = usage_error ("which runs?");
   if (!status && dm_cli_xlsx_write_runs (ptrs, labels, k, NULL, 0, file, why, sizeof why) < 0)
     {
-      fprintf (stderr, _ ("diskmeter-cli history: cannot write %s: %s\n"), file, why);
+      fprintf (stderr, _ ("diskmeter-cli history: cannot write %s: %s\n"), dm_cli_shown (file),
+               dm_cli_shown (why));
       status = 1;
     }
   for (unsigned i = 0; i < k; i++)
@@ -169,13 +174,14 @@ dm_cli_history_main (int argc, char **argv)
     {
       err = dm_history_delete (e->path);
       if (err < 0)
-        fprintf (stderr, _ ("diskmeter-cli history: cannot delete %s: %s\n"), e->name,
+        fprintf (stderr, _ ("diskmeter-cli history: cannot delete %s: %s\n"),
+                 dm_cli_shown (e->name),
                  dm_strerror (err));
       else
         {
           dm_buf out;
           dm_buf_init (&out);
-          dm_buf_printf (&out, "deleted %s\n", e->name);
+          dm_buf_printf (&out, "deleted %s\n", dm_cli_shown (e->name));
           /* The run is gone either way; a script learns it was not told. */
           if ((err = dm_cli_emit (&out, NULL)) < 0)
             fprintf (stderr, _ ("diskmeter-cli history: cannot write %s: %s\n"),
@@ -188,7 +194,8 @@ dm_cli_history_main (int argc, char **argv)
     {
       err = dm_history_set_comment (e->path, args[1], why, sizeof why);
       if (err < 0)
-        fprintf (stderr, _ ("diskmeter-cli history: %s: %s\n"), e->name, why);
+        fprintf (stderr, _ ("diskmeter-cli history: %s: %s\n"), dm_cli_shown (e->name),
+                 dm_cli_shown (why));
       status = err < 0;
     }
   else
@@ -197,7 +204,8 @@ dm_cli_history_main (int argc, char **argv)
       err = dm_history_load (e->path, &r, why, sizeof why);
       if (err < 0)
         {
-          fprintf (stderr, _ ("diskmeter-cli history: %s: %s\n"), e->name, why);
+          fprintf (stderr, _ ("diskmeter-cli history: %s: %s\n"), dm_cli_shown (e->name),
+                   dm_cli_shown (why));
           status = 1;
         }
       else
@@ -205,7 +213,7 @@ dm_cli_history_main (int argc, char **argv)
           err = dm_cli_write_report (&r, format, false, !strcmp (verb, "export") ? args[1] : NULL);
           if (err < 0)
             fprintf (stderr, _ ("diskmeter-cli history: cannot write %s: %s\n"),
-                     args[1] ? args[1] : "the report", dm_strerror (err));
+                     args[1] ? dm_cli_shown (args[1]) : "the report", dm_strerror (err));
           status = err < 0;
           dm_report_clear (&r);
         }

@@ -53,7 +53,8 @@ dm_cli_merge_main (int argc, char **argv)
       int err = dm_file_read_all (paths[loaded], DM_REPORT_FILE_MAX, &text, &len);
       if (err < 0)
         {
-          fprintf (stderr, _ ("diskmeter-cli merge: cannot read %s: %s\n"), paths[loaded],
+          fprintf (stderr, _ ("diskmeter-cli merge: cannot read %s: %s\n"),
+                   dm_cli_shown (paths[loaded]),
                    err == -EFBIG ? "larger than any result file" : dm_strerror (err));
           goto out;
         }
@@ -61,16 +62,18 @@ dm_cli_merge_main (int argc, char **argv)
       free (text);
       if (err < 0)
         {
-          fprintf (stderr, _ ("diskmeter-cli merge: %s: %s\n"), paths[loaded], why);
+          fprintf (stderr, _ ("diskmeter-cli merge: %s: %s\n"), dm_cli_shown (paths[loaded]),
+                   dm_cli_shown (why));
           goto out;
         }
       rp[loaded] = &reports[loaded];
     }
 
   dm_merge m;
-  if (dm_merge_build (&m, rp, paths, n, why, sizeof why) < 0)
+  if (dm_merge_build (&m, rp, paths, n, o.allow_duplicates ? DM_MERGE_ALLOW_DUPLICATES : 0, why,
+                      sizeof why) < 0)
     {
-      fprintf (stderr, _ ("diskmeter-cli merge: %s\n"), why);
+      fprintf (stderr, _ ("diskmeter-cli merge: %s\n"), dm_cli_shown (why));
       goto out;
     }
   int err;
@@ -92,8 +95,8 @@ dm_cli_merge_main (int argc, char **argv)
     }
   dm_merge_clear (&m);
   if (err < 0)
-    fprintf (stderr, _ ("diskmeter-cli merge: cannot write %s: %s\n"), output ? output : "the report",
-             why);
+    fprintf (stderr, _ ("diskmeter-cli merge: cannot write %s: %s\n"),
+             output ? dm_cli_shown (output) : "the report", dm_cli_shown (why));
   else
     status = 0;
 

@@ -53,6 +53,8 @@ typedef enum {
   OPT_WRITE_THROUGH, OPT_DESTROY, OPT_FORMAT, OPT_OUTPUT, OPT_COMMENT, OPT_QUIET,
   OPT_LIST_TARGETS, OPT_ALL_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH, OPT_NO_HISTORY,
   OPT_THRESHOLD, OPT_LATENCY, OPT_START_AT, OPT_SAMPLE, OPT_SAMPLES,
+  /* merge */
+  OPT_ALLOW_DUPLICATES,
   /* compare */
   OPT_UNIT, OPT_SORT,
   /* sweep and sustained */
@@ -211,7 +213,12 @@ static const dm_opt table[] = {
     .help = N_ ("for show and export; xlsx is for export only"), .def = "text" },
   { .name = "output", .kind = DM_OPT_PATH, .arg = "FILE",
     .commands = MEASURE | COMPARE | SHOW | MERGE, .id = OPT_OUTPUT, .group = N_ ("Output"),
-    .help = N_ ("write to FILE (atomically) instead of stdout") },
+    .help = N_ ("write to FILE instead of stdout: a file is replaced whole, a FIFO or device "
+                "written into") },
+  { .name = "allow-duplicates", .kind = DM_OPT_FLAG, .commands = MERGE,
+    .id = OPT_ALLOW_DUPLICATES, .group = N_ ("Output"),
+    .help = N_ ("merge a run given twice (the same file or a copy: the same start, test file "
+            "and figures) as two hosts instead of refusing it") },
   { .name = "unit", .kind = DM_OPT_CHOICE, .choices = "MB/s|GB/s|IOPS|us",
     .flags = DM_OPT_ALIASES, .commands = COMPARE, .id = OPT_UNIT, .group = N_ ("Output"),
     .help = N_ ("the figure to compare"), .def = "MB/s" },
@@ -257,7 +264,8 @@ static const dm_opt table[] = {
   { .name = "start-at", .kind = DM_OPT_STRING, .arg = "TIME", .commands = RUN,
     .id = OPT_START_AT, .group = N_ ("Output"),
     .help = N_ ("prepare, then start the first measured run at TIME (2026-11-30T21:00:00Z or +SEC) "
-            "and every later test on a fixed schedule from it, for hosts measured together") },
+            "and every later test on a fixed schedule from it, for hosts measured together; "
+            "TIME is in the future and at most a day ahead, as +SEC is at most 86400") },
 
   { .name = "help", .short_name = 'h', .kind = DM_OPT_FLAG, .commands = DM_CLI_ALL_COMMANDS,
     .id = OPT_HELP, .group = N_ ("Other"), .help = N_ ("print this help and exit") },
@@ -347,7 +355,17 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
                                                   : DM_FORMAT_TEXT;
       break;
     case OPT_OUTPUT: o->output = t; break;
-    case OPT_COMMENT: o->comment = t; break;
+    case OPT_COMMENT:
+      /* Refused rather than cut: the user sees the limit before a run,
+       * not a saved run that lost the end of its comment. */
+      if (strlen (t) > DM_REPORT_COMMENT_MAX)
+        {
+          snprintf (inner, sizeof inner, _ ("a comment keeps at most %d bytes; this one has %u"),
+                    DM_REPORT_COMMENT_MAX, (unsigned) strlen (t));
+          return dm_why (why, ws, "--%s: %s", "comment", inner);
+        }
+      o->comment = t;
+      break;
     case OPT_COMPARE_WITH: o->compare_with = t; break;
     case OPT_QUIET: o->quiet = true; break;
     case OPT_NO_HISTORY: o->no_history = true; break;
@@ -365,11 +383,14 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
     case OPT_LATENCY: o->latency = true; break;
     case OPT_SAMPLE: o->sample_s = v->seconds; break;
     case OPT_SAMPLES: o->samples = true; break;
+    case OPT_ALLOW_DUPLICATES: o->allow_duplicates = true; break;
     case OPT_START_AT:
       {
-        /* Checked here; "+SEC" is counted from when the run begins. */
+        /* Checked here against the clock, before anything touches the
+         * disk: a TIME already past would be missed only after the test
+         * file was filled. "+SEC" is counted from when the run begins. */
         int64_t at;
-        err = dm_start_at_parse (t, 0, &at, inner, sizeof inner);
+        err = dm_start_at_parse (t, dm_wall_ms (), &at, inner, sizeof inner);
         o->start_at = t;
       }
       break;
@@ -650,6 +671,9 @@ check_command (dm_cli_options *o, char *why, size_t ws)
           return dm_why (why, ws, _ ("wrong number of arguments for %s"), o->verb);
         if (o->format == DM_FORMAT_XLSX && k != 3)
           return dm_why (why, ws, _ ("--format xlsx is for export"));
+        if (k == 2 && strlen (o->args[2]) > DM_REPORT_COMMENT_MAX)
+          return dm_why (why, ws, _ ("a comment keeps at most %d bytes; this one has %u"),
+                         DM_REPORT_COMMENT_MAX, (unsigned) strlen (o->args[2]));
         return 0;
       }
     }

@@ -69,6 +69,8 @@ typedef struct dm_cli_options {
   const char *args[DM_CLI_MAX_ARGS];
   unsigned    n_args;
 
+  /* merge */
+  bool        allow_duplicates; /* --allow-duplicates: sum a run given twice */
   /* compare */
   dm_unit     unit;           /* --unit, MB/s unless given */
   int         sort;           /* --sort: run index, -1 = the file order */

@@ -92,7 +92,7 @@ dm_cli_show_main (int argc, char **argv)
   int err = dm_file_read_all (path, DM_REPORT_FILE_MAX, &text, &len);
   if (err < 0)
     {
-      fprintf (stderr, _ ("diskmeter-cli show: cannot read %s: %s\n"), path,
+      fprintf (stderr, _ ("diskmeter-cli show: cannot read %s: %s\n"), dm_cli_shown (path),
                err == -EFBIG ? "larger than any result file" : dm_strerror (err));
       return 1;
     }
@@ -101,7 +101,7 @@ dm_cli_show_main (int argc, char **argv)
     {
       free (text);
       dm_report_clear (&r);
-      fprintf (stderr, _ ("diskmeter-cli show: %s: %s\n"), path, why);
+      fprintf (stderr, _ ("diskmeter-cli show: %s: %s\n"), dm_cli_shown (path), dm_cli_shown (why));
       return 1;
     }
   dm_sweep_plan plan;
@@ -133,8 +133,8 @@ dm_cli_show_main (int argc, char **argv)
   dm_report_clear (&r);
   if (err < 0)
     {
-      fprintf (stderr, _ ("diskmeter-cli show: cannot write %s: %s\n"), output ? output : "the report",
-               dm_strerror (err));
+      fprintf (stderr, _ ("diskmeter-cli show: cannot write %s: %s\n"),
+               output ? dm_cli_shown (output) : "the report", dm_strerror (err));
       return 1;
     }
   return 0;

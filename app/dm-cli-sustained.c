@@ -17,6 +17,7 @@
 #include "dm-cli-options.h"
 #include "dm-runner.h"
 #include "dm-sustained.h"
+#include "dm-text.h"
 #include "dm-units.h"
 
 enum { EXIT_DONE = 0, EXIT_FAILED = 1, EXIT_USAGE = 2, EXIT_CANCELLED = 130 };
@@ -38,7 +39,7 @@ static int
 usage_error (const char *why)
 {
   fprintf (stderr, _ ("diskmeter-cli: %s\nUsage: diskmeter-cli sustained [OPTIONS] TARGET "
-                   "(see diskmeter-cli sustained --help)\n"), why);
+                   "(see diskmeter-cli sustained --help)\n"), dm_cli_shown (why));
   return EXIT_USAGE;
 }
 
@@ -50,17 +51,19 @@ resolve_span (sustained_cli *c, uint64_t *span, char *why, size_t ws)
   char a[32], m[32];
   int err = dm_target_probe (c->opt.target, &t);
   if (err == -ENOENT)
-    return snprintf (why, ws, "%s does not exist", c->opt.target), err;
+    return dm_text_say (why, ws, c->opt.target, "%s does not exist", c->opt.target), err;
   if (err < 0)
-    return snprintf (why, ws, "cannot use %s: %s", c->opt.target, dm_strerror (err)), err;
+    return dm_text_say (why, ws, c->opt.target, "cannot use %s: %s", c->opt.target,
+                        dm_strerror (err)), err;
 
   if (t.is_block_device)
     {
       /* A device holds someone's data: the sustained test only reads it. */
       if (c->opt.sustained.mode != DM_MODE_READ)
-        return snprintf (why, ws, "the sustained test writes only into a test file in a "
-                                  "folder; --mode read measures the device %s",
-                         c->opt.target), -EPERM;
+        return dm_text_say (why, ws, c->opt.target,
+                            "the sustained test writes only into a test file in a "
+                            "folder; --mode read measures the device %s",
+                            c->opt.target), -EPERM;
       uint64_t size = t.size_bytes / DM_BLOCK_MAX_ALIGN * DM_BLOCK_MAX_ALIGN;
       *span = c->opt.span_given && !c->opt.span_free ? c->opt.sustained.span
                                             : size < DM_TEST_SIZE_MAX ? size : DM_TEST_SIZE_MAX;
@@ -79,8 +82,9 @@ resolve_span (sustained_cli *c, uint64_t *span, char *why, size_t ws)
       if (c->opt.sustained.mode == DM_MODE_READ && !c->opt.span_given && *span > READ_SPAN_DEFAULT)
         *span = READ_SPAN_DEFAULT;
       if (*span < DM_TEST_SIZE_MIN)
-        return snprintf (why, ws, "not enough free space in %s: %s free, and %s of it stays "
-                                  "free", c->opt.target, a, m), -ENOSPC;
+        return dm_text_say (why, ws, c->opt.target,
+                            "not enough free space in %s: %s free, and %s of it stays free",
+                            c->opt.target, a, m), -ENOSPC;
       return 0;
     }
   /* A span given is checked as every run's test file is (with room for
@@ -155,7 +159,7 @@ write_output (sustained_cli *c)
   err = dm_cli_emit (&out, c->opt.output);
   if (err < 0)
     fprintf (stderr, _ ("diskmeter-cli: cannot write %s: %s\n"),
-             c->opt.output ? c->opt.output : "the report", dm_strerror (err));
+             c->opt.output ? dm_cli_shown (c->opt.output) : "the report", dm_strerror (err));
   dm_buf_free (&out);
   return err;
 }
@@ -174,13 +178,13 @@ dm_cli_sustained_main (int argc, char **argv)
   int err = resolve_span (&c, &span, why, sizeof why);
   if (err < 0)
     {
-      fprintf (stderr, "diskmeter-cli: %s\n", why);
+      fprintf (stderr, "diskmeter-cli: %s\n", dm_cli_shown (why));
       return EXIT_FAILED;
     }
   if (dm_sustained_report_init (&c.report, &c.opt.sustained, span, &c.opt.settings, why,
                                 sizeof why) < 0)
     return usage_error (why);
-  snprintf (c.report.comment, sizeof c.report.comment, "%s", c.opt.comment ? c.opt.comment : "");
+  dm_report_set_comment (&c.report, c.opt.comment);
 
   c.runner = dm_runner_new (&c.report, c.opt.target);
   if (!c.runner)
@@ -204,10 +208,10 @@ dm_cli_sustained_main (int argc, char **argv)
   err = dm_runner_run (c.runner);
   clear_line (&c);
   if (c.report.warning[0])
-    fprintf (stderr, _ ("diskmeter-cli: warning: %s\n"), c.report.warning);
+    fprintf (stderr, _ ("diskmeter-cli: warning: %s\n"), dm_cli_shown (c.report.warning));
   status = err == -ECANCELED ? EXIT_CANCELLED : err < 0 ? EXIT_FAILED : EXIT_DONE;
   if (status == EXIT_FAILED)
-    fprintf (stderr, "diskmeter-cli: %s\n", c.report.error);
+    fprintf (stderr, "diskmeter-cli: %s\n", dm_cli_shown (c.report.error));
   else if (status == EXIT_CANCELLED)
     fprintf (stderr, _ ("diskmeter-cli: cancelled; kept the samples so far, the test file was "
                      "removed\n"));

@@ -34,7 +34,7 @@ static int
 usage_error (const char *why)
 {
   fprintf (stderr, _ ("diskmeter-cli: %s\nUsage: diskmeter-cli sweep [OPTIONS] TARGET "
-                   "(see diskmeter-cli sweep --help)\n"), why);
+                   "(see diskmeter-cli sweep --help)\n"), dm_cli_shown (why));
   return EXIT_USAGE;
 }
 
@@ -105,7 +105,7 @@ write_output (sweep_cli *c)
   err = dm_cli_emit (&out, c->opt.output);
   if (err < 0)
     fprintf (stderr, _ ("diskmeter-cli: cannot write %s: %s\n"),
-             c->opt.output ? c->opt.output : "the report", dm_strerror (err));
+             c->opt.output ? dm_cli_shown (c->opt.output) : "the report", dm_strerror (err));
   dm_buf_free (&out);
   return err;
 }
@@ -136,7 +136,7 @@ dm_cli_sweep_main (int argc, char **argv)
   if (dm_sweep_report_init (&c.report, &c.opt.sweep, &c.opt.settings, sys.logical_cpus,
                             note, sizeof note, why, sizeof why) < 0)
     return usage_error (why);
-  snprintf (c.report.comment, sizeof c.report.comment, "%s", c.opt.comment ? c.opt.comment : "");
+  dm_report_set_comment (&c.report, c.opt.comment);
   if (note[0])
     fprintf (stderr, _ ("diskmeter-cli: note: %s\n"), note);
   if (!c.opt.quiet)
@@ -161,11 +161,11 @@ dm_cli_sweep_main (int argc, char **argv)
   int err = dm_runner_run (c.runner);
   clear_line (&c);
   if (c.report.warning[0])
-    fprintf (stderr, _ ("diskmeter-cli: warning: %s\n"), c.report.warning);
+    fprintf (stderr, _ ("diskmeter-cli: warning: %s\n"), dm_cli_shown (c.report.warning));
 
   status = err == -ECANCELED ? EXIT_CANCELLED : err < 0 ? EXIT_FAILED : EXIT_DONE;
   if (status == EXIT_FAILED)
-    fprintf (stderr, "diskmeter-cli: %s\n", c.report.error);
+    fprintf (stderr, "diskmeter-cli: %s\n", dm_cli_shown (c.report.error));
   else if (status == EXIT_CANCELLED)
     fprintf (stderr, _ ("diskmeter-cli: cancelled; kept the combinations already measured, "
                      "the test file was removed\n"));

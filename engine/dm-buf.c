@@ -5,6 +5,8 @@
  */
 #include "dm-buf.h"
 
+#include "dm-text.h"
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -91,24 +93,7 @@ dm_buf_printf (dm_buf *b, const char *fmt, ...)
 void
 dm_buf_add_json_string (dm_buf *b, const char *s)
 {
-  dm_buf_add (b, "\"");
-  for (const unsigned char *p = (const unsigned char *) s; *p; p++)
-    {
-      switch (*p)
-        {
-        case '"':  dm_buf_add (b, "\\\""); break;
-        case '\\': dm_buf_add (b, "\\\\"); break;
-        case '\n': dm_buf_add (b, "\\n"); break;
-        case '\r': dm_buf_add (b, "\\r"); break;
-        case '\t': dm_buf_add (b, "\\t"); break;
-        default:
-          if (*p < 0x20)
-            dm_buf_printf (b, "\\u%04x", *p);
-          else
-            dm_buf_addn (b, (const char *) p, 1);
-        }
-    }
-  dm_buf_add (b, "\"");
+  dm_text_add_json (b, s);
 }
 
 void

@@ -25,5 +25,6 @@ void dm_buf_vprintf (dm_buf *b, const char *fmt, va_list ap);
 /* Appends one number with a printf format for a double, always with a '.'
  * decimal point whatever the process locale; non-finite values print as 0. */
 void dm_buf_add_double (dm_buf *b, const char *fmt, double v);
-/* Appends s as a JSON string literal, quotes included. */
+/* Appends s as a JSON string literal, quotes included, always valid UTF-8
+ * whatever bytes s holds (dm_text_add_json). */
 void dm_buf_add_json_string (dm_buf *b, const char *s);

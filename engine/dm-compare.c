@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dm-text.h"
+
 const char *
 dm_verdict_name (dm_verdict v)
 {
@@ -187,10 +189,31 @@ run_line (dm_buf *b, const dm_compare *c, unsigned i)
   const dm_report *r = c->runs[i];
   char date[32];
   dm_format_local_time (r->started, date, sizeof date);
-  dm_buf_printf (b, "  %c: %s  %s  %s  [%s%s%s%s%s]%s%s%s\n", 'A' + (i % 26), c->names[i], date,
-                 r->target.path, r->target.filesystem, r->target.device[0] ? ", " : "",
-                 r->target.device, r->target.model[0] ? ", " : "", r->target.model,
-                 r->comment[0] ? "  \"" : "", r->comment, r->comment[0] ? "\"" : "");
+  /* Names, paths and comments as the text report shows them: one line. */
+  dm_buf_printf (b, "  %c: ", 'A' + (i % 26));
+  dm_text_add_shown (b, c->names[i]);
+  dm_buf_printf (b, "  %s  ", date);
+  dm_text_add_shown (b, r->target.path);
+  dm_buf_add (b, "  [");
+  dm_text_add_shown (b, r->target.filesystem);
+  if (r->target.device[0])
+    {
+      dm_buf_add (b, ", ");
+      dm_text_add_shown (b, r->target.device);
+    }
+  if (r->target.model[0])
+    {
+      dm_buf_add (b, ", ");
+      dm_text_add_shown (b, r->target.model);
+    }
+  dm_buf_add (b, "]");
+  if (r->comment[0])
+    {
+      dm_buf_add (b, "  \"");
+      dm_text_add_shown (b, r->comment);
+      dm_buf_add (b, "\"");
+    }
+  dm_buf_add (b, "\n");
 }
 
 void
@@ -250,19 +273,7 @@ dm_compare_write_text (const dm_compare *c, dm_buf *b)
 static void
 csv_field (dm_buf *b, const char *s)
 {
-  if (!strpbrk (s, ",\"\r\n"))
-    {
-      dm_buf_add (b, s);
-      return;
-    }
-  dm_buf_add (b, "\"");
-  for (const char *p = s; *p; p++)
-    {
-      if (*p == '"')
-        dm_buf_add (b, "\"");
-      dm_buf_addn (b, p, 1);
-    }
-  dm_buf_add (b, "\"");
+  dm_text_add_csv (b, s);
 }
 
 void

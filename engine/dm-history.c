@@ -6,6 +6,7 @@
 #include "dm-history.h"
 
 #include "dm-gettext.h"
+#include "dm-text.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -159,18 +160,19 @@ add_entry (const char *name, void *user)
   dm_history_entry *e = &l->items[l->n++];
   dm_report r;
   memset (e, 0, sizeof *e);
-  snprintf (e->name, sizeof e->name, "%s", name);
+  dm_text_copy (e->name, sizeof e->name, name);
   snprintf (e->path, sizeof e->path, "%s%c%s", l->dir, dm_dir_separator (), name);
   if (dm_history_load (e->path, &r, e->error, sizeof e->error) < 0)
     return;
   e->ok = true;
   e->started = r.started;
   e->status = r.status;
-  snprintf (e->target, sizeof e->target, "%s", r.target.path);
-  snprintf (e->device, sizeof e->device, "%s", r.target.device);
-  snprintf (e->model, sizeof e->model, "%s", r.target.model);
-  snprintf (e->profile, sizeof e->profile, "%s", r.profile);
-  snprintf (e->comment, sizeof e->comment, "%s", r.comment);
+  /* The listing's shorter fields, cut at a character boundary. */
+  dm_text_copy (e->target, sizeof e->target, r.target.path);
+  dm_text_copy (e->device, sizeof e->device, r.target.device);
+  dm_text_copy (e->model, sizeof e->model, r.target.model);
+  dm_text_copy (e->profile, sizeof e->profile, r.profile);
+  dm_text_copy (e->comment, sizeof e->comment, r.comment);
   e->seq_read_mb_s = headline (&r, DM_SEQ, DM_MODE_READ, false);
   e->seq_write_mb_s = headline (&r, DM_SEQ, DM_MODE_WRITE, false);
   e->rnd_read_iops = headline (&r, DM_RND, DM_MODE_READ, true);
@@ -219,10 +221,18 @@ dm_history_set_comment (const char *path, const char *comment, char *why, size_t
 {
   dm_report r;
   dm_buf json;
+  /* Refused, not cut: the run keeps its old comment whole. */
+  if (strlen (comment) > DM_REPORT_COMMENT_MAX)
+    {
+      snprintf (why, why_size,
+                dm_gettext ("a comment keeps at most %d bytes; this one has %u"),
+                DM_REPORT_COMMENT_MAX, (unsigned) strlen (comment));
+      return -E2BIG;
+    }
   int err = dm_history_load (path, &r, why, why_size);
   if (err < 0)
     return err;
-  snprintf (r.comment, sizeof r.comment, "%s", comment);
+  dm_report_set_comment (&r, comment);
   dm_buf_init (&json);
   dm_report_write_json (&r, &json);
   err = dm_write_file_atomic (path, &json);

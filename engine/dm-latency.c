@@ -10,6 +10,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "dm-text.h"
+
 #define NS_PER_MS 1000000.0
 
 void
@@ -163,7 +165,11 @@ device_row (dm_buf *b, const dm_report *r, const dm_result *res)
   if (!d->counted)
     {
       if (r->device_note[0])
-        dm_buf_printf (b, "  Device: not counted: %s\n", r->device_note);
+        {
+          dm_buf_add (b, "  Device: not counted: ");
+          dm_text_add_shown (b, r->device_note);
+          dm_buf_add (b, "\n");
+        }
       return;
     }
   /* The figures through dm_buf_add_double: the window writes this text

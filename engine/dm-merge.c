@@ -7,6 +7,7 @@
  * added bucket by bucket before any percentile is read.
  */
 #include "dm-merge.h"
+#include "dm-text.h"
 
 #include "dm-gettext.h"
 
@@ -96,6 +97,41 @@ dm_time_parse_ms (const char *text)
   return (t - offset_s) * 1000 + ms;
 }
 
+/* The furthest ahead a start may be, absolute or +SEC (86400 in the +SEC
+ * message too): a fleet's TIME is computed just before its hosts are
+ * started, so a later one is a typo (a wrong year or day) that would hold
+ * the test file for nothing. */
+#define START_AT_MAX_S 86400
+
+/* The fields a time's text names but dm_time_parse_ms normalises away:
+ * the day of the month and a leap second. */
+static int
+start_at_calendar (const char *text, char *why, size_t why_size)
+{
+  static const char *const months[] = { "January", "February", "March", "April",
+                                        "May", "June", "July", "August", "September",
+                                        "October", "November", "December" };
+  static const int days[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+  int y, mo, d, h, mi, s;
+
+  if (sscanf (text, "%4d-%2d-%2d%*1[Tt ]%2d:%2d:%2d", &y, &mo, &d, &h, &mi, &s) != 6
+      || mo < 1 || mo > 12)
+    return 0; /* dm_time_parse_ms refuses it */
+  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  int n = days[mo - 1] + (mo == 2 && leap);
+  if (d > n)
+    return dm_why (why, why_size, "'%.40s' is not a date: %s %d has %d days", text,
+                   months[mo - 1], y, n);
+  /* A host's clock steps over a leap second (or smears it), so nothing
+   * would begin at :60; taken as the next minute it would be one second
+   * off every other host's reading of the same text. */
+  if (s == 60)
+    return dm_why (why, why_size,
+                   "'%.40s' is a leap second, which host clocks do not show; give :59 or the "
+                   "next minute", text);
+  return 0;
+}
+
 int
 dm_start_at_parse (const char *text, int64_t now_ms, int64_t *out_ms, char *why, size_t why_size)
 {
@@ -103,7 +139,7 @@ dm_start_at_parse (const char *text, int64_t now_ms, int64_t *out_ms, char *why,
     {
       char *end;
       double sec = strtod (text + 1, &end);
-      if (end == text + 1 || *end || !isfinite (sec) || sec < 0 || sec > 86400)
+      if (end == text + 1 || *end || !isfinite (sec) || sec < 0 || sec > START_AT_MAX_S)
         return dm_why (why, why_size, "'%.40s' is not +SEC with 0 to 86400 seconds", text);
       *out_ms = now_ms + (int64_t) llround (sec * 1000);
       return 0;
@@ -113,6 +149,17 @@ dm_start_at_parse (const char *text, int64_t now_ms, int64_t *out_ms, char *why,
     return dm_why (why, why_size,
                    "'%.40s' is not a time as 2026-11-30T21:00:00Z (RFC 3339) or +SEC",
                    text ? text : "");
+  int err = start_at_calendar (text, why, why_size);
+  if (err < 0)
+    return err;
+  char now[40];
+  dm_time_format_ms (now_ms, now, sizeof now);
+  if (t <= now_ms)
+    return dm_why (why, why_size, "'%.40s' is in the past (it is %s now)", text, now);
+  if (t - now_ms > (int64_t) START_AT_MAX_S * 1000)
+    return dm_why (why, why_size,
+                   "'%.40s' is more than a day ahead (it is %s now); TIME may be at most "
+                   "%d seconds away, as +SEC may", text, now, START_AT_MAX_S);
   *out_ms = t;
   return 0;
 }
@@ -223,9 +270,36 @@ span_of (const dm_report *r, const dm_result *res, bool scheduled, int64_t *a, i
     }
 }
 
+/* Whether b is a's run again: a file given twice, or a copy of it with
+ * another name or comment. A report has no run id and no host name; what
+ * tells two hosts apart is when they ran, their test file's random name,
+ * their system, and above all what they measured, which no two hosts
+ * repeat byte for byte (on a block device the test file is the device on
+ * every host, and a fleet's hosts may start in the same second). */
+static bool
+same_run (const dm_report *a, const dm_report *b)
+{
+  if (a->started != b->started || a->finished != b->finished
+      || strcmp (a->test_file, b->test_file) || strcmp (a->target.path, b->target.path)
+      || strcmp (a->system.kernel, b->system.kernel)
+      || strcmp (a->system.cpu_model, b->system.cpu_model) || a->n_results != b->n_results)
+    return false;
+  for (unsigned i = 0; i < a->n_results; i++)
+    {
+      const dm_result *x = &a->results[i], *y = &b->results[i];
+      if (x->started_ms != y->started_ms || x->n_runs != y->n_runs)
+        return false;
+      for (unsigned k = 0; k < x->n_runs; k++)
+        if (x->runs[k].bytes != y->runs[k].bytes || x->runs[k].ios != y->runs[k].ios
+            || x->runs[k].mb_per_s != y->runs[k].mb_per_s)
+          return false;
+    }
+  return true;
+}
+
 int
 dm_merge_build (dm_merge *m, const dm_report *const *reports, const char *const *names,
-                unsigned n, char *why, size_t why_size)
+                unsigned n, unsigned flags, char *why, size_t why_size)
 {
   char name_a[32], name_b[32];
   memset (m, 0, sizeof *m);
@@ -263,6 +337,16 @@ dm_merge_build (dm_merge *m, const dm_report *const *reports, const char *const 
           if (!res->started_ms)
             m->scheduled = false;
         }
+      for (unsigned e = 0; e < h && !(flags & DM_MERGE_ALLOW_DUPLICATES); e++)
+        if (same_run (reports[e], r))
+          {
+            char when[40];
+            dm_time_format_ms (r->started * 1000, when, sizeof when);
+            return refuse (why, why_size,
+                           "%s: the same run as %s (started %s, test file %s), which would count "
+                           "one host twice; --allow-duplicates merges it anyway",
+                           names[h], names[e], when, r->test_file[0] ? r->test_file : "unknown");
+          }
       m->reports[h] = r;
       m->names[h] = names[h];
     }
@@ -396,8 +480,18 @@ dm_merge_write_text (const dm_merge *m, dm_buf *b)
   dm_buf_add (b, m->scheduled ? "Runs: scheduled (--start-at); sums are over the window every host measured\n"
                               : "Runs: not scheduled; they overlapped in time, not window by window\n");
   for (unsigned h = 0; h < m->n_hosts; h++)
-    dm_buf_printf (b, "Host %u: %s%s%s\n", h + 1, m->names[h],
-                   m->reports[h]->comment[0] ? " - " : "", m->reports[h]->comment);
+    {
+      /* A file name or comment is one line, shown escaped: neither can
+       * forge a row of the fleet's table or drive the terminal. */
+      dm_buf_printf (b, "Host %u: ", h + 1);
+      dm_text_add_shown (b, m->names[h]);
+      if (m->reports[h]->comment[0])
+        {
+          dm_buf_add (b, " - ");
+          dm_text_add_shown (b, m->reports[h]->comment);
+        }
+      dm_buf_add (b, "\n");
+    }
   dm_buf_add (b, "\nMB/s and IOPS: mean over each host's measured runs, summed over hosts.\n"
                  "Latency: all I/Os of all hosts, from their merged histograms.\n\n");
   dm_buf_printf (b, "%-14s %-5s %-18s %11s %11s %10s %10s %10s %10s %7s\n", "Test", "Mode", "Host",
@@ -420,7 +514,9 @@ dm_merge_write_text (const dm_merge *m, dm_buf *b)
           const dm_merge_host *c = &row->hosts[h];
           const char *base = strrchr (m->names[h], '/');
           base = base ? base + 1 : m->names[h];
-          dm_buf_printf (b, "%-14s %-5s %-18.18s ", "", "", base);
+          char shown[300], col[64];
+          dm_text_shorten (col, sizeof col, dm_text_shown (shown, sizeof shown, base), 18);
+          dm_buf_printf (b, "%-14s %-5s %-18s ", "", "", col);
           num (b, "%11.2f", c->mb_per_s);
           num (b, " %11.1f", c->iops);
           num (b, " %10.1f", c->latency.p50);

@@ -20,7 +20,10 @@
 int64_t dm_wall_ms (void);
 
 /* "2026-11-30T21:00:00Z", "...T21:00:00.250Z", "...T22:00:00+01:00" (any
- * RFC 3339 offset) or "+SEC" from now_ms. 0 or -EINVAL with a reason. */
+ * RFC 3339 offset) or "+SEC" from now_ms. A TIME must fall after now_ms and
+ * at most a day later, as +SEC (0 to 86400) does; a day the month does not
+ * have and a leap second are refused, not normalised. 0 or -EINVAL with a
+ * reason. */
 int dm_start_at_parse (const char *text, int64_t now_ms, int64_t *out_ms, char *why,
                        size_t why_size);
 /* RFC 3339 in UTC with milliseconds: "2026-11-30T21:00:00.250Z". */
@@ -74,12 +77,20 @@ typedef struct dm_merge {
   dm_merge_host   *host_cells;  /* behind rows[].hosts */
 } dm_merge;
 
-/* Merges reports[0..n-1] (2..DM_MERGE_MAX), named by names in messages.
- * -EINVAL with a reason naming the offending file: a run that did not
- * complete, different tests or settings, runs that did not overlap in time.
- * The reports must outlive the merge. */
+enum {
+  /* Sum a run given twice (the same file, or a copy) as two hosts. */
+  DM_MERGE_ALLOW_DUPLICATES = 1 << 0,
+};
+
+/* Merges reports[0..n-1] (2..DM_MERGE_MAX), named by names in messages;
+ * flags are DM_MERGE_*. -EINVAL with a reason naming the offending file: a
+ * run that did not complete, different tests or settings, runs that did
+ * not overlap in time, and (unless DM_MERGE_ALLOW_DUPLICATES) the same run
+ * twice. Reports carry no run id or host name, so the same run is the same
+ * start and end, test file, target and system, and the same figures in
+ * every measured run. The reports must outlive the merge. */
 int  dm_merge_build (dm_merge *m, const dm_report *const *reports, const char *const *names,
-                     unsigned n, char *why, size_t why_size);
+                     unsigned n, unsigned flags, char *why, size_t why_size);
 void dm_merge_clear (dm_merge *m);
 
 void dm_merge_write_text (const dm_merge *m, dm_buf *out);

@@ -7,25 +7,16 @@
 
 #include <string.h>
 
+#include "dm-text.h"
 #include "dm-units.h"
 
+/* A user's or the OS's text: lines and tabs as typed, quoted by RFC 4180;
+ * no other control character reaches a terminal or a spreadsheet, and
+ * bytes that are not UTF-8 are escaped (dm_text_add_csv). */
 static void
-field (dm_buf *b, const char *s)
+field (dm_buf *b, const char *text)
 {
-  /* RFC 4180: quote when needed, double the quotes inside. */
-  if (strpbrk (s, ",\"\r\n") == NULL)
-    {
-      dm_buf_add (b, s);
-      return;
-    }
-  dm_buf_add (b, "\"");
-  for (const char *p = s; *p; p++)
-    {
-      if (*p == '"')
-        dm_buf_add (b, "\"");
-      dm_buf_addn (b, p, 1);
-    }
-  dm_buf_add (b, "\"");
+  dm_text_add_csv (b, text);
 }
 
 static void
@@ -69,8 +60,8 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
   dm_buf_add (b, "test,mode,pattern,block_size,queue_depth,threads,read_percent,status,"
                  "mb_per_s,iops,latency_us,mean_mb_per_s,stdev_mb_per_s,runs,"
                  "lat_min_us,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,lat_p99_9_us,"
-                 "lat_p99_99_us,lat_max_us,cpu_percent,backend,cached,target,filesystem,"
-                 "device,model,test_size,date,comment,device_read_bytes,device_write_bytes,"
+                 "lat_p99_99_us,lat_max_us,cpu_percent,backend,cached,target,target_real_path,"
+                 "filesystem,device,model,test_size,date,comment,device_read_bytes,device_write_bytes,"
                  "device_reads,device_writes,device_avg_request_bytes,device_avg_queue,"
                  "device_busy_percent,flags");
   if (r->n_thresholds)
@@ -102,8 +93,12 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
       number (b, "%.2f", l->p99_99);
       number (b, "%.2f", l->max);
       number (b, "%.2f", res->cpu_percent);
-      dm_buf_printf (b, ",%s,%s,", r->backend, r->cached ? "yes" : "no");
+      dm_buf_add (b, ",");
+      field (b, r->backend);
+      dm_buf_printf (b, ",%s,", r->cached ? "yes" : "no");
       field (b, r->target.path);
+      dm_buf_add (b, ",");
+      field (b, r->target.real_path[0] ? r->target.real_path : r->target.path);
       dm_buf_add (b, ",");
       field (b, r->target.filesystem);
       dm_buf_add (b, ",");

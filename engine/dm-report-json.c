@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "dm-merge.h"
+#include "dm-text.h"
 #include "dm-units.h"
 
 typedef struct json {
@@ -66,6 +67,25 @@ str (json *j, const char *k, const char *v)
     dm_buf_add_json_string (j->b, v);
   else
     dm_buf_add (j->b, "null");
+}
+
+/* A user's or the OS's text (a comment, a path, a model): the readable
+ * string under k, always valid UTF-8, and where the bytes are not UTF-8
+ * (a Latin-1 folder name is legal on Linux) the exact bytes in hex under
+ * k_bytes as well, which the loader prefers (README, "Text in the
+ * reports"). */
+static void
+user_text (json *j, const char *k, const char *v)
+{
+  str (j, k, v);
+  if (!v || dm_utf8_valid (v))
+    return;
+  char bytes_key[64];
+  snprintf (bytes_key, sizeof bytes_key, "%s_bytes", k);
+  key (j, bytes_key);
+  dm_buf_add (j->b, "\"");
+  dm_text_add_hex (j->b, v);
+  dm_buf_add (j->b, "\"");
 }
 
 static void
@@ -144,7 +164,7 @@ device (json *j, const dm_device_seen *d)
   else
     {
       open_ (j, "device", "{");
-      str (j, "name", d->name);
+      user_text (j, "name", d->name);
       u64 (j, "read_bytes", d->read_bytes);
       u64 (j, "write_bytes", d->write_bytes);
       u64 (j, "reads", d->reads);
@@ -235,28 +255,30 @@ dm_report_write_json (const dm_report *r, dm_buf *b)
   u64 (&j, "format_version", DM_REPORT_FORMAT);
   str (&j, "backend", r->backend);
   str (&j, "status", dm_status_name (r->status));
-  str (&j, "error", r->error[0] ? r->error : NULL);
-  str (&j, "warning", r->warning[0] ? r->warning : NULL);
+  user_text (&j, "error", r->error[0] ? r->error : NULL);
+  user_text (&j, "warning", r->warning[0] ? r->warning : NULL);
   boolean (&j, "cached", r->cached);
   str (&j, "profile", r->profile);
   boolean (&j, "nvme", r->nvme);
-  str (&j, "comment", r->comment);
+  user_text (&j, "comment", r->comment);
   iso_time (r->started, t, sizeof t);
   str (&j, "started", t);
   iso_time (r->finished, t, sizeof t);
   str (&j, "finished", t);
-  str (&j, "test_file", r->test_file);
+  user_text (&j, "test_file", r->test_file);
   boolean (&j, "nocow", r->nocow);
   /* Why the results carry no device counters, when they carry none. */
-  str (&j, "device_note", r->device_note[0] ? r->device_note : NULL);
+  user_text (&j, "device_note", r->device_note[0] ? r->device_note : NULL);
 
   open_ (&j, "target", "{");
-  str (&j, "path", r->target.path);
-  str (&j, "mount_point", r->target.mount_point);
-  str (&j, "filesystem", r->target.filesystem);
-  str (&j, "device", r->target.device);
-  str (&j, "model", r->target.model);
-  str (&j, "driver", r->target.driver);
+  user_text (&j, "path", r->target.path);
+  /* What the path's links lead to: the folder or device really measured. */
+  user_text (&j, "real_path", r->target.real_path[0] ? r->target.real_path : NULL);
+  user_text (&j, "mount_point", r->target.mount_point);
+  user_text (&j, "filesystem", r->target.filesystem);
+  user_text (&j, "device", r->target.device);
+  user_text (&j, "model", r->target.model);
+  user_text (&j, "driver", r->target.driver);
   u64 (&j, "size_bytes", r->target.size_bytes);
   u64 (&j, "free_bytes", r->target.free_bytes);
   u64 (&j, "sector_size", r->target.sector_size);
@@ -264,9 +286,9 @@ dm_report_write_json (const dm_report *r, dm_buf *b)
   close_ (&j, "}");
 
   open_ (&j, "system", "{");
-  str (&j, "os", r->system.os);
-  str (&j, "kernel", r->system.kernel);
-  str (&j, "cpu_model", r->system.cpu_model);
+  user_text (&j, "os", r->system.os);
+  user_text (&j, "kernel", r->system.kernel);
+  user_text (&j, "cpu_model", r->system.cpu_model);
   u64 (&j, "logical_cpus", r->system.logical_cpus);
   u64 (&j, "memory_bytes", r->system.memory_bytes);
   close_ (&j, "}");
@@ -311,7 +333,7 @@ dm_report_write_json (const dm_report *r, dm_buf *b)
       str (&j, "test", name);
       str (&j, "mode", dm_mode_name (res->mode));
       str (&j, "status", dm_status_name (res->status));
-      str (&j, "error", res->error[0] ? res->error : NULL);
+      user_text (&j, "error", res->error[0] ? res->error : NULL);
       str (&j, "pattern", res->spec.pattern == DM_SEQ ? "SEQ" : "RND");
       u64 (&j, "block_size", res->spec.block_size);
       u64 (&j, "queue_depth", res->spec.queue_depth);

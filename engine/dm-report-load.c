@@ -17,6 +17,7 @@
 
 #include "dm-json.h"
 #include "dm-merge.h"
+#include "dm-text.h"
 #include "dm-units.h"
 
 typedef struct loader {
@@ -54,10 +55,32 @@ number (loader *l, const dm_json *obj, const char *key, double max)
   return v->num;
 }
 
+/* A string member, cut at a character boundary if the file holds more
+ * than the field keeps. */
 static void
 string (const dm_json *obj, const char *key, char *dst, size_t size)
 {
-  snprintf (dst, size, "%s", dm_json_get_string (obj, key, ""));
+  dm_text_copy (dst, size, dm_json_get_string (obj, key, ""));
+}
+
+/* A user's or the OS's text: its exact bytes from key_bytes (hex) where
+ * the writer kept them there because they are not UTF-8, else the string. */
+static void
+user_text (loader *l, const dm_json *obj, const char *key, char *dst, size_t size)
+{
+  char bytes_key[64];
+  snprintf (bytes_key, sizeof bytes_key, "%s_bytes", key);
+  const dm_json *bytes = dm_json_get (obj, bytes_key);
+  if (!bytes || bytes->type == DM_JSON_NULL)
+    {
+      string (obj, key, dst, size);
+      return;
+    }
+  if (bytes->type != DM_JSON_STRING || dm_text_from_hex (dst, size, bytes->str) < 0)
+    {
+      refuse (l, "'%s' is not an even number of hex digits without 00", bytes_key);
+      dst[0] = '\0';
+    }
 }
 
 static dm_status
@@ -128,7 +151,7 @@ load_device (loader *l, const dm_json *o, dm_device_seen *d, unsigned index)
   if (dev && dev->type == DM_JSON_OBJECT)
     {
       d->counted = true;
-      string (dev, "name", d->name, sizeof d->name);
+      user_text (l, dev, "name", d->name, sizeof d->name);
       d->read_bytes = (uint64_t) number (l, dev, "read_bytes", 1e19);
       d->write_bytes = (uint64_t) number (l, dev, "write_bytes", 1e19);
       d->reads = (uint64_t) number (l, dev, "reads", 1e19);
@@ -197,6 +220,56 @@ load_samples (loader *l, const dm_json *o, dm_result *res, unsigned index)
   return !l->failed;
 }
 
+/* A field a result repeats from its test name or mode, if present, must
+ * be a whole number in max and be want. The file is refused otherwise:
+ * the name alone says what was measured, and a file whose own fields
+ * contradict it was edited or is not ours. */
+static bool
+repeated_uint (loader *l, const dm_json *o, const char *key, double max, unsigned want,
+               const char *test, const char *mode, unsigned index)
+{
+  const dm_json *v = dm_json_get (o, key);
+  if (!v)
+    return true;
+  if (v->type != DM_JSON_NUMBER || !isfinite (v->num) || v->num < 0 || v->num > max
+      || v->num != floor (v->num))
+    return refuse (l, "result %u (%s %s): '%s' is not a whole number from 0 to %.0f", index + 1,
+                   test, mode, key, max);
+  if (v->num != want)
+    return refuse (l, "result %u (%s %s): '%s' is %.0f where the test and mode say %u",
+                   index + 1, test, mode, key, v->num, want);
+  return true;
+}
+
+/* The spec's fields against the spec read from the test name, within the
+ * ranges dm-spec.h allows, and the read share against the mode. */
+static bool
+check_repeated_spec (loader *l, const dm_json *o, const dm_result *res, unsigned index)
+{
+  const char *test = dm_json_get_string (o, "test", "");
+  const char *mode = dm_mode_name (res->mode);
+  const dm_json *pattern = dm_json_get (o, "pattern");
+  const char *want_pattern = res->spec.pattern == DM_SEQ ? "SEQ" : "RND";
+
+  if (pattern && (pattern->type != DM_JSON_STRING || strcmp (pattern->str, want_pattern)))
+    return refuse (l, "result %u (%s %s): 'pattern' is not %s, as the test says", index + 1,
+                   test, mode, want_pattern);
+  if (!repeated_uint (l, o, "block_size", DM_BLOCK_MAX, res->spec.block_size, test, mode, index)
+      || !repeated_uint (l, o, "queue_depth", DM_QUEUE_MAX, res->spec.queue_depth, test, mode,
+                         index)
+      || !repeated_uint (l, o, "threads", DM_THREADS_MAX, res->spec.threads, test, mode, index))
+    return false;
+  /* Read is all reads, write none, Mix the share it was run with. */
+  const dm_json *share = dm_json_get (o, "read_percent");
+  if (share && res->mode != DM_MODE_MIX)
+    return repeated_uint (l, o, "read_percent", 100, res->mode == DM_MODE_READ ? 100 : 0, test,
+                          mode, index);
+  if (share && (res->read_percent < DM_MIX_READ_MIN || res->read_percent > DM_MIX_READ_MAX))
+    return refuse (l, "result %u (%s %s): 'read_percent' is %u; a Mix reads %d to %d percent",
+                   index + 1, test, mode, res->read_percent, DM_MIX_READ_MIN, DM_MIX_READ_MAX);
+  return true;
+}
+
 static bool
 load_result (loader *l, const dm_json *o, dm_result *res, unsigned index)
 {
@@ -211,8 +284,10 @@ load_result (loader *l, const dm_json *o, dm_result *res, unsigned index)
   if (!mode || dm_mode_parse (mode, &res->mode) < 0)
     return refuse (l, "result %u: '%s' is not read, write or mix", index + 1, mode ? mode : "");
   res->status = parse_status (l, dm_json_get_string (o, "status", "complete"));
-  string (o, "error", res->error, sizeof res->error);
+  user_text (l, o, "error", res->error, sizeof res->error);
   res->read_percent = (unsigned) number (l, o, "read_percent", 100);
+  if (!l->failed && !check_repeated_spec (l, o, res, index))
+    return false;
   res->mb_per_s = number (l, o, "mb_per_s", 1e9);
   res->iops = number (l, o, "iops", 1e12);
   res->latency_us = number (l, o, "best_latency_us", 1e12);
@@ -292,34 +367,35 @@ dm_report_load_json (dm_report *out, const char *text, size_t len, char *why, si
 
   string (root, "backend", r.backend, sizeof r.backend);
   r.status = parse_status (&l, dm_json_get_string (root, "status", ""));
-  string (root, "error", r.error, sizeof r.error);
-  string (root, "warning", r.warning, sizeof r.warning);
+  user_text (&l, root, "error", r.error, sizeof r.error);
+  user_text (&l, root, "warning", r.warning, sizeof r.warning);
   r.cached = dm_json_get_bool (root, "cached", false);
   string (root, "profile", r.profile, sizeof r.profile);
   r.nvme = dm_json_get_bool (root, "nvme", false);
-  string (root, "comment", r.comment, sizeof r.comment);
-  string (root, "test_file", r.test_file, sizeof r.test_file);
+  user_text (&l, root, "comment", r.comment, sizeof r.comment);
+  user_text (&l, root, "test_file", r.test_file, sizeof r.test_file);
   r.nocow = dm_json_get_bool (root, "nocow", false);
-  string (root, "device_note", r.device_note, sizeof r.device_note);
+  user_text (&l, root, "device_note", r.device_note, sizeof r.device_note);
   r.started = dm_parse_iso_time (dm_json_get_string (root, "started", ""));
   r.finished = dm_parse_iso_time (dm_json_get_string (root, "finished", ""));
 
   const dm_json *t = dm_json_get (root, "target");
-  string (t, "path", r.target.path, sizeof r.target.path);
-  string (t, "mount_point", r.target.mount_point, sizeof r.target.mount_point);
-  string (t, "filesystem", r.target.filesystem, sizeof r.target.filesystem);
-  string (t, "device", r.target.device, sizeof r.target.device);
-  string (t, "model", r.target.model, sizeof r.target.model);
-  string (t, "driver", r.target.driver, sizeof r.target.driver);
+  user_text (&l, t, "path", r.target.path, sizeof r.target.path);
+  user_text (&l, t, "real_path", r.target.real_path, sizeof r.target.real_path);
+  user_text (&l, t, "mount_point", r.target.mount_point, sizeof r.target.mount_point);
+  user_text (&l, t, "filesystem", r.target.filesystem, sizeof r.target.filesystem);
+  user_text (&l, t, "device", r.target.device, sizeof r.target.device);
+  user_text (&l, t, "model", r.target.model, sizeof r.target.model);
+  user_text (&l, t, "driver", r.target.driver, sizeof r.target.driver);
   r.target.size_bytes = (uint64_t) number (&l, t, "size_bytes", 1e19);
   r.target.free_bytes = (uint64_t) number (&l, t, "free_bytes", 1e19);
   r.target.sector_size = (uint32_t) number (&l, t, "sector_size", 1 << 20);
   r.target.is_block_device = dm_json_get_bool (t, "is_block_device", false);
 
   const dm_json *sy = dm_json_get (root, "system");
-  string (sy, "os", r.system.os, sizeof r.system.os);
-  string (sy, "kernel", r.system.kernel, sizeof r.system.kernel);
-  string (sy, "cpu_model", r.system.cpu_model, sizeof r.system.cpu_model);
+  user_text (&l, sy, "os", r.system.os, sizeof r.system.os);
+  user_text (&l, sy, "kernel", r.system.kernel, sizeof r.system.kernel);
+  user_text (&l, sy, "cpu_model", r.system.cpu_model, sizeof r.system.cpu_model);
   r.system.logical_cpus = (unsigned) number (&l, sy, "logical_cpus", 1 << 20);
   r.system.memory_bytes = (uint64_t) number (&l, sy, "memory_bytes", 1e19);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dm-profile.h"
+#include "dm-text.h"
 #include "dm-units.h"
 
 static const char rule[] =
@@ -56,7 +57,10 @@ result_line (dm_buf *b, const dm_report *r, const dm_result *res, unsigned count
   if (res->status == DM_STATUS_COMPLETE && r->n_thresholds)
     colours (b, r, res);
   if (res->status == DM_STATUS_FAILED)
-    dm_buf_printf (b, " FAILED: %s", res->error);
+    {
+      dm_buf_add (b, " FAILED: ");
+      dm_text_add_shown (b, res->error);
+    }
   else if (res->status == DM_STATUS_CANCELLED)
     dm_buf_printf (b, " (cancelled after %u of %u runs)", res->n_runs, count);
   dm_buf_add (b, "\n");
@@ -70,7 +74,9 @@ device_lines (dm_buf *b, const dm_report *r)
   bool header = false;
   if (r->device_note[0])
     {
-      dm_buf_printf (b, " Device: not counted: %s\n", r->device_note);
+      dm_buf_add (b, " Device: not counted: ");
+      dm_text_add_shown (b, r->device_note);
+      dm_buf_add (b, "\n");
       return;
     }
   for (unsigned i = 0; i < r->n_results; i++)
@@ -82,14 +88,19 @@ device_lines (dm_buf *b, const dm_report *r)
           if (!(res->device.flags & (1u << f)))
             continue;
           if (!header)
-            dm_buf_printf (b, " Device: %s, its own counters during the measured runs:\n",
-                           res->device.name);
+            {
+              dm_buf_add (b, " Device: ");
+              dm_text_add_shown (b, res->device.name);
+              dm_buf_add (b, ", its own counters during the measured runs:\n");
+            }
           header = true;
           dm_device_ask ask = dm_result_device_ask (res);
           dm_spec_name (&res->spec, name, sizeof name);
           dm_device_flag_explain ((dm_device_flag) (1u << f), &res->device, &ask, why,
                                   sizeof why);
-          dm_buf_printf (b, "  %s %s: %s\n", name, dm_mode_title (res->mode), why);
+          dm_buf_printf (b, "  %s %s: ", name, dm_mode_title (res->mode));
+          dm_text_add_shown (b, why);
+          dm_buf_add (b, "\n");
         }
     }
 }
@@ -101,7 +112,9 @@ dm_report_write_text (const dm_report *r, dm_buf *b)
   char size[32], date[32];
 
   dm_buf_add (b, rule);
-  dm_buf_printf (b, "Diskmeter %s (%s)\n", DM_VERSION, r->backend[0] ? r->backend : "-");
+  dm_buf_printf (b, "Diskmeter %s (", DM_VERSION);
+  dm_text_add_shown (b, r->backend[0] ? r->backend : "-");
+  dm_buf_add (b, ")\n");
   dm_buf_add (b, rule);
   dm_buf_add (b, "* MB/s = 1,000,000 bytes/s [SATA/600 = 600,000,000 bytes/s]\n");
   dm_buf_add (b, "* KB = 1000 bytes, KiB = 1024 bytes\n");
@@ -111,7 +124,11 @@ dm_report_write_text (const dm_report *r, dm_buf *b)
   if (r->status == DM_STATUS_CANCELLED)
     dm_buf_add (b, "* CANCELLED: tests that did not finish show what they measured so far\n");
   if (r->status == DM_STATUS_FAILED)
-    dm_buf_printf (b, "* FAILED: %s\n", r->error);
+    {
+      dm_buf_add (b, "* FAILED: ");
+      dm_text_add_shown (b, r->error);
+      dm_buf_add (b, "\n");
+    }
 
   for (int m = 0; m < DM_N_MODES; m++)
     {
@@ -142,15 +159,17 @@ dm_report_write_text (const dm_report *r, dm_buf *b)
       /* CrystalDiskMark's GiB, but MiB where GiB would read "0/0". */
       bool small = r->target.size_bytes < (10ull << 30);
       double unit = small ? (double) (1ull << 20) : (double) (1ull << 30);
-      dm_buf_printf (b, " [%s: %u%% (%.0f/%.0f%s)]",
-                     r->target.mount_point[0] ? r->target.mount_point : r->target.path,
+      dm_buf_add (b, " [");
+      dm_text_add_shown (b, r->target.mount_point[0] ? r->target.mount_point : r->target.path);
+      dm_buf_printf (b, ": %u%% (%.0f/%.0f%s)]",
                      (unsigned) (used * 100 / r->target.size_bytes), (double) used / unit,
                      (double) r->target.size_bytes / unit, small ? "MiB" : "GiB");
     }
   dm_buf_add (b, "\n");
-  dm_buf_printf (b, "   Mode: [%s%s, %s, %s%s]\n", r->cached ? "buffered" : "direct",
-                 s->write_through ? ", write-through" : "", r->backend[0] ? r->backend : "-",
-                 dm_data_name (s->data), r->nocow ? ", NOCOW" : "");
+  dm_buf_printf (b, "   Mode: [%s%s, ", r->cached ? "buffered" : "direct",
+                 s->write_through ? ", write-through" : "");
+  dm_text_add_shown (b, r->backend[0] ? r->backend : "-");
+  dm_buf_printf (b, ", %s%s]\n", dm_data_name (s->data), r->nocow ? ", NOCOW" : "");
   dm_buf_add (b, "   Time: Measure ");
   add_num (b, "%g", s->measure_s);
   dm_buf_add (b, " sec / Interval ");
@@ -158,15 +177,46 @@ dm_report_write_text (const dm_report *r, dm_buf *b)
   dm_buf_add (b, " sec\n");
   dm_format_local_time (r->started, date, sizeof date);
   dm_buf_printf (b, "   Date: %s\n", date);
-  dm_buf_printf (b, "     OS: %s\n", r->system.os);
+  dm_buf_add (b, "     OS: ");
+  dm_text_add_shown (b, r->system.os);
+  dm_buf_add (b, "\n");
   /* The controller's driver is what tells an LSI Logic disk from a
    * paravirtual or NVMe one in a VM, so it goes into the text too. */
   if (r->target.filesystem[0] || r->target.model[0])
-    dm_buf_printf (b, "   Disk: %s%s%s%s%s%s%s%s\n", r->target.model[0] ? r->target.model : "",
-                   r->target.model[0] ? " " : "", r->target.device,
-                   r->target.driver[0] ? " [" : "", r->target.driver,
-                   r->target.driver[0] ? "]" : "",
-                   r->target.filesystem[0] ? ", " : "", r->target.filesystem);
-  dm_buf_printf (b, "Comment: %s\n", r->comment);
+    {
+      dm_buf_add (b, "   Disk: ");
+      if (r->target.model[0])
+        {
+          dm_text_add_shown (b, r->target.model);
+          dm_buf_add (b, " ");
+        }
+      dm_text_add_shown (b, r->target.device);
+      if (r->target.driver[0])
+        {
+          dm_buf_add (b, " [");
+          dm_text_add_shown (b, r->target.driver);
+          dm_buf_add (b, "]");
+        }
+      if (r->target.filesystem[0])
+        {
+          dm_buf_add (b, ", ");
+          dm_text_add_shown (b, r->target.filesystem);
+        }
+      dm_buf_add (b, "\n");
+    }
+  /* A target reached through a link: the folder really measured. */
+  if (dm_target_resolved (&r->target))
+    {
+      dm_buf_add (b, "   Path: ");
+      dm_text_add_shown (b, r->target.real_path);
+      dm_buf_add (b, " (");
+      dm_text_add_shown (b, r->target.path);
+      dm_buf_add (b, " leads there)\n");
+    }
+  /* A comment is one line, whatever it holds: a newline in it cannot
+   * start a forged [Read] section, an escape cannot drive the terminal. */
+  dm_buf_add (b, "Comment: ");
+  dm_text_add_shown (b, r->comment);
+  dm_buf_add (b, "\n");
   device_lines (b, r);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dm-text.h"
 #include "dm-units.h"
 
 static const char *const status_names[] = {
@@ -19,6 +20,24 @@ const char *
 dm_status_name (dm_status status)
 {
   return status <= DM_STATUS_FAILED ? status_names[status] : "?";
+}
+
+const char *
+dm_target_resolved (const dm_target_info *t)
+{
+  size_t n = strlen (t->path);
+  /* "/mnt/data/" is "/mnt/data"; a root ("/", "C:\") keeps its own. */
+  while (n > 1 && (t->path[n - 1] == '/' || t->path[n - 1] == '\\') && t->path[n - 2] != ':')
+    n--;
+  if (!t->real_path[0] || (strlen (t->real_path) == n && !strncmp (t->path, t->real_path, n)))
+    return NULL;
+  return t->real_path;
+}
+
+int
+dm_report_set_comment (dm_report *r, const char *comment)
+{
+  return dm_text_copy (r->comment, sizeof r->comment, comment ? comment : "");
 }
 
 int

@@ -34,6 +34,11 @@ typedef enum {
 
 const char *dm_status_name (dm_status status);
 
+/* The folder or device a target's links lead to, when that is not the
+ * path as given (a trailing separator aside): what a report names as
+ * really measured. NULL when they are the same or it is unknown. */
+const char *dm_target_resolved (const dm_target_info *t);
+
 typedef struct dm_run {
   uint64_t bytes;
   uint64_t ios;
@@ -104,6 +109,11 @@ typedef struct dm_result {
   unsigned  n_samples;
 } dm_result;
 
+/* The longest comment a report keeps, in bytes (255 characters of most
+ * European scripts, 170 of CJK): the CLI and the history refuse a longer
+ * one, the window cuts it at a character boundary. */
+#define DM_REPORT_COMMENT_MAX 511
+
 typedef struct dm_report {
   dm_status      status;
   char           error[320];     /* why the run failed, if it did */
@@ -112,7 +122,7 @@ typedef struct dm_report {
   char           profile[32];    /* "default", "custom" */
   bool           nvme;
   bool           cached;         /* --buffered: the page cache was in the way */
-  char           comment[512];
+  char           comment[DM_REPORT_COMMENT_MAX + 1];
   char           test_file[1100];
   char           device_note[160]; /* why no device counters are in the results, if none are */
   bool           nocow;          /* the test file was made NOCOW (btrfs): no copy-on-write */
@@ -134,6 +144,10 @@ typedef struct dm_report {
   unsigned       n_thresholds;
   double         sample_s;       /* timeline step to measure with; 0 = DM_SAMPLE_DEFAULT_S */
 } dm_report;
+
+/* Sets the report's comment, cut at a character boundary if it is longer
+ * than DM_REPORT_COMMENT_MAX bytes. 0, or -E2BIG if it was cut. */
+int  dm_report_set_comment (dm_report *r, const char *comment);
 
 /* Sets up an empty report for these tests, in the order they will run. */
 int  dm_report_init (dm_report *r, const dm_settings *settings,

@@ -15,6 +15,7 @@
 
 #include "dm-json.h"
 #include "dm-units.h"
+#include "dm-text.h"
 
 #define OPENING_S 2.0   /* the opening rate is the median over this long */
 
@@ -331,12 +332,17 @@ dm_sustained_write_text (const dm_report *r, dm_buf *b)
   dm_spec_name (&res->spec, name, sizeof name);
   dm_size_human (r->settings.test_size, span, sizeof span);
   char n1[32], n2[32], n3[32];
-  dm_buf_printf (b, "Sustained %s %s over a %s span of %s (%s)\n", name, dm_mode_name (res->mode),
-                 span, r->target.path[0] ? r->target.path : "?",
-                 r->target.filesystem[0] ? r->target.filesystem : "-");
+  dm_buf_printf (b, "Sustained %s %s over a %s span of ", name, dm_mode_name (res->mode), span);
+  dm_text_add_shown (b, r->target.path[0] ? r->target.path : "?");
+  dm_buf_add (b, " (");
+  dm_text_add_shown (b, r->target.filesystem[0] ? r->target.filesystem : "-");
+  dm_buf_add (b, ")\n");
   if (res->status != DM_STATUS_COMPLETE)
-    dm_buf_printf (b, "Status: %s%s%s\n", dm_status_name (res->status), res->error[0] ? ": " : "",
-                   res->error);
+    {
+      dm_buf_printf (b, "Status: %s%s", dm_status_name (res->status), res->error[0] ? ": " : "");
+      dm_text_add_shown (b, res->error);
+      dm_buf_add (b, "\n");
+    }
   uint64_t moved = res->n_runs ? res->runs[0].bytes : 0;
   double secs = res->n_runs ? res->runs[0].seconds
                             : res->n_samples ? res->samples[res->n_samples - 1].t : 0;

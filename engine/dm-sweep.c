@@ -17,6 +17,7 @@
 
 #include "dm-json.h"
 #include "dm-units.h"
+#include "dm-text.h"
 
 static int
 fail (char *why, size_t why_size, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
@@ -550,9 +551,14 @@ dm_sweep_write_text (const dm_report *r, const dm_sweep_plan *p, dm_buf *b)
   dm_buf_printf (b, ", %u x ", s->count);
   dm_buf_add_double (b, "%g", s->measure_s);
   dm_buf_printf (b, " s per combination, test size %s\n", size);
-  dm_buf_printf (b, "Target: %s", r->target.path[0] ? r->target.path : "?");
+  dm_buf_add (b, "Target: ");
+  dm_text_add_shown (b, r->target.path[0] ? r->target.path : "?");
   if (r->target.filesystem[0])
-    dm_buf_printf (b, " (%s)", r->target.filesystem);
+    {
+      dm_buf_add (b, " (");
+      dm_text_add_shown (b, r->target.filesystem);
+      dm_buf_add (b, ")");
+    }
   dm_buf_printf (b, ", backend %s, status %s\n", r->backend[0] ? r->backend : "?",
                  dm_status_name (r->status));
 

@@ -13,21 +13,26 @@
 #include <string.h>
 
 #include "dm-rng.h"
+#include "dm-text.h"
 #include "dm-units.h"
 
 /* One MiB per write: a cancel during the fill waits for at most one, even
  * on a slow device, and the data still differs per MiB. */
 #define FILL_CHUNK (1u << 20)
 
+/* The run's error, a sentence that may name the target: a long target is
+ * shortened in the middle so that the reason, at the sentence's end,
+ * always survives (dm_text_say). NULL where it names none. */
 static int
-fail (dm_report *r, int code, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
+fail (dm_report *r, int code, const char *target, const char *fmt, ...)
+  __attribute__ ((format (printf, 4, 5)));
 
 static int
-fail (dm_report *r, int code, const char *fmt, ...)
+fail (dm_report *r, int code, const char *target, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
-  vsnprintf (r->error, sizeof r->error, fmt, ap);
+  dm_text_vsay (r->error, sizeof r->error, target, fmt, ap);
   va_end (ap);
   return code;
 }
@@ -42,8 +47,9 @@ note_stale (const char *path, uint64_t size, void *user)
   size_t n = strlen (r->warning);
   dm_size_format (size, sz, sizeof sz);
   if (!n)
-    snprintf (r->warning, sizeof r->warning,
-              "%s (%s) was left by an earlier run that crashed; it is not ours to delete", path, sz);
+    dm_text_say (r->warning, sizeof r->warning, path,
+                 "%s (%s) was left by an earlier run that crashed; it is not ours to delete", path,
+                 sz);
   else if (n + (size_t) snprintf (NULL, 0, "; so was %s (%s)", path, sz) < sizeof r->warning)
     snprintf (r->warning + n, sizeof r->warning - n, "; so was %s (%s)", path, sz);
 }
@@ -61,17 +67,17 @@ dm_testfile_open (dm_testfile *tf, dm_report *r, const char *target, bool need_w
 {
   dm_settings *s = &r->settings;
   dm_file_options opt = { .direct = !s->buffered, .write_through = s->write_through };
-  char need[32], have[32];
+  char need[32], have[32], room[32], total[32];
   int err;
 
   memset (tf, 0, sizeof *tf);
   err = dm_target_probe (target, &r->target);
   if (err == -ENOENT)
-    return fail (r, err, "%s does not exist", target);
+    return fail (r, err, target, "%s does not exist", target);
   if (err == -ENOTDIR)
-    return fail (r, err, "%s is neither a folder nor a block device", target);
+    return fail (r, err, target, "%s is neither a folder nor a block device", target);
   if (err < 0)
-    return fail (r, err, "cannot use %s: %s", target, dm_strerror (err));
+    return fail (r, err, target, "cannot use %s: %s", target, dm_strerror (err));
 
   if (r->target.is_block_device)
     {
@@ -79,30 +85,41 @@ dm_testfile_open (dm_testfile *tf, dm_report *r, const char *target, bool need_w
        * the user to name this very device in --destroy-data-on. */
       if (need_write && strcmp (s->destroy_device, target) != 0
           && strcmp (s->destroy_device, r->target.device) != 0)
-        return fail (r, -EPERM,
+        return fail (r, -EPERM, target,
                      "writing to %s would destroy the data on it; run read tests only, "
                      "or pass --destroy-data-on %s to allow it", target, target);
       err = dm_file_open_device (target, need_write, &opt, &tf->file);
       if (err == DM_E_NODIRECT)
-        return fail (r, err, "%s refuses unbuffered I/O (O_DIRECT)", target);
+        return fail (r, err, target, "%s refuses unbuffered I/O (O_DIRECT)", target);
       if (err < 0)
-        return fail (r, err, "cannot open %s: %s", target, dm_strerror (err));
+        return fail (r, err, target, "cannot open %s: %s", target, dm_strerror (err));
       tf->size = usable_size (s->test_size < r->target.size_bytes ? s->test_size
                                                                   : r->target.size_bytes);
       if (tf->size < (1ull << 20))
         {
           dm_testfile_close (tf);
-          return fail (r, -ENOSPC, "%s is too small to test", target);
+          return fail (r, -ENOSPC, target, "%s is too small to test", target);
         }
       tf->alignment = r->target.sector_size ? r->target.sector_size : 4096;
-      snprintf (r->test_file, sizeof r->test_file, "%s", target);
+      dm_text_copy (r->test_file, sizeof r->test_file, target);
       return 0;
     }
+
+  /* A folder reached through a link into the system's own folders is a
+   * link the user may not know leads there (a test file in /etc, or in
+   * C:\Windows); written out without the link, it is their choice. */
+  const char *real = dm_target_resolved (&r->target);
+  char sysdir[1024];
+  if (real && dm_path_in_system_folder (real, sysdir, sizeof sysdir))
+    return fail (r, -EPERM, real,
+                 "%s leads to %s, inside the system folder %s; a test file there is refused "
+                 "unless you give %s itself", target, real, sysdir, real);
 
   dm_stale_files (target, note_stale, r);
 
   if (r->target.read_only)
-    return fail (r, -EROFS, "%s is on a read-only filesystem (%s)", target, r->target.filesystem);
+    return fail (r, -EROFS, target, "%s is on a read-only filesystem (%s)", target,
+                 r->target.filesystem);
 
   /* Leave a little room beyond the file for the filesystem's own metadata.
    * Some filesystems (ramfs) report no size at all; there, running out is
@@ -110,24 +127,31 @@ dm_testfile_open (dm_testfile *tf, dm_report *r, const char *target, bool need_w
   uint64_t margin = s->test_size / 64 + (16ull << 20);
   if (r->target.size_bytes && r->target.free_bytes < s->test_size + margin)
     {
+      /* The room is said: a file smaller than what is free would
+       * otherwise read as refused by mistake. */
       dm_size_format (s->test_size, need, sizeof need);
       dm_size_human (r->target.free_bytes, have, sizeof have);
-      return fail (r, -ENOSPC, "not enough free space in %s for a %s test file (%s free)",
-                   target, need, have);
+      dm_size_human (margin, room, sizeof room);
+      dm_size_human (s->test_size + margin, total, sizeof total);
+      return fail (r, -ENOSPC, target,
+                   "not enough free space in %s for a %s test file: with the %s kept free "
+                   "for the filesystem's own use it needs %s, and %s is free",
+                   target, need, room, total, have);
     }
 
   err = dm_file_create_temp (target, &opt, &tf->file, r->test_file, sizeof r->test_file);
   if (err == DM_E_NODIRECT)
-    return fail (r, err,
+    return fail (r, err, target,
                  "the %s filesystem at %s refuses unbuffered I/O (O_DIRECT); "
                  "--buffered runs anyway, with every result marked cached",
                  r->target.filesystem, target);
   if (err == -EACCES || err == -EPERM)
-    return fail (r, err, "no permission to create a file in %s", target);
+    return fail (r, err, target, "no permission to create a file in %s", target);
   if (err == -EROFS)
-    return fail (r, err, "%s is on a read-only filesystem (%s)", target, r->target.filesystem);
+    return fail (r, err, target, "%s is on a read-only filesystem (%s)", target,
+                 r->target.filesystem);
   if (err < 0)
-    return fail (r, err, "cannot create a test file in %s: %s", target, dm_strerror (err));
+    return fail (r, err, target, "cannot create a test file in %s: %s", target, dm_strerror (err));
 
   tf->size = usable_size (s->test_size);
   tf->alignment = r->target.sector_size ? r->target.sector_size : 4096;
@@ -137,8 +161,9 @@ dm_testfile_open (dm_testfile *tf, dm_report *r, const char *target, bool need_w
       dm_testfile_close (tf);
       dm_size_format (s->test_size, need, sizeof need);
       if (err == -ENOSPC)
-        return fail (r, err, "not enough free space in %s for a %s test file", target, need);
-      return fail (r, err, "cannot reserve %s in %s: %s", need, target, dm_strerror (err));
+        return fail (r, err, target, "not enough free space in %s for a %s test file", target,
+                     need);
+      return fail (r, err, target, "cannot reserve %s in %s: %s", need, target, dm_strerror (err));
     }
   return 0;
 }
@@ -153,7 +178,8 @@ dm_testfile_fill (dm_testfile *tf, dm_report *r, atomic_int *cancel,
   int err = 0;
 
   if (!buf)
-    return fail (r, -ENOMEM, "out of memory for a %llu byte buffer", (unsigned long long) chunk);
+    return fail (r, -ENOMEM, NULL, "out of memory for a %llu byte buffer",
+                 (unsigned long long) chunk);
   for (uint64_t off = 0; off < tf->size; off += chunk)
     {
       if (atomic_load_explicit (cancel, memory_order_relaxed))
@@ -177,7 +203,7 @@ dm_testfile_fill (dm_testfile *tf, dm_report *r, atomic_int *cancel,
         {
           char where[32];
           dm_size_format (off, where, sizeof where);
-          fail (r, err, "writing the test file failed at %s: %s", where, dm_strerror (err));
+          fail (r, err, NULL, "writing the test file failed at %s: %s", where, dm_strerror (err));
           break;
         }
       r->prepare_bytes += len;
@@ -190,7 +216,7 @@ dm_testfile_fill (dm_testfile *tf, dm_report *r, atomic_int *cancel,
     {
       err = dm_file_sync (tf->file);
       if (err < 0)
-        fail (r, err, "flushing the test file failed: %s", dm_strerror (err));
+        fail (r, err, NULL, "flushing the test file failed: %s", dm_strerror (err));
     }
   dm_free_io (buf, chunk);
   return err;

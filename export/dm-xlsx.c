@@ -15,6 +15,7 @@
 
 #include "dm-xlsx.h"
 #include "dm-platform.h"
+#include "dm-text.h"
 #include "dm-units.h"
 
 const bool dm_xlsx_available = true;
@@ -33,19 +34,30 @@ typedef struct book {
 static const char *const unit_formats[3] = { "0.00", "0", "0.0" };
 
 static int
-book_open (book *b, const char *path, char *why, size_t why_size)
+book_open (book *b, char *why, size_t why_size)
 {
-  int err = -EEXIST;
+  char dir[1100];
+  int err;
   memset (b, 0, sizeof *b);
-  /* libxlsxwriter opens its file with fopen("wb"), which would truncate a
-   * file of the user's by that name or follow a link planted there: the
-   * name is first made ours, created new and empty. */
+  /* libxlsxwriter writes its file by name, with fopen("wb"); only then
+   * is the workbook put at the user's path, by the platform's rules for
+   * output files (a file replaced atomically, a stream such as
+   * /dev/stdout written into). So the scratch file is Diskmeter's own, in
+   * its own folder: nothing beside the user's path is created or
+   * truncated, and a path in a folder such as /dev needs no room for it.
+   * The name is first made ours, created new and empty, so no link
+   * planted there is followed. */
+  if ((err = dm_data_dir (dir, sizeof dir)) < 0)
+    {
+      snprintf (why, why_size, "no folder for the workbook's scratch file: %s",
+                dm_strerror (err));
+      return err;
+    }
+  err = -EEXIST;
   for (unsigned k = 1; k < 100 && err == -EEXIST; k++)
     {
-      char n[16] = "";
-      if (k > 1)
-        snprintf (n, sizeof n, ".%u", k);
-      if ((size_t) snprintf (b->tmp, sizeof b->tmp, "%s%s.part", path, n) >= sizeof b->tmp)
+      if ((size_t) snprintf (b->tmp, sizeof b->tmp, "%s%cexport-%u.xlsx.part", dir,
+                             dm_dir_separator (), k) >= sizeof b->tmp)
         {
           snprintf (why, why_size, "the file name is too long");
           return -ENAMETOOLONG;
@@ -126,12 +138,20 @@ header (book *b, lxw_worksheet *ws, lxw_col_t col, const char *text)
   worksheet_write_string (ws, 0, col, text, b->head);
 }
 
-/* A string cell, empty strings left empty. */
+/* A string cell, empty strings left empty. The workbook's XML takes only
+ * UTF-8 without control characters, so a comment or path holds its other
+ * bytes as the CSV shows them ("\xff", "\x1b"), or Excel would refuse
+ * the whole file. */
 static void
 text (lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, const char *s)
 {
-  if (s && *s)
-    worksheet_write_string (ws, row, col, s, NULL);
+  if (!s || !*s)
+    return;
+  dm_buf cell;
+  dm_buf_init (&cell);
+  dm_text_add_cell (&cell, s);
+  worksheet_write_string (ws, row, col, cell.error || !cell.data ? "?" : cell.data, NULL);
+  dm_buf_free (&cell);
 }
 
 /* ---- runs side by side ----------------------------------------------------- */
@@ -276,7 +296,7 @@ dm_xlsx_write_runs (const dm_report *const *runs, const char *const *labels, uns
 {
   dm_spec specs[256];
   book b;
-  int err = book_open (&b, path, why, why_size);
+  int err = book_open (&b, why, why_size);
   if (err < 0)
     return err;
   unsigned n_specs = collect_tests (runs, n, specs, 256);
@@ -309,7 +329,7 @@ dm_xlsx_write_merge (const dm_merge *m, const char *path, char *why, size_t why_
   };
   char name[32], when[40];
   book b;
-  int err = book_open (&b, path, why, why_size);
+  int err = book_open (&b, why, why_size);
   if (err < 0)
     return err;
 

@@ -78,10 +78,18 @@ typedef struct dm_target_info {
   char     label[128];      /* filesystem label, "" when it has none */
   char     bus[64];         /* "USB", "NVMe", "SATA", "virtio", "SCSI (mptspi)", "network" */
   bool     writable;        /* a test file can be created there (never for a device) */
+  char     real_path[1024]; /* path with every link (junction) followed: what is really
+                             * measured; "" if it could not be resolved */
 } dm_target_info;
 
 /* Facts about a folder or block device the user named. -ENOENT, -ENOTDIR... */
 int dm_target_probe (const char *path, dm_target_info *info);
+
+/* Whether real_path (links followed, as in dm_target_info) lies in a
+ * folder of the operating system itself: /etc, /usr, /boot, /proc, /sys
+ * or /dev on Linux, the Windows folder (C:\Windows) on Windows. If so, that
+ * folder is written to folder. */
+bool dm_path_in_system_folder (const char *real_path, char *folder, size_t size);
 
 /* The filesystems a user would pick as a target (no pseudo filesystems),
  * for the window's target chooser. Free with dm_target_list_free. */

@@ -5,7 +5,8 @@
 # into three hosts with different figures and latencies; the merged sums
 # must be the sums of the hosts' mean figures, the merged percentiles those
 # of one histogram built here from every host's buckets, and files that
-# cannot be merged are refused with the file named.
+# cannot be merged are refused with the file named, one host given twice
+# among them.
 . "$(dirname "$0")/lib.sh"
 dm_need_cli
 trap dm_teardown EXIT
@@ -185,6 +186,26 @@ dm_check "scheduled runs 250 ms apart overlap" [ "$DM_RC" = 0 ]
 dm_check "the common window is reported" \
   [ "$(dm_json s.json 'j["results"][0]["window"]["start"]')" = 2026-11-30T21:00:00.250Z ]
 dm_check "scheduled runs 900 ms apart do not, naming the file" refused s3.json s1.json s2.json s3.json
+
+# One host given twice, as the same file or a copy with a comment of its
+# own, would be summed twice: refused unless --allow-duplicates.
+python3 -c 'import json
+d = json.load(open("a.json"))
+d["comment"] = "host D"
+json.dump(d, open("a-copy.json", "w"))'
+dm_check "the same file twice is refused" refused a.json a.json a.json
+dm_check "as is a copy of it, naming the copy" refused a-copy.json a.json b.json a-copy.json
+dm_check "the reason says it is the same run and how to merge anyway" \
+  grep -q "the same run as a.json.*--allow-duplicates" out.err
+dm_run dup.json dup.err merge a.json a.json --allow-duplicates --format json
+dm_check "--allow-duplicates merges it" [ "$DM_RC" = 0 ]
+dm_check "as two hosts, summed" python3 -c '
+import json
+a = json.load(open("a.json"))["results"]
+m = json.load(open("dup.json"))["results"]
+for r, x in zip(a, m):
+    mean = sum(k["mb_per_s"] for k in r["runs"]) / len(r["runs"])
+    assert len(x["per_host"]) == 2 and abs(x["mb_per_s"] - 2 * mean) < 0.005, (x["mb_per_s"], mean)'
 
 dm_run u.out u.err merge a.json
 dm_check "one file is a usage error" [ "$DM_RC" = 2 ]

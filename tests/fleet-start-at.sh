@@ -5,7 +5,9 @@
 # every test begins on the schedule computed from TIME and the settings
 # (not when the test before it ended), the JSON keeps the planned and the
 # actual start of each, and the two reports merge over common windows. A
-# TIME already missed fails with its reason; Ctrl-C ends the wait.
+# TIME already past is a usage error, a TIME missed before the run could
+# begin fails with its reason, both before the test file is made; Ctrl-C
+# ends the wait.
 . "$(dirname "$0")/lib.sh"
 dm_need_cli
 trap dm_teardown EXIT
@@ -64,14 +66,22 @@ for r in json.load(open("m.json"))["results"]:
     w = r["window"]
     assert f(w["end"]) - f(w["start"]) > 0.6, w'
 
-# A TIME that is gone by the time the file is ready.
+# A TIME already past is a usage error, before any file is made.
 dm_run late.out late.err "${args[@]}" --start-at 2020-01-01T00:00:00Z --output late.json a
+dm_check "a TIME in the past is a usage error" \
+  eval '[ "$DM_RC" = 2 ] && dm_usage_error late.err && grep -q "in the past" late.err'
+dm_check "and leaves no report and no file" [ ! -e late.json -a -z "$(ls -A a)" ]
+
+# A TIME whose first warm-up was due before the run could begin is missed
+# at once, before the test file is made (+0 with a 2 s warm-up).
+dm_run missed.out missed.err "${args[@]}" --warmup 2 --start-at +0 --output missed.json a
 dm_check "a missed TIME fails" [ "$DM_RC" = 1 ]
 dm_check "with its reason on one line" \
-  eval 'dm_one_line_error late.err && grep -q "missed --start-at" late.err'
+  eval 'dm_one_line_error missed.err && grep -q "missed --start-at" missed.err'
+dm_check "before anything was prepared" [ "$(dm_json missed.json 'j["io_totals"]["prepare_bytes"]')" = 0 ]
 dm_check "the report says so too" \
-  [ "$(dm_json late.json 'j["status"]')" = failed -a "$(dm_json late.json '"missed --start-at" in j["error"]')" = True ]
-dm_check "and no test ran" [ "$(dm_json late.json 'sum(len(r["runs"]) for r in j["results"])')" = 0 ]
+  [ "$(dm_json missed.json 'j["status"]')" = failed -a "$(dm_json missed.json '"missed --start-at" in j["error"]')" = True ]
+dm_check "and no test ran" [ "$(dm_json missed.json 'sum(len(r["runs"]) for r in j["results"])')" = 0 ]
 
 dm_run bad.out bad.err --start-at 21:00 a
 dm_check "a TIME that is not RFC 3339 or +SEC is a usage error" \

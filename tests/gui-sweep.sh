@@ -108,6 +108,23 @@ dm_check "its screenshot has the heat maps (${w}x${h}, scale ends: $purple, $yel
 dm_check "its JSON is the sweep, QD 1 to 8 by 1 and 2 threads" \
   test "$(dm_json "$out/open.json" '[j["sweep"]["queue_depths"], j["sweep"]["threads"]]')" = "[[1, 2, 4, 8], [1, 2]]"
 
+# A saved sweep whose folder's name is not UTF-8 (Latin-1 "café"): the
+# window opens it and saves it again with the exact bytes.
+python3 - "$out/sweep.json" "$out/latin1.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["target"]["path"] = "/data/caf\ufffd"
+j["target"]["path_bytes"] = b"/data/caf\xe9".hex()
+json.dump(j, open(sys.argv[2], "w"))
+PY
+timeout 60 "$DM_GUI" --open "$out/latin1.json" --save-json "$out/latin1-saved.json" \
+  --quit-when-done >"$out/latin1.log" 2>&1
+rc=$?
+sed 's/^/#   /' "$out/latin1.log"
+dm_check "a sweep of a Latin-1 folder opens and quits with status 0 (got $rc)" test "$rc" = 0
+dm_check "its saved JSON keeps the folder's exact bytes" \
+  test "$(dm_json "$out/latin1-saved.json" 'j["target"].get("path_bytes")')" = "$(printf '/data/caf\xe9' | od -An -tx1 | tr -d ' \n')"
+
 # The chart's read (blue) and write (orange) bars, both for Mix.
 read -r w h ink blue orange < <(dm_png colours "$out/latency.png" 54,133,227 230,97,0)
 dm_log "latency.png ${w}x${h}, ink $ink, read pixels $blue, write pixels $orange"

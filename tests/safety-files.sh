@@ -7,7 +7,8 @@
 # and time after read, write and mix tests as before, and no new name
 # appears in the folder. (The target folder's own time changes: the test
 # file was created in it.) Both stale-looking files are named in a warning
-# on stderr and in the report.
+# on stderr and in the report. show refuses a saved run whose fields
+# contradict each other.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -105,5 +106,25 @@ dm_check "/safety/files show --format csv from a pipe: a header and a row per re
 rc=$?
 dm_check "/safety/files show refuses a file that is no run, status 1 and one line (got $rc)" \
   test "$rc" = 1 -a "$(wc -l < "$DM_TMPDIR/show.err")" = 1
+
+# A saved run whose fields contradict its test name (edited, or not ours)
+# is refused naming the field, not loaded with the figures rebuilt from
+# the name.
+for edit in block_size=1.8e23 queue_depth=0 threads=100000; do
+  field="${edit%=*}"
+  python3 - "$DM_TMPDIR/out.json" "$DM_TMPDIR/bad-$field.json" "$field" "${edit#*=}" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["results"][0][sys.argv[3]] = float(sys.argv[4]) if "e" in sys.argv[4] else int(sys.argv[4])
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+  "$DM_CLI" show "$DM_TMPDIR/bad-$field.json" > "$DM_TMPDIR/bad.out" 2> "$DM_TMPDIR/bad.err"
+  rc=$?
+  dm_check "/safety/files show refuses $edit, status 1 (got $rc)" test "$rc" = 1
+  dm_check "/safety/files ... with one line naming $field" \
+    grep -q "'$field'" "$DM_TMPDIR/bad.err"
+  dm_check "/safety/files ... on one line" test "$(wc -l < "$DM_TMPDIR/bad.err")" = 1
+  dm_check "/safety/files ... and nothing on stdout" test ! -s "$DM_TMPDIR/bad.out"
+done
 
 dm_finish

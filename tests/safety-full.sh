@@ -6,7 +6,9 @@
 # saying why, the device receives no data (only the few KiB of metadata a
 # create and unlink may cost), and nothing is left: the free space, the
 # count of files in use on the filesystem and the folder's listing are what
-# they were. (The test file never has a name to look for.)
+# they were. (The test file never has a name to look for.) A test that fits
+# only without the room kept for the filesystem is refused with that room
+# stated.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -72,5 +74,16 @@ dm_check "/safety/full ${over}MiB: device received under 256 KiB of writes ($((w
 left "${over}MiB: "
 free2=$(free_bytes)
 dm_check "/safety/full ${over}MiB: free space unchanged ($free0 -> $free2)" test "$free2" = "$free0"
+
+# A test file smaller than what is free, refused for the room kept beside
+# it (1/64 of the file + 16 MiB): the sentence must say so, or "16MiB test
+# file (24.0MiB free)" reads as a mistake.
+dm_run "$DM_TMPDIR/out3" "$DM_TMPDIR/err3" \
+  --tests SEQ1M_Q8T1 --modes write --size 16MiB --count 1 --duration 1 --warmup 0 "$DM_MNT"
+dm_check "/safety/full 16MiB in 24MiB: exit status 1 (got $DM_RC)" test "$DM_RC" = 1
+dm_check "/safety/full 16MiB in 24MiB: one-line error on stderr" dm_one_line_error "$DM_TMPDIR/err3"
+dm_check "/safety/full 16MiB in 24MiB: the error states the 16.2MiB kept free and the 32.2MiB needed" \
+  grep -qE '16MiB test file: with the 16\.[23]MiB kept free .* it needs 32\.[23]MiB' "$DM_TMPDIR/err3"
+left "16MiB in 24MiB: "
 
 dm_finish

@@ -119,7 +119,9 @@ dm_check "/safety/output run: the symlink is still a symlink" test -L "$dir/run-
 dm_check "/safety/output run: its target holds a JSON report, mode and owner kept ($(stat -c '%a %u:%g' "$dir/owned.txt"))" \
   bash -c 'grep -q "\"status\"" "$1" && [ "$(stat -c "%a %u:%g" "$1")" = "640 4321:4322" ]' _ "$dir/owned.txt"
 for cmd in compare merge; do
-  "$DM_CLI" "$cmd" --output "$dir/full" "$dir/run.json" "$dir/run.json" 2> "$DM_TMPDIR/err"
+  # merge sums one run given twice only when told to.
+  dup=(); [ "$cmd" = merge ] && dup=(--allow-duplicates)
+  "$DM_CLI" "$cmd" "${dup[@]}" --output "$dir/full" "$dir/run.json" "$dir/run.json" 2> "$DM_TMPDIR/err"
   rc=$?
   dm_check "/safety/output $cmd --output a /dev/full node: status 1, 'No space left on device' (got $rc: $(head -c 200 "$DM_TMPDIR/err"))" \
     bash -c '[ "$1" = 1 ] && grep -q "No space left on device" "$2"' _ "$rc" "$DM_TMPDIR/err"
@@ -141,6 +143,29 @@ if "$DM_CLI" compare --help | grep -q xlsx; then
     test "$(cat "$dir/book-link.part")" = mine
   dm_check "/safety/output xlsx: no part file is left behind" \
     bash -c '! ls "$1"/*.part | grep -v "/book-link.part$"' _ "$dir"
+  # A workbook into a stream in a folder where nothing may be made, even
+  # by root (a read-only mount, as /dev is to a user): its scratch file is
+  # Diskmeter's own, not beside the stream.
+  mkdir "$dir/sealed" || dm_die "mkdir $dir/sealed failed"
+  dm_mount_extra -t tmpfs -o size=1m tmpfs "$dir/sealed" || dm_die "cannot mount $dir/sealed"
+  mkfifo "$dir/sealed/pipe" || dm_die "mkfifo in $dir/sealed failed"
+  mount -o remount,ro "$dir/sealed" || dm_die "cannot make $dir/sealed read-only"
+  timeout 20 cat "$dir/sealed/pipe" > "$DM_TMPDIR/book.out" &
+  reader=$!
+  "$DM_CLI" compare --format xlsx --output "$dir/sealed/pipe" "$dir/run.json" "$dir/run.json" \
+    2> "$DM_TMPDIR/err"
+  rc=$?
+  # A reader still waiting (the old way failed before it opened the FIFO)
+  # is let go.
+  [ "$rc" = 0 ] || : > "$dir/sealed/pipe"
+  wait "$reader"
+  dm_check "/safety/output xlsx into a FIFO: status 0 (got $rc: $(head -c 200 "$DM_TMPDIR/err"))" test "$rc" = 0
+  dm_check "/safety/output xlsx into a FIFO: the reader got a workbook (zip)" \
+    test "$(head -c 2 "$DM_TMPDIR/book.out")" = PK
+  dm_check "/safety/output xlsx into a FIFO: nothing was made beside it" \
+    test "$(ls -A "$dir/sealed")" = pipe
+  dm_check "/safety/output xlsx: no scratch file is left in Diskmeter's folder" \
+    bash -c '! ls "$1"/diskmeter/*.part' _ "$XDG_DATA_HOME"
 fi
 
 # Refused, untouched: a block device, a folder, a socket.

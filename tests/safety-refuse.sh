@@ -6,7 +6,8 @@
 # move: a read-only mount, a folder that does not exist (and is not
 # created), a folder the user may not write, and a block device for write
 # tests without --destroy-data-on naming it (its content stays the same),
-# and a mounted block device even when --destroy-data-on names it.
+# and a mounted block device even when --destroy-data-on names it; a
+# --start-at TIME that is not a time; a link into a system folder (/etc).
 # Read tests on a block device need no permission and change nothing.
 
 . "$(dirname "$0")/lib.sh"
@@ -69,6 +70,59 @@ fi
 DM_CLI="$cli" refused not-writable "$DM_MNT/locked" setpriv --reuid=nobody --regid=nogroup --clear-groups
 dm_check "/safety/refuse/not-writable the error says permission" grep -qiE 'permission|not writable|access' "$DM_TMPDIR/not-writable.err"
 dm_check "/safety/refuse/not-writable the folder is still empty" test -z "$(ls -A "$DM_MNT/locked")"
+
+# --start-at TIMEs that are not times are usage errors before anything is
+# written, not moments the run waits for or misses after filling its file:
+# 30 February (not 2 March), a leap second within the coming day (not the
+# next midnight), a day in the year 9999 (a wait of millennia) and an hour
+# ago. "timeout" keeps a run that waits from holding the suite.
+leap="$(python3 -c 'import datetime as d
+t = d.datetime.now(d.timezone.utc) + d.timedelta(seconds=5)
+print(t.strftime("%Y-%m-%dT23:59:60Z"))')"
+ago="$(date -u -d '1 hour ago' +%Y-%m-%dT%H:%M:%SZ)"
+saved=("${args[@]}")
+for when in "feb-30 2026-02-30T12:00:00Z February" "leap-second $leap leap" \
+            "year-9999 9999-06-01T12:00:00Z day" "past $ago past"; do
+  read -r name time word <<< "$when"
+  args=("${saved[@]}" --start-at "$time")
+  EXPECT_RC=2 refused "start-at-$name" "$DM_MNT" timeout 20
+  dm_check "/safety/refuse/start-at-$name the reason says '$word'" \
+    bash -c 'head -n 1 "$1" | grep -q -- "--start-at: .*$2"' _ "$DM_TMPDIR/start-at-$name.err" "$word"
+  dm_check "/safety/refuse/start-at-$name no test file was made" test -z "$(ls -A "$DM_MNT" | grep diskmeter)"
+done
+args=("${saved[@]}")
+
+# A TARGET that is a link: one into a system folder is refused before a
+# test file is made there; one into a folder of ours is measured, and the
+# report names the folder really measured (JSON, and text and CSV again
+# from the saved JSON).
+ln -s /etc "$DM_TMPDIR/etc-link"
+etc_before="$(ls -A /etc | grep '^diskmeter-' || true)"
+dm_run "$DM_TMPDIR/etc.out" "$DM_TMPDIR/etc.err" "${args[@]}" "$DM_TMPDIR/etc-link"
+dm_check "/safety/refuse/link-etc exit status 1 (got $DM_RC)" test "$DM_RC" = 1
+dm_check "/safety/refuse/link-etc one-line error on stderr" dm_one_line_error "$DM_TMPDIR/etc.err"
+dm_check "/safety/refuse/link-etc the error names /etc as a system folder" \
+  grep -q 'leads to /etc, inside the system folder /etc' "$DM_TMPDIR/etc.err"
+dm_check "/safety/refuse/link-etc no test file in /etc" \
+  test "$(ls -A /etc | grep '^diskmeter-' || true)" = "$etc_before"
+mkdir "$DM_MNT/real"
+ln -s "$DM_MNT/real" "$DM_TMPDIR/link"
+dm_run "$DM_TMPDIR/link.json" "$DM_TMPDIR/link.err" "${args[@]}" --no-history --format json \
+  "$DM_TMPDIR/link"
+dm_check "/safety/refuse/link-folder a link to a folder of ours runs (got $DM_RC)" test "$DM_RC" = 0
+dm_check "/safety/refuse/link-folder the JSON keeps the path as given" \
+  test "$(dm_json "$DM_TMPDIR/link.json" 'j["target"]["path"]')" = "$DM_TMPDIR/link"
+dm_check "/safety/refuse/link-folder and names the folder really measured" \
+  test "$(dm_json "$DM_TMPDIR/link.json" 'j["target"]["real_path"]')" = "$DM_MNT/real"
+dm_run "$DM_TMPDIR/link.txt" "$DM_TMPDIR/link-show.err" show "$DM_TMPDIR/link.json"
+dm_check "/safety/refuse/link-folder the text report, from the saved JSON, names it" \
+  grep -qF "Path: $DM_MNT/real ($DM_TMPDIR/link leads there)" "$DM_TMPDIR/link.txt"
+dm_run "$DM_TMPDIR/link.csv" "$DM_TMPDIR/link-show.err" show --format csv "$DM_TMPDIR/link.json"
+dm_check "/safety/refuse/link-folder the CSV has it in target_real_path" python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert rows and all(r["target_real_path"] == sys.argv[2] for r in rows), rows[:1]' \
+  "$DM_TMPDIR/link.csv" "$DM_MNT/real"
 
 # A block device with data on it: write tests need --destroy-data-on.
 dm_loop_create 64

@@ -49,7 +49,7 @@ full sustained sustained --span 16MiB --duration 0.2 --quiet "$dir"
 full show show "$res"
 full compare compare "$res" "$res"
 full "compare --format csv" compare --format csv "$res" "$res"
-full merge merge "$res" "$res"
+full merge merge --allow-duplicates "$res" "$res"
 full "history list" history list
 full "history show" history show 1
 full --version --version

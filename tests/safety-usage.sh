@@ -114,8 +114,11 @@ forms compare-json-apart '"runs"' compare --format json --unit IOPS "$runs/a.jso
 forms compare-sort-joined 'vs A' compare --sort=B "$runs/a.json" "$runs/b.json"
 forms show-csv-joined '^RND4K_Q1T1,read' show --format=csv "$runs/a.json"
 forms show-csv-apart '^RND4K_Q1T1,read' show "$runs/a.json" --format csv
-# merge adds up runs made at the same time: a run with itself is one.
-forms merge-json-joined '"kind": "merge"' merge --format=json "$runs/a.json" "$runs/a.json"
-forms merge-csv-apart 'RND4K_Q1T1' merge "$runs/a.json" "$runs/a.json" --format csv
+# merge adds up runs made at the same time: a run with itself is one,
+# once --allow-duplicates says it is meant.
+forms merge-json-joined '"kind": "merge"' merge --format=json --allow-duplicates \
+  "$runs/a.json" "$runs/a.json"
+forms merge-csv-apart 'RND4K_Q1T1' merge "$runs/a.json" "$runs/a.json" --format csv \
+  --allow-duplicates
 
 dm_finish

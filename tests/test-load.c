@@ -58,6 +58,9 @@ test_round_trip (void)
   DM_CHECK_STR (why, "");
   DM_CHECK_INT (r.n_results, ==, written.n_results);
   DM_CHECK_STR (r.comment, written.comment);
+  /* The folder really measured, the target's links followed. */
+  DM_CHECK (written.target.real_path[0] == '/' || written.target.real_path[1] == ':');
+  DM_CHECK_STR (r.target.real_path, written.target.real_path);
   DM_CHECK_STR (r.backend, "test");
   DM_CHECK_STR (dm_status_name (r.status), "complete");
   DM_CHECK_INT (r.started, ==, written.started);
@@ -186,6 +189,49 @@ test_bad_files (void)
   expect_refusal (deep, "nested");
 }
 
+/* The fields a result repeats from its test name and mode must agree with
+ * them: a file that says otherwise was edited or is not ours, and its
+ * figures cannot be trusted to be those of the test it names. */
+static void
+test_contradictions (void)
+{
+  static const struct {
+    const char *from, *to, *field;
+  } cases[] = {
+    { "\"block_size\": 1048576", "\"block_size\": 1.8e23", "block_size" },
+    { "\"block_size\": 1048576", "\"block_size\": 4096", "block_size" },
+    { "\"block_size\": 1048576", "\"block_size\": \"1M\"", "block_size" },
+    { "\"queue_depth\": 8", "\"queue_depth\": 0", "queue_depth" },
+    { "\"queue_depth\": 8", "\"queue_depth\": 32", "queue_depth" },
+    { "\"threads\": 1", "\"threads\": 100000", "threads" },
+    { "\"threads\": 1", "\"threads\": -1", "threads" },
+    { "\"pattern\": \"SEQ\"", "\"pattern\": \"RND\"", "pattern" },
+    { "\"pattern\": \"SEQ\"", "\"pattern\": \"zigzag\"", "pattern" },
+    { "\"read_percent\": 100", "\"read_percent\": 50", "read_percent" },
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    {
+      char *t = edited (cases[i].from, cases[i].to);
+      expect_refusal (t, cases[i].field);
+      /* The result is named too, so the user finds the line. */
+      expect_refusal (t, "SEQ1M_Q8T1");
+      free (t);
+    }
+
+  /* A file without these fields (they are only repeated) still loads. */
+  dm_report r;
+  char why[200] = "";
+  char *t = edited ("\"block_size\": 1048576,", "");
+  int err = dm_report_load_json (&r, t, strlen (t), why, sizeof why);
+  DM_CHECK_INT (err, ==, 0);
+  if (err == 0)
+    {
+      DM_CHECK_INT (r.results[0].spec.block_size, ==, 1u << 20);
+      dm_report_clear (&r);
+    }
+  free (t);
+}
+
 static void
 test_bom_and_unicode (void)
 {
@@ -216,6 +262,7 @@ main (void)
   DM_RUN ("/engine/load/round-trip", test_round_trip);
   DM_RUN ("/engine/load/truncated-anywhere", test_truncated_anywhere);
   DM_RUN ("/engine/load/bad-files", test_bad_files);
+  DM_RUN ("/engine/load/contradictions", test_contradictions);
   DM_RUN ("/engine/load/bom-and-unicode", test_bom_and_unicode);
   dm_buf_free (&json);
   dm_report_clear (&written);

@@ -33,8 +33,11 @@ test_time (void)
   DM_CHECK_INT (t, ==, 31000);
   DM_CHECK_INT (dm_start_at_parse ("+2.5", 1000, &t, NULL, 0), ==, 0);
   DM_CHECK_INT (t, ==, 3500);
-  DM_CHECK_INT (dm_start_at_parse ("2026-11-30T21:00:00Z", 0, &t, NULL, 0), ==, 0);
+  /* An absolute TIME is taken from now until a day ahead, as +SEC is. */
+  const int64_t now = 1796072400000LL - 3600000;
+  DM_CHECK_INT (dm_start_at_parse ("2026-11-30T21:00:00Z", now, &t, NULL, 0), ==, 0);
   DM_CHECK_INT (t, ==, 1796072400000LL);
+  DM_CHECK_INT (dm_start_at_parse ("2026-12-01T20:00:00Z", now, &t, NULL, 0), ==, 0);
   char why[200] = "";
   DM_CHECK (dm_start_at_parse ("+", 0, &t, why, sizeof why) < 0);
   DM_CHECK (strstr (why, "+SEC") != NULL);
@@ -42,6 +45,44 @@ test_time (void)
   DM_CHECK (dm_start_at_parse ("+1e9", 0, &t, NULL, 0) < 0);
   DM_CHECK (dm_start_at_parse ("21:00", 0, &t, why, sizeof why) < 0);
   DM_CHECK (strstr (why, "RFC 3339") != NULL);
+}
+
+/* Times that are not times are refused, each with its reason, rather
+ * than normalised into another moment or waited for. */
+static void
+test_start_at_refused (void)
+{
+  const int64_t now = 1796072400000LL; /* 2026-11-30T21:00:00Z */
+  char why[200] = "";
+  int64_t t = 0;
+
+  /* 30 February is not 2 March. */
+  DM_CHECK (dm_start_at_parse ("2026-11-31T21:30:00Z", now, &t, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "November 2026 has 30 days") != NULL);
+  DM_CHECK (dm_start_at_parse ("2027-02-29T00:00:00Z", now - 86400000LL * 89, &t, why,
+                               sizeof why) < 0);
+  DM_CHECK (strstr (why, "February 2027 has 28 days") != NULL);
+  DM_CHECK (dm_start_at_parse ("2026-02-30T12:00:00Z", now, &t, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "February 2026 has 28 days") != NULL);
+  DM_CHECK (dm_start_at_parse ("2026-11-30T21:00:00-00:60", now, &t, why, sizeof why) < 0);
+  /* A leap second is not the next minute's first. */
+  DM_CHECK (dm_start_at_parse ("2026-11-30T23:59:60Z", now, &t, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "leap second") != NULL);
+  /* No further than +SEC may go. */
+  DM_CHECK (dm_start_at_parse ("9999-12-31T23:59:59Z", now, &t, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "more than a day ahead") != NULL);
+  DM_CHECK (dm_start_at_parse ("2026-12-01T21:00:01Z", now, &t, why, sizeof why) < 0);
+  DM_CHECK_INT (dm_start_at_parse ("2026-12-01T21:00:00Z", now, &t, why, sizeof why), ==, 0);
+  /* Nor into the past, which would be missed after the test file was
+   * filled. */
+  DM_CHECK (dm_start_at_parse ("2026-11-30T20:59:59.999Z", now, &t, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "in the past") != NULL);
+  DM_CHECK (dm_start_at_parse ("2020-01-01T00:00:00Z", now, &t, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "in the past") != NULL);
+  DM_CHECK_INT (dm_start_at_parse ("2026-11-30T21:00:00.001Z", now, &t, why, sizeof why), ==, 0);
+  /* An offset moves the moment, not the rules: 22:30+01:00 is 21:30Z. */
+  DM_CHECK_INT (dm_start_at_parse ("2026-11-30T22:30:00+01:00", now, &t, why, sizeof why), ==, 0);
+  DM_CHECK_INT (t, ==, now + 1800000);
 }
 
 static void
@@ -119,7 +160,7 @@ test_merge (void)
   for (int h = 0; h < 3; h++)
     make_host (&r[h], mb[h], 20000 * (h + 1), 1796072400000LL + h * 30, &all_read, &all_mix);
   const dm_report *rp[3] = { &r[0], &r[1], &r[2] };
-  DM_CHECK_INT (dm_merge_build (&m, rp, names, 3, why, sizeof why), ==, 0);
+  DM_CHECK_INT (dm_merge_build (&m, rp, names, 3, 0, why, sizeof why), ==, 0);
   if (m.n_rows != 2)
     {
       DM_CHECK_INT (m.n_rows, ==, 2);
@@ -169,29 +210,29 @@ test_merge (void)
 
   /* Refusals, each naming the file at fault. */
   r[2].settings.measure_s = 4;
-  DM_CHECK (dm_merge_build (&m, rp, names, 3, why, sizeof why) < 0);
+  DM_CHECK (dm_merge_build (&m, rp, names, 3, 0, why, sizeof why) < 0);
   DM_CHECK (strstr (why, "c.json") && strstr (why, "measure"));
   r[2].settings.measure_s = 5;
 
   r[1].results[1].read_percent = 50;
-  DM_CHECK (dm_merge_build (&m, rp, names, 3, why, sizeof why) < 0);
+  DM_CHECK (dm_merge_build (&m, rp, names, 3, 0, why, sizeof why) < 0);
   DM_CHECK (strstr (why, "b.json") && strstr (why, "tests differ"));
   r[1].results[1].read_percent = 70;
 
   /* c started its second test 20 s late: no common window. */
   r[2].results[1].started_ms += 20000;
-  DM_CHECK (dm_merge_build (&m, rp, names, 3, why, sizeof why) < 0);
+  DM_CHECK (dm_merge_build (&m, rp, names, 3, 0, why, sizeof why) < 0);
   DM_CHECK (strstr (why, "c.json") && strstr (why, "overlap"));
   r[2].results[1].started_ms -= 20000;
 
   /* 14.9 s late still shares 100 ms with the others. */
   r[2].results[1].started_ms += 14900 - 30;
-  DM_CHECK_INT (dm_merge_build (&m, rp, names, 3, why, sizeof why), ==, 0);
+  DM_CHECK_INT (dm_merge_build (&m, rp, names, 3, 0, why, sizeof why), ==, 0);
   dm_merge_clear (&m);
   r[2].results[1].started_ms -= 14900 - 30;
 
   r[0].status = DM_STATUS_CANCELLED;
-  DM_CHECK (dm_merge_build (&m, rp, names, 3, why, sizeof why) < 0);
+  DM_CHECK (dm_merge_build (&m, rp, names, 3, 0, why, sizeof why) < 0);
   DM_CHECK (strstr (why, "a.json") && strstr (why, "did not complete"));
   r[0].status = DM_STATUS_COMPLETE;
 
@@ -199,16 +240,106 @@ test_merge (void)
   for (int h = 0; h < 3; h++)
     for (unsigned i = 0; i < r[h].n_results; i++)
       r[h].results[i].started_ms = 0;
-  DM_CHECK_INT (dm_merge_build (&m, rp, names, 3, why, sizeof why), ==, 0);
+  DM_CHECK_INT (dm_merge_build (&m, rp, names, 3, 0, why, sizeof why), ==, 0);
   DM_CHECK (!m.scheduled);
   dm_merge_clear (&m);
   r[1].started += 3600;
   r[1].finished += 3600;
-  DM_CHECK (dm_merge_build (&m, rp, names, 3, why, sizeof why) < 0);
+  DM_CHECK (dm_merge_build (&m, rp, names, 3, 0, why, sizeof why) < 0);
   DM_CHECK (strstr (why, "b.json") && strstr (why, "overlap"));
 
-  DM_CHECK (dm_merge_build (&m, rp, names, 1, why, sizeof why) < 0);
+  DM_CHECK (dm_merge_build (&m, rp, names, 1, 0, why, sizeof why) < 0);
   for (int h = 0; h < 3; h++)
+    dm_report_clear (&r[h]);
+}
+
+/* One host's file given twice, or a copy of it under another name, would
+ * count that host twice: refused unless asked for. */
+static void
+test_merge_duplicates (void)
+{
+  dm_report r[3];
+  dm_histogram a, b;
+  dm_merge m;
+  char why[300] = "";
+  const char *names[3] = { "a.json", "b.json", "a-copy.json" };
+
+  dm_histogram_reset (&a);
+  dm_histogram_reset (&b);
+  make_host (&r[0], 100, 20000, 1796072400000LL, &a, &b);
+  make_host (&r[1], 200, 40000, 1796072400030LL, &a, &b);
+  make_host (&r[2], 100, 20000, 1796072400000LL, &a, &b);
+  snprintf (r[0].test_file, sizeof r[0].test_file, "/data/diskmeter-Ab3dE9.tmp");
+  snprintf (r[1].test_file, sizeof r[1].test_file, "/data/diskmeter-x7Qp2L.tmp");
+  snprintf (r[2].test_file, sizeof r[2].test_file, "/data/diskmeter-Ab3dE9.tmp");
+  /* The copy was given a comment of its own: still the same run. */
+  snprintf (r[2].comment, sizeof r[2].comment, "host C");
+  const dm_report *rp[3] = { &r[0], &r[1], &r[2] };
+
+  DM_CHECK (dm_merge_build (&m, rp, names, 3, 0, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "a-copy.json") && strstr (why, "the same run as a.json"));
+  DM_CHECK (strstr (why, "--allow-duplicates") != NULL);
+  const dm_report *twice[2] = { &r[0], &r[0] };
+  const char *twice_names[2] = { "a.json", "a.json" };
+  DM_CHECK (dm_merge_build (&m, twice, twice_names, 2, 0, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "the same run") != NULL);
+
+  /* Asked for, the copy is summed as another host. */
+  DM_CHECK_INT (dm_merge_build (&m, rp, names, 3, DM_MERGE_ALLOW_DUPLICATES, why, sizeof why),
+                ==, 0);
+  if (m.n_rows)
+    DM_CHECK (fabs (m.rows[0].sum_mb_per_s - 400) < 1e-9);
+  dm_merge_clear (&m);
+
+  /* Another host whose run began in the same second on a folder of the
+   * same name made a test file of another name: not a duplicate. */
+  snprintf (r[2].test_file, sizeof r[2].test_file, "/data/diskmeter-Zz91kP.tmp");
+  DM_CHECK_INT (dm_merge_build (&m, rp, names, 3, 0, why, sizeof why), ==, 0);
+  dm_merge_clear (&m);
+  /* Nor is one whose figures differ, as on a block device (the test file
+   * is the device's name on every host). */
+  snprintf (r[2].test_file, sizeof r[2].test_file, "/data/diskmeter-Ab3dE9.tmp");
+  r[2].results[1].runs[2].bytes += 4096;
+  DM_CHECK_INT (dm_merge_build (&m, rp, names, 3, 0, why, sizeof why), ==, 0);
+  dm_merge_clear (&m);
+  for (int h = 0; h < 3; h++)
+    dm_report_clear (&r[h]);
+}
+
+/* A host's file name and comment are shown on one line each, escaped: a
+ * newline cannot forge a row of the fleet's table, an escape sequence
+ * cannot reach the terminal. */
+static void
+test_merge_text_escaped (void)
+{
+  dm_report r[2];
+  dm_histogram a, b;
+  dm_merge m;
+  dm_buf out;
+  char why[300] = "";
+  const char *names[2] = { "a\x1b[2J.json", "b.json" };
+
+  dm_histogram_reset (&a);
+  dm_histogram_reset (&b);
+  make_host (&r[0], 100, 20000, 1796072400000LL, &a, &b);
+  make_host (&r[1], 200, 40000, 1796072400030LL, &a, &b);
+  snprintf (r[0].test_file, sizeof r[0].test_file, "/data/diskmeter-Ab3dE9.tmp");
+  snprintf (r[1].test_file, sizeof r[1].test_file, "/data/diskmeter-x7Qp2L.tmp");
+  snprintf (r[1].comment, sizeof r[1].comment,
+            "fine\nSEQ1M_Q8T1     read  all           999999.0\x1b]0;owned\x07");
+  const dm_report *rp[2] = { &r[0], &r[1] };
+  DM_CHECK_INT (dm_merge_build (&m, rp, names, 2, 0, why, sizeof why), ==, 0);
+  dm_buf_init (&out);
+  dm_merge_write_text (&m, &out);
+  const char *t = out.data ? out.data : "";
+  DM_CHECK (strchr (t, '\x1b') == NULL);
+  DM_CHECK (strchr (t, '\x07') == NULL);
+  DM_CHECK (strstr (t, "\nSEQ1M_Q8T1     read  all           999999.0") == NULL);
+  DM_CHECK (strstr (t, "Host 1: a\\x1b[2J.json\n") != NULL);
+  DM_CHECK (strstr (t, "Host 2: b.json - fine\\nSEQ1M_Q8T1") != NULL);
+  dm_buf_free (&out);
+  dm_merge_clear (&m);
+  for (int h = 0; h < 2; h++)
     dm_report_clear (&r[h]);
 }
 
@@ -253,8 +384,16 @@ test_cli_option (void)
 {
   static dm_cli_options o;
   char why[512] = "";
-  DM_CHECK_INT (parse_start_at ("2026-11-30T21:00:00Z", &o, why, sizeof why), ==, 0);
-  DM_CHECK_STR (o.start_at, "2026-11-30T21:00:00Z");
+  char soon[40];
+  dm_time_format_ms (dm_wall_ms () + 600000, soon, sizeof soon);
+  DM_CHECK_INT (parse_start_at (soon, &o, why, sizeof why), ==, 0);
+  DM_CHECK_STR (o.start_at, soon);
+  /* Checked against the clock when parsed: an hour ago is refused before
+   * anything is prepared. */
+  char ago[40];
+  dm_time_format_ms (dm_wall_ms () - 3600000, ago, sizeof ago);
+  DM_CHECK (parse_start_at (ago, &o, why, sizeof why) < 0);
+  DM_CHECK (strstr (why, "--start-at") && strstr (why, "in the past"));
   DM_CHECK_INT (parse_start_at ("+90", &o, why, sizeof why), ==, 0);
   DM_CHECK_STR (o.start_at, "+90");
   DM_CHECK (parse_start_at ("9pm", &o, why, sizeof why) < 0);
@@ -270,8 +409,11 @@ int
 main (void)
 {
   DM_RUN ("/merge/time", test_time);
+  DM_RUN ("/merge/start-at-refused", test_start_at_refused);
   DM_RUN ("/merge/schedule", test_schedule);
   DM_RUN ("/merge/merge", test_merge);
+  DM_RUN ("/merge/duplicates", test_merge_duplicates);
+  DM_RUN ("/merge/text-escaped", test_merge_text_escaped);
   DM_RUN ("/merge/json-schedule", test_json_schedule);
   DM_RUN ("/merge/cli-option", test_cli_option);
   return dm_test_done ();

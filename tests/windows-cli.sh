@@ -7,7 +7,8 @@
 # real figures, a drive letter and a folder with a non-ASCII name work, a
 # drive without room is refused before anything is written, neither a
 # run, nor Ctrl-C, nor a killed process leaves its test file behind (under
-# any name, nor the space it took), and compare --format xlsx writes a
+# any name, nor the space it took), a link into the Windows folder is
+# refused and one elsewhere named, and compare --format xlsx writes a
 # workbook openpyxl reads with the JSON's figures.
 set -uo pipefail
 
@@ -209,6 +210,43 @@ if [ -n "$wine" ] && [ -d "$WINEPREFIX/drive_c" ]; then
   ls -A "$WINEPREFIX/drive_c" > "$scratch/drive_c.after"
   diff "$scratch/drive_c.before" "$scratch/drive_c.after" | sed 's/^/    /'
   cmp -s "$scratch/drive_c.before" "$scratch/drive_c.after" || fail "the run left a name in C:\\"
+fi
+
+# A TARGET reached through a link (a symlink Wine shows as a reparse
+# point, as a junction is on Windows): into the Windows folder it is
+# refused before a test file is made there; into a folder of ours it is
+# measured, and the report names the folder GetFinalPathNameByHandleW
+# says it really is.
+echo "/windows/cli/link"
+if [ -n "$wine" ] && [ -d "$WINEPREFIX/drive_c/windows/temp" ]; then
+  ln -sfn ../../windows/temp "$WINEPREFIX/drive_c/users/Public/dm-link"
+  ls -A "$WINEPREFIX/drive_c/windows/temp" > "$scratch/temp.before"
+  out=$(run_win "$DM_CLI" --tests SEQ1M_Q8T1 --count 1 --size 16MiB --duration 0.5 --warmup 0 \
+    --interval 0 --no-history 'C:\users\Public\dm-link' 2>&1 | tr -d '\r')
+  rc=$?
+  [ $rc -eq 1 ] || fail "a link into C:\\windows: exit status $rc, not 1"
+  rm -f "$WINEPREFIX/drive_c/users/Public/dm-link"
+  echo "$out" | grep -qi 'leads to C:\\windows\\temp, inside the system folder C:\\windows' \
+    || fail "a link into C:\\windows was not refused as such: $out"
+  [ "$(echo "$out" | wc -l)" -eq 1 ] || fail "the refusal is not one line: $out"
+  ls -A "$WINEPREFIX/drive_c/windows/temp" > "$scratch/temp.after"
+  cmp -s "$scratch/temp.before" "$scratch/temp.after" \
+    || fail "a name was left in C:\\windows\\temp: $(diff "$scratch/temp.before" "$scratch/temp.after" | tr '\n' ' ')"
+  mkdir -p "$scratch/real"
+  ln -sfn "$scratch/real" "$scratch/link"
+  run_win "$DM_CLI" --tests SEQ1M_Q8T1 --count 1 --size 16MiB --duration 0.5 --warmup 0 \
+    --interval 0 --no-history --format json --output "$(winpath "$scratch/link.json")" \
+    "$(winpath "$scratch/link")" >"$scratch/link.log" 2>&1
+  rc=$?
+  [ $rc -eq 0 ] || { fail "a link to a folder of ours: exit status $rc"; sed 's/^/    /' "$scratch/link.log"; }
+  wait_gone "$scratch/real" "" 5 || fail "a link to a folder of ours: the run left its test file"
+  python3 -c 'import json, sys
+t = json.load(open(sys.argv[1], encoding="utf-8"))["target"]
+print("  real path:", t["real_path"])
+sys.exit(0 if t["real_path"].lower() == sys.argv[2].lower() else 1)' \
+    "$scratch/link.json" "$(winpath "$scratch/real")" || fail "the report does not name the real folder"
+else
+  skip_part "link: made with a symlink in Wine's prefix only"
 fi
 
 # Free space as GetDiskFreeSpaceExW reports it: a 24 MiB filesystem (a

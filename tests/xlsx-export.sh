@@ -49,12 +49,14 @@ python3 "$check" runs hist.xlsx one.json two.json
 dm_check "history workbook: figures, fills by the rules saved with the runs" [ $? = 0 ]
 
 # A fleet workbook: two runs of the same tests made into hosts that ran at
-# the same time.
+# the same time, each with a test file of its own as real hosts have (the
+# same file twice is refused as one host counted twice).
 python3 - <<'EOF'
 import json
 d = json.load(open('one.json'))
 for h in ('h1', 'h2'):
     d['comment'] = h
+    d['test_file'] = d['test_file'][:-len('XXXXXX.tmp')] + h + 'abcd.tmp'
     json.dump(d, open(h + '.json', 'w'))
 EOF
 dm_run m.out m.err merge h1.json h2.json --format json --output merge.json

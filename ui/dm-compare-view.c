@@ -165,15 +165,18 @@ dm_compare_view_refresh (DmCompareView *self)
 
       if (run->started)
         dm_format_local_time (run->started, date, sizeof date);
-      g_string_append_printf (legend, "%s%s: %s", i ? "\n" : "", letter,
-                              run->target.path[0] ? run->target.path
-                                                  : (c->names[i] ? c->names[i] : ""));
-      if (run->target.model[0])
-        g_string_append_printf (legend, " · %s", run->target.model);
+      /* GTK takes only UTF-8: U+FFFD where a saved text's bytes are not. */
+      g_autofree char *where = g_utf8_make_valid (run->target.path[0] ? run->target.path
+                                                  : (c->names[i] ? c->names[i] : ""), -1);
+      g_autofree char *model = g_utf8_make_valid (run->target.model, -1);
+      g_autofree char *comment = g_utf8_make_valid (run->comment, -1);
+      g_string_append_printf (legend, "%s%s: %s", i ? "\n" : "", letter, where);
+      if (model[0])
+        g_string_append_printf (legend, " · %s", model);
       if (date[0])
         g_string_append_printf (legend, " · %s", date);
-      if (run->comment[0])
-        g_string_append_printf (legend, " · “%s”", run->comment);
+      if (comment[0])
+        g_string_append_printf (legend, " · “%s”", comment);
     }
   if (c->n_runs > 1)
     g_string_append (legend, "\nGreen: better than A, red: worse, grey: within the runs' own spread."

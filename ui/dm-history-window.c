@@ -101,7 +101,10 @@ update_buttons (DmHistoryWindow *self)
                                  dm_xlsx_available && paths->len >= 1);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "history.export-xlsx-to",
                                  dm_xlsx_available && paths->len >= 1);
-  gtk_editable_set_text (GTK_EDITABLE (self->comment_entry), one ? one->comment : "");
+  /* GTK takes only UTF-8; a comment saved from another locale shows
+   * U+FFFD where its bytes are not (README, "Text in the reports"). */
+  g_autofree char *comment = g_utf8_make_valid (one ? one->comment : "", -1);
+  gtk_editable_set_text (GTK_EDITABLE (self->comment_entry), comment);
 }
 
 static GtkWidget *
@@ -140,7 +143,10 @@ entry_row (DmHistoryWindow        *self,
         if (d->len)
           g_string_append (d, " (read / write)");
         if (e->comment[0])
-          g_string_append_printf (d, "%s%s", d->len ? " · " : "", e->comment);
+          {
+            g_autofree char *comment = g_utf8_make_valid (e->comment, -1);
+            g_string_append_printf (d, "%s%s", d->len ? " · " : "", comment);
+          }
         detail_text = g_string_free (d, FALSE);
       }
     }
@@ -150,8 +156,9 @@ entry_row (DmHistoryWindow        *self,
        * file, or one the user wants to rescue by hand. */
       check = gtk_check_button_new ();
       gtk_widget_set_sensitive (check, FALSE);
-      title_text = g_strdup (e->name);
-      detail_text = g_strdup_printf (_ ("Cannot be read: %s"), e->error);
+      title_text = g_filename_display_name (e->name);
+      g_autofree char *reason = g_utf8_make_valid (e->error, -1);
+      detail_text = g_strdup_printf (_ ("Cannot be read: %s"), reason);
     }
   gtk_box_append (GTK_BOX (box), check);
   title = gtk_label_new (title_text);

@@ -367,7 +367,10 @@ on_job_finished (DmJob             *job,
   else if (r->status == DM_STATUS_CANCELLED)
     text = g_strdup (_ ("Stopped: the samples so far are kept; the test file was removed."));
   else
-    text = g_strdup_printf (_ ("Failed: %s"), r->error[0] ? r->error : g_strerror (-code));
+    {
+      g_autofree char *reason = g_utf8_make_valid (r->error[0] ? r->error : g_strerror (-code), -1);
+      text = g_strdup_printf (_ ("Failed: %s"), reason);
+    }
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
   show_summary (self, r);
   update_actions (self);
@@ -560,7 +563,12 @@ dm_sustained_window_load (DmSustainedWindow *self,
   /* The target first: on a disk it fixes the Mode control, which then
    * shows the mode the file was measured with. */
   if (self->run.loaded.target.path[0])
-    gtk_editable_set_text (GTK_EDITABLE (self->target_entry), self->run.loaded.target.path);
+    {
+      /* An entry takes UTF-8 only; a folder named otherwise is shown as
+       * the window can (and is the user's to correct before a new run). */
+      g_autofree char *shown = g_utf8_make_valid (self->run.loaded.target.path, -1);
+      gtk_editable_set_text (GTK_EDITABLE (self->target_entry), shown);
+    }
 
   /* The controls as the run was made, so Start measures it again. */
   dm_sustained_plan_init (&self->plan);

@@ -379,7 +379,10 @@ on_job_finished (DmJob         *job,
     text = g_strdup_printf (_ ("Stopped: %u of %u combinations measured and kept."), done,
                             r->n_results);
   else
-    text = g_strdup_printf (_ ("Failed: %s"), r->error[0] ? r->error : g_strerror (-code));
+    {
+      g_autofree char *reason = g_utf8_make_valid (r->error[0] ? r->error : g_strerror (-code), -1);
+      text = g_strdup_printf (_ ("Failed: %s"), reason);
+    }
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
   refresh_maps (self);
   update_actions (self);
@@ -547,7 +550,12 @@ dm_sweep_window_load (DmSweepWindow  *self,
   /* The target first: on a disk it fixes the Mode control, which then
    * shows the mode the file was measured with. */
   if (self->run.loaded.target.path[0])
-    gtk_editable_set_text (GTK_EDITABLE (self->target_entry), self->run.loaded.target.path);
+    {
+      /* An entry takes UTF-8 only; a folder named otherwise is shown as
+       * the window can (and is the user's to correct before a new run). */
+      g_autofree char *shown = g_utf8_make_valid (self->run.loaded.target.path, -1);
+      gtk_editable_set_text (GTK_EDITABLE (self->target_entry), shown);
+    }
 
   /* The plan the file was made with (its lists as planned, the bound); a
    * plain report shown here gets what it measured as its lists. */

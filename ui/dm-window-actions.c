@@ -18,8 +18,13 @@
 void
 _dm_window_sync_comment (DmWindow *self)
 {
-  g_strlcpy (self->report.comment, gtk_editable_get_text (GTK_EDITABLE (self->comment_entry)),
-             sizeof self->report.comment);
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->comment_entry));
+  g_autofree char *shown = g_utf8_make_valid (self->report.comment, -1);
+  /* Unchanged since an opened run set it: the run keeps its exact bytes,
+   * which the entry (UTF-8 only) may show with U+FFFD. Otherwise the
+   * engine's rule: a comment too long is cut at a character boundary. */
+  if (strcmp (text, shown) != 0)
+    dm_report_set_comment (&self->report, text);
 }
 
 

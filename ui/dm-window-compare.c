@@ -363,7 +363,10 @@ dm_window_open_saved (DmWindow    *self,
         }
     }
   dm_report_copy_run (&self->report, &r);
-  gtk_editable_set_text (GTK_EDITABLE (self->comment_entry), r.comment);
+  /* GTK takes only UTF-8; the run's exact bytes stay in self->report
+   * until the user edits the comment. */
+  g_autofree char *comment = g_utf8_make_valid (r.comment, -1);
+  gtk_editable_set_text (GTK_EDITABLE (self->comment_entry), comment);
   total = r.n_results;
   dm_report_clear (&r);
 

@@ -36,8 +36,11 @@ dm_window_show_error (DmWindow   *self,
                       const char *message)
 {
   g_return_if_fail (DM_IS_WINDOW (self));
-  g_printerr ("diskmeter: %s\n", message);
-  gtk_label_set_text (GTK_LABEL (self->error_label), message);
+  /* A message may name a path or a saved run's reason, whose bytes need
+   * not be UTF-8, which a label takes only: shown with U+FFFD there. */
+  g_autofree char *shown = g_utf8_make_valid (message, -1);
+  g_printerr ("diskmeter: %s\n", shown);
+  gtk_label_set_text (GTK_LABEL (self->error_label), shown);
   gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), TRUE);
 }
 
@@ -344,7 +347,8 @@ show_result (DmWindow        *self,
                                   value, self->unit, has_value);
   if (state == DM_TILE_FAILED && res->error[0])
     {
-      g_autofree char *failed = g_strdup_printf ("%s (failed: %s)", description, res->error);
+      g_autofree char *reason = g_utf8_make_valid (res->error, -1);
+      g_autofree char *failed = g_strdup_printf ("%s (failed: %s)", description, reason);
       dm_tile_set_description (tile, failed);
     }
   else
@@ -649,9 +653,8 @@ _dm_window_start (DmWindow *self,
   r.nvme = self->report.nvme;
   memcpy (r.thresholds, self->rules, self->n_rules * sizeof self->rules[0]);
   r.n_thresholds = self->n_rules;
-  g_strlcpy (r.comment, gtk_editable_get_text (GTK_EDITABLE (self->comment_entry)),
-             sizeof r.comment);
-  g_strlcpy (self->report.comment, r.comment, sizeof self->report.comment);
+  dm_report_set_comment (&r, gtk_editable_get_text (GTK_EDITABLE (self->comment_entry)));
+  dm_report_set_comment (&self->report, r.comment);
 
   if (only_row >= 0)
     {

@@ -431,6 +431,24 @@ probe_sysfs_block (dev_t dev, dm_target_info *info)
     info->sector_size = (uint32_t) strtoul (v, NULL, 10);
 }
 
+bool
+dm_path_in_system_folder (const char *real_path, char *folder, size_t size)
+{
+  /* The system's own configuration, programs, boot files and the
+   * kernel's views: a test file there is never what a user meant. */
+  static const char *const folders[] = { "/etc", "/usr", "/boot", "/proc", "/sys", "/dev" };
+  for (size_t i = 0; i < sizeof folders / sizeof folders[0]; i++)
+    {
+      size_t n = strlen (folders[i]);
+      if (!strncmp (real_path, folders[i], n) && (real_path[n] == '\0' || real_path[n] == '/'))
+        {
+          copy (folder, size, folders[i]);
+          return true;
+        }
+    }
+  return false;
+}
+
 int
 dm_target_probe (const char *path, dm_target_info *info)
 {
@@ -469,6 +487,7 @@ dm_target_probe (const char *path, dm_target_info *info)
         info->sector_size = 512;
       info->free_bytes = info->size_bytes;
       copy (info->device, sizeof info->device, realpath (path, real) ? real : path);
+      copy (info->real_path, sizeof info->real_path, info->device);
       describe_disk (st.st_rdev, info);
       read_label (st.st_rdev, info->device, info->label, sizeof info->label,
                   info->filesystem, sizeof info->filesystem);
@@ -484,7 +503,10 @@ dm_target_probe (const char *path, dm_target_info *info)
       info->free_bytes = (uint64_t) vfs.f_bavail * vfs.f_frsize;
       info->read_only = (vfs.f_flag & ST_RDONLY) != 0;
     }
-  find_mount fm = { st.st_dev, realpath (path, real) ? real : path, { 0 }, 0 };
+  bool resolved = realpath (path, real) != NULL;
+  if (resolved)
+    copy (info->real_path, sizeof info->real_path, real);
+  find_mount fm = { st.st_dev, resolved ? real : path, { 0 }, 0 };
   each_mount (match_mount, &fm);
   if (fm.best_len)
     {

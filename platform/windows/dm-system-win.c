@@ -330,6 +330,69 @@ network_name (const wchar_t *root, dm_target_info *info)
   snprintf (info->device, sizeof info->device, "%s", info->model);
 }
 
+/* A Win32 path as users write it: without the \\?\ prefix the final path
+ * functions add ("\\?\UNC\server\share" becomes "\\server\share"). */
+static void
+user_path (const wchar_t *w, char *buf, size_t size)
+{
+  if (wcsncmp (w, L"\\\\?\\UNC\\", 8) == 0)
+    {
+      if (size > 2 && _dm_wide_to_utf8 (w + 8, buf + 2, size - 2) == 0)
+        buf[0] = buf[1] = '\\';
+      else
+        buf[0] = '\0';
+      return;
+    }
+  if (wcsncmp (w, L"\\\\?\\", 4) == 0)
+    w += 4;
+  if (_dm_wide_to_utf8 (w, buf, size) < 0)
+    buf[0] = '\0';
+}
+
+/* The folder as it really is, with junctions and symbolic links followed:
+ * what a test file created through wpath lands in. "" if unknown. */
+static void
+final_path (const wchar_t *wpath, char *buf, size_t size)
+{
+  wchar_t real[1024];
+  HANDLE h = CreateFileW (wpath, FILE_READ_ATTRIBUTES, FILE_SHARE_READ | FILE_SHARE_WRITE
+                          | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                          FILE_FLAG_BACKUP_SEMANTICS, NULL);
+  DWORD n = 0;
+
+  buf[0] = '\0';
+  if (h == INVALID_HANDLE_VALUE)
+    return;
+  n = GetFinalPathNameByHandleW (h, real, sizeof real / sizeof real[0],
+                                 FILE_NAME_NORMALIZED | VOLUME_NAME_DOS);
+  CloseHandle (h);
+  if (n > 0 && n < sizeof real / sizeof real[0])
+    user_path (real, buf, size);
+}
+
+bool
+dm_path_in_system_folder (const char *real_path, char *folder, size_t size)
+{
+  /* Windows has one such folder, wherever it was installed. */
+  wchar_t windir[MAX_PATH + 1];
+  UINT n = GetSystemWindowsDirectoryW (windir, MAX_PATH + 1);
+  int err = 0;
+  bool inside = false;
+
+  if (n == 0 || n > MAX_PATH)
+    return false;
+  while (n > 0 && windir[n - 1] == L'\\')
+    windir[--n] = L'\0';
+  wchar_t *w = _dm_utf8_to_wide (real_path, &err);
+  if (w == NULL)
+    return false;
+  inside = _wcsnicmp (w, windir, n) == 0 && (w[n] == L'\0' || w[n] == L'\\');
+  free (w);
+  if (inside)
+    user_path (windir, folder, size);
+  return inside;
+}
+
 int
 dm_target_probe (const char *path, dm_target_info *info)
 {
@@ -419,6 +482,7 @@ dm_target_probe (const char *path, dm_target_info *info)
   if (info->sector_size < 512 || (info->sector_size & (info->sector_size - 1)) != 0)
     info->sector_size = 512;
   info->writable = !info->read_only && can_create_file (wpath);
+  final_path (wpath, info->real_path, sizeof info->real_path);
 
 out:
   free (wpath);
