@@ -264,14 +264,15 @@ check_repeated_spec (loader *l, const dm_json *o, const dm_result *res, unsigned
   if (share && res->mode != DM_MODE_MIX)
     return repeated_uint (l, o, "read_percent", 100, res->mode == DM_MODE_READ ? 100 : 0, test,
                           mode, index);
-  if (share && (res->read_percent < DM_MIX_READ_MIN || res->read_percent > DM_MIX_READ_MAX))
+  if (res->mode == DM_MODE_MIX
+      && (res->read_percent < DM_MIX_READ_MIN || res->read_percent > DM_MIX_READ_MAX))
     return refuse (l, "result %u (%s %s): 'read_percent' is %u; a Mix reads %d to %d percent",
                    index + 1, test, mode, res->read_percent, DM_MIX_READ_MIN, DM_MIX_READ_MAX);
   return true;
 }
 
 static bool
-load_result (loader *l, const dm_json *o, dm_result *res, unsigned index)
+load_result (loader *l, const dm_json *o, dm_result *res, unsigned index, unsigned mix_share)
 {
   char why[160];
   const char *test = dm_json_get_string (o, "test", NULL);
@@ -285,7 +286,11 @@ load_result (loader *l, const dm_json *o, dm_result *res, unsigned index)
     return refuse (l, "result %u: '%s' is not read, write or mix", index + 1, mode ? mode : "");
   res->status = parse_status (l, dm_json_get_string (o, "status", "complete"));
   user_text (l, o, "error", res->error, sizeof res->error);
-  res->read_percent = (unsigned) number (l, o, "read_percent", 100);
+  /* A file without the share (an older one) has the one its mode means,
+   * a Mix the run's; written out again, it says so and loads again. */
+  res->read_percent = dm_json_get (o, "read_percent")
+                      ? (unsigned) number (l, o, "read_percent", 100)
+                      : res->mode == DM_MODE_READ ? 100 : res->mode == DM_MODE_WRITE ? 0 : mix_share;
   if (!l->failed && !check_repeated_spec (l, o, res, index))
     return false;
   res->mb_per_s = number (l, o, "mb_per_s", 1e9);
@@ -458,7 +463,8 @@ dm_report_load_json (dm_report *out, const char *text, size_t len, char *why, si
   for (const dm_json *res = results->child; res; res = res->next)
     {
       dm_result_attach_histograms (&r.results[r.n_results], &r.histograms[2 * r.n_results]);
-      if (!load_result (&l, res, &r.results[r.n_results], r.n_results))
+      if (!load_result (&l, res, &r.results[r.n_results], r.n_results,
+                        r.settings.mix_read_percent))
         {
           free (r.results[r.n_results].samples);
           goto out;

@@ -230,6 +230,38 @@ test_contradictions (void)
       dm_report_clear (&r);
     }
   free (t);
+
+  /* Nor does one without the read share: a read reads all, a write
+   * none, a Mix the run's share. Written out again, the file loads again
+   * (it was refused on reload, its share written as 0). */
+  static const char *const shares[] = { "\"read_percent\": 100,", "\"read_percent\": 0,",
+                                        "\"read_percent\": 70," };
+  static const dm_mode modes[] = { DM_MODE_READ, DM_MODE_WRITE, DM_MODE_MIX };
+  for (unsigned k = 0; k < 3; k++)
+    {
+      t = edited (shares[k], "");
+      err = dm_report_load_json (&r, t, strlen (t), why, sizeof why);
+      DM_CHECK_INT (err, ==, 0);
+      free (t);
+      if (err)
+        continue;
+      dm_report again;
+      dm_buf out;
+      dm_buf_init (&out);
+      dm_report_write_json (&r, &out);
+      err = dm_report_load_json (&again, out.data, out.len, why, sizeof why);
+      DM_CHECK_INT (err, ==, 0);
+      for (unsigned i = 0; i < r.n_results; i++)
+        if (r.results[i].mode == modes[k])
+          {
+            DM_CHECK_INT (r.results[i].read_percent, ==, written.results[i].read_percent);
+            break;
+          }
+      if (err == 0)
+        dm_report_clear (&again);
+      dm_buf_free (&out);
+      dm_report_clear (&r);
+    }
 }
 
 static void
