@@ -121,6 +121,12 @@ typedef struct worker {
   uint64_t         sample_ns;
   unsigned         dirs;         /* 2: Mix, reads and writes apart */
   uint64_t         last_ns;      /* last completion counted in a window */
+  /* The first completion at or after each window boundary (0: none yet).
+   * A window is timed between the completions that open and close it, so
+   * that its I/Os and its time cover the same whole stretch of the
+   * device's rhythm. */
+  atomic_ullong    edge_ns[DM_COUNT_MAX + 1];
+  unsigned         next_edge;    /* the boundary the next completion may pass */
   uint64_t         unscored;     /* bytes moved outside the windows */
   unsigned         retries;      /* EAGAIN/EINTR completions sent again */
   dm_histogram    *hist[2];      /* [0] reads, [1] writes: measured windows only */
@@ -393,6 +399,10 @@ worker_main (void *arg)
   uint64_t stop_at = 0;
   uint64_t last_answer = t;  /* the last reap that brought a completion */
 
+  /* Without a warm-up the first window opens with the first submission:
+   * nothing completed before it. */
+  if (t >= w->measure_ns)
+    atomic_store_explicit (&w->edge_ns[w->next_edge++], t, memory_order_relaxed);
   for (unsigned i = 0; i < depth && !stopping && !w->passed; i++)
     {
       next_io (w, ios[i]);
@@ -425,7 +435,7 @@ worker_main (void *arg)
       window *win = t >= w->measure_ns && t < deadline
                       ? &w->win[(t - w->measure_ns) / w->window_ns] : NULL;
       sample_slot *slot = win ? &w->slots[(t - w->measure_ns) / w->sample_ns * w->dirs] : NULL;
-      uint64_t batch_bytes = 0, batch_ios = 0, batch_latency = 0;
+      uint64_t batch_bytes = 0, batch_ios = 0, batch_latency = 0, completed = 0;
       uint64_t dir_bytes[2] = { 0, 0 }, dir_ios[2] = { 0, 0 }, dir_latency[2] = { 0, 0 };
       for (int i = 0; i < n; i++)
         {
@@ -462,6 +472,7 @@ worker_main (void *arg)
               stop_at = stop_at ? stop_at : t;
               continue;
             }
+          completed++;
           if (win)
             {
               uint64_t latency = t - io->t_submit;
@@ -506,6 +517,15 @@ worker_main (void *arg)
               }
           w->last_ns = t;
         }
+      /* A device that completes in bursts (a throttle's slices, a disk's
+       * flushes) would otherwise hand a window one burst more or less,
+       * depending on which side of the boundary it fell: the first
+       * completion past a boundary closes the window before it and opens
+       * the next, and counts in the next. One batch may pass several
+       * boundaries after a stall: the windows between are empty. */
+      while (completed && w->next_edge <= w->n_windows
+             && t >= w->measure_ns + w->next_edge * w->window_ns)
+        atomic_store_explicit (&w->edge_ns[w->next_edge++], t, memory_order_relaxed);
       /* After a cancel, I/O still queued on a slow device may take seconds;
        * the run is over, so do not wait for it past the drain budget. */
       if (stopping && cancelled (r) && t - stop_at > DRAIN_TIMEOUT)
@@ -633,16 +653,35 @@ fill_samples (dm_runner *r, dm_result *res, const worker *workers, unsigned T, d
   free (samples);
 }
 
+/* Window k's figures: each worker's bytes over its own time between the
+ * completions that opened and closed the window, summed over the workers.
+ * A window not closed so (live figures just after the boundary, the end
+ * of a pass, a cancel) lasts window_s. run->seconds is the time the bytes
+ * took at the run's rate. */
 static void
 fill_run (dm_run *run, const worker *workers, unsigned T, unsigned k, double window_s)
 {
   uint64_t bytes, ios, latency_ns;
+  double mb_per_s = 0, iops = 0;
   window_totals (workers, T, k, &bytes, &ios, &latency_ns);
+  for (unsigned i = 0; i < T; i++)
+    {
+      const worker *w = &workers[i];
+      uint64_t b = atomic_load_explicit (&w->win[k].bytes, memory_order_relaxed);
+      uint64_t n = atomic_load_explicit (&w->win[k].ios, memory_order_relaxed);
+      uint64_t open = atomic_load_explicit (&w->edge_ns[k], memory_order_relaxed);
+      uint64_t close = atomic_load_explicit (&w->edge_ns[k + 1], memory_order_relaxed);
+      double secs = open && close > open ? (double) (close - open) / NS_PER_S : window_s;
+      if (!n || secs <= 0)
+        continue;
+      mb_per_s += (double) b / secs / 1e6;
+      iops += (double) n / secs;
+    }
   run->bytes = bytes;
   run->ios = ios;
-  run->seconds = window_s;
-  run->mb_per_s = (double) bytes / window_s / 1e6;
-  run->iops = (double) ios / window_s;
+  run->mb_per_s = mb_per_s;
+  run->iops = iops;
+  run->seconds = mb_per_s > 0 ? (double) bytes / 1e6 / mb_per_s : window_s;
   run->latency_us = ios ? (double) latency_ns / (double) ios / 1000 : 0;
 }
 

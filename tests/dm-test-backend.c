@@ -17,6 +17,8 @@ struct dm_queue {
   unsigned depth;
   unsigned inflight;
   uint8_t  id;
+  uint64_t slice;    /* slice_ns: the slice of the clock now served */
+  unsigned used;     /* I/Os completed in it */
 };
 
 static dm_test_backend_config config;
@@ -150,6 +152,32 @@ test_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
     dm_sleep_ns (config.latency_ns);
   unsigned n = q->n_staged < max ? q->n_staged : max;
   uint64_t now = dm_clock_ns ();
+  if (config.slice_ns)
+    {
+      /* A throttle: this slice's budget spent, the next slice's I/Os come
+       * at its start, all at once. */
+      uint64_t slice = now / config.slice_ns;
+      if (slice == q->slice && q->used >= config.slice_ios)
+        {
+          uint64_t next = (slice + 1) * config.slice_ns;
+          if (next - now > timeout_ns)
+            {
+              dm_sleep_ns (timeout_ns);
+              return 0;
+            }
+          dm_sleep_ns (next - now);
+          now = dm_clock_ns ();
+          slice = now / config.slice_ns;
+        }
+      if (slice != q->slice)
+        {
+          q->slice = slice;
+          q->used = 0;
+        }
+      if (n > config.slice_ios - q->used)
+        n = config.slice_ios - q->used;
+      q->used += n;
+    }
   for (unsigned i = 0; i < n; i++)
     {
       dm_io *io = q->staged[i];
