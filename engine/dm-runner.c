@@ -127,6 +127,7 @@ typedef struct worker {
    * device's rhythm. */
   atomic_ullong    edge_ns[DM_COUNT_MAX + 1];
   unsigned         next_edge;    /* the boundary the next completion may pass */
+  uint64_t         n_slots;      /* samples of this test's measured time */
   uint64_t         unscored;     /* bytes moved outside the windows */
   unsigned         retries;      /* EAGAIN/EINTR completions sent again */
   dm_histogram    *hist[2];      /* [0] reads, [1] writes: measured windows only */
@@ -431,10 +432,15 @@ worker_main (void *arg)
           stop_at = t;
         }
       /* The whole batch was reaped at t, so it belongs to one window and
-       * one sample. */
-      window *win = t >= w->measure_ns && t < deadline
-                      ? &w->win[(t - w->measure_ns) / w->window_ns] : NULL;
-      sample_slot *slot = win ? &w->slots[(t - w->measure_ns) / w->sample_ns * w->dirs] : NULL;
+       * one sample: the window the last boundary passed opened, which this
+       * batch closes if it is the first past the next boundary. Its I/Os
+       * were done by t, in the time before it, which that window covers. */
+      window *win = w->next_edge >= 1 && w->next_edge <= w->n_windows
+                      ? &w->win[w->next_edge - 1] : NULL;
+      uint64_t sample = win && t > w->measure_ns ? (t - w->measure_ns) / w->sample_ns : 0;
+      if (win && sample >= w->n_slots)
+        sample = w->n_slots - 1;
+      sample_slot *slot = win ? &w->slots[sample * w->dirs] : NULL;
       uint64_t batch_bytes = 0, batch_ios = 0, batch_latency = 0, completed = 0;
       uint64_t dir_bytes[2] = { 0, 0 }, dir_ios[2] = { 0, 0 }, dir_latency[2] = { 0, 0 };
       for (int i = 0; i < n; i++)
@@ -520,9 +526,11 @@ worker_main (void *arg)
       /* A device that completes in bursts (a throttle's slices, a disk's
        * flushes) would otherwise hand a window one burst more or less,
        * depending on which side of the boundary it fell: the first
-       * completion past a boundary closes the window before it and opens
-       * the next, and counts in the next. One batch may pass several
-       * boundaries after a stall: the windows between are empty. */
+       * completion past a boundary closes the window before it (and counts
+       * there) and opens the next. A batch that a busy machine reaped late
+       * holds I/O done during the delay, so its delay and its I/O stay in
+       * one window. One batch may pass several boundaries after a stall:
+       * the windows between are empty. */
       while (completed && w->next_edge <= w->n_windows
              && t >= w->measure_ns + w->next_edge * w->window_ns)
         atomic_store_explicit (&w->edge_ns[w->next_edge++], t, memory_order_relaxed);
@@ -654,7 +662,9 @@ fill_samples (dm_runner *r, dm_result *res, const worker *workers, unsigned T, d
 }
 
 /* Window k's figures: each worker's bytes over its own time between the
- * completions that opened and closed the window, summed over the workers.
+ * completion that opened the window (the first past its start, which
+ * counts in the window before) and the one that closed it (the first past
+ * its end, which counts in it), summed over the workers.
  * A window not closed so (live figures just after the boundary, the end
  * of a pass, a cancel) lasts window_s. run->seconds is the time the bytes
  * took at the run's rate. */
@@ -793,6 +803,11 @@ run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists)
       dm_histogram_reset (w->hist[1]);
       w->dirs = res->mode == DM_MODE_MIX ? 2 : 1;
       w->sample_ns = r->sample_ns;
+      w->n_slots = ((uint64_t) count * window_ns + r->sample_ns - 1) / r->sample_ns;
+      if (w->n_slots < 1)
+        w->n_slots = 1;
+      if (w->n_slots > r->n_samples)
+        w->n_slots = r->n_samples;
       w->slots = r->slots + (size_t) i * r->n_samples * r->dirs;
       memset (w->slots, 0, (size_t) r->n_samples * w->dirs * sizeof *w->slots);
       w->pass = r->pass;
