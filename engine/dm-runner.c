@@ -121,7 +121,8 @@ typedef struct worker {
   uint64_t         sample_ns;
   unsigned         dirs;         /* 2: Mix, reads and writes apart */
   uint64_t         last_ns;      /* last completion counted in a window */
-  /* The first completion at or after each window boundary (0: none yet).
+  /* The first completion at or after each window boundary but the last
+   * (0: none yet).
    * A window is timed between the completions that open and close it, so
    * that its I/Os and its time cover the same whole stretch of the
    * device's rhythm. */
@@ -434,9 +435,10 @@ worker_main (void *arg)
       /* The whole batch was reaped at t, so it belongs to one window and
        * one sample: the window the last boundary passed opened, which this
        * batch closes if it is the first past the next boundary. Its I/Os
-       * were done by t, in the time before it, which that window covers. */
-      window *win = w->next_edge >= 1 && w->next_edge <= w->n_windows
-                      ? &w->win[w->next_edge - 1] : NULL;
+       * were done by t, in the time before it, which that window covers.
+       * The last window ends with its last batch before the end: what
+       * comes after is unscored, as the warm-up's closing batch is. */
+      window *win = w->next_edge >= 1 && t < deadline ? &w->win[w->next_edge - 1] : NULL;
       uint64_t sample = win && t > w->measure_ns ? (t - w->measure_ns) / w->sample_ns : 0;
       if (win && sample >= w->n_slots)
         sample = w->n_slots - 1;
@@ -531,7 +533,7 @@ worker_main (void *arg)
        * holds I/O done during the delay, so its delay and its I/O stay in
        * one window. One batch may pass several boundaries after a stall:
        * the windows between are empty. */
-      while (completed && w->next_edge <= w->n_windows
+      while (completed && w->next_edge < w->n_windows
              && t >= w->measure_ns + w->next_edge * w->window_ns)
         atomic_store_explicit (&w->edge_ns[w->next_edge++], t, memory_order_relaxed);
       /* After a cancel, I/O still queued on a slow device may take seconds;
@@ -664,10 +666,12 @@ fill_samples (dm_runner *r, dm_result *res, const worker *workers, unsigned T, d
 /* Window k's figures: each worker's bytes over its own time between the
  * completion that opened the window (the first past its start, which
  * counts in the window before) and the one that closed it (the first past
- * its end, which counts in it), summed over the workers.
- * A window not closed so (live figures just after the boundary, the end
- * of a pass, a cancel) lasts window_s. run->seconds is the time the bytes
- * took at the run's rate. */
+ * its end, which counts in it; for the last window, its last before the
+ * end), summed over the workers. A window not closed so (live figures
+ * just after the boundary, the end of a pass, a cancel) lasts window_s.
+ * run->seconds is the time the bytes took at the run's rate. The last
+ * window is filled only after the workers are joined, so last_ns may be
+ * read for it. */
 static void
 fill_run (dm_run *run, const worker *workers, unsigned T, unsigned k, double window_s)
 {
@@ -680,7 +684,9 @@ fill_run (dm_run *run, const worker *workers, unsigned T, unsigned k, double win
       uint64_t b = atomic_load_explicit (&w->win[k].bytes, memory_order_relaxed);
       uint64_t n = atomic_load_explicit (&w->win[k].ios, memory_order_relaxed);
       uint64_t open = atomic_load_explicit (&w->edge_ns[k], memory_order_relaxed);
-      uint64_t close = atomic_load_explicit (&w->edge_ns[k + 1], memory_order_relaxed);
+      uint64_t close = k + 1 < w->n_windows
+                         ? atomic_load_explicit (&w->edge_ns[k + 1], memory_order_relaxed)
+                         : w->passed ? 0 : w->last_ns;
       double secs = open && close > open ? (double) (close - open) / NS_PER_S : window_s;
       if (!n || secs <= 0)
         continue;

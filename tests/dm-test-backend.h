@@ -29,8 +29,8 @@ typedef struct dm_test_backend_config {
   bool     zero_io;      /* the n-th I/O moves no bytes (end of file) */
   bool     hang;         /* I/O never completes */
   uint64_t latency_ns;   /* each reap sleeps this long before completing */
-  uint64_t slice_ns;     /* a throttle's slices: at most slice_ios I/Os complete */
-  unsigned slice_ios;    /* per queue in each slice_ns of the clock, at its start */
+  uint64_t slice_ns;     /* a throttle's slices: slice_ios queued I/Os are done */
+  unsigned slice_ios;    /* per queue at the start of each slice_ns of the clock */
   int      open_error;   /* open() fails with this code */
 } dm_test_backend_config;
 
