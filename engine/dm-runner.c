@@ -121,14 +121,14 @@ typedef struct worker {
   uint64_t         sample_ns;
   unsigned         dirs;         /* 2: Mix, reads and writes apart */
   uint64_t         last_ns;      /* last completion counted in a window */
-  /* The first completion at or after each window boundary but the last
-   * (0: none yet).
+  /* The first completion at or after each window boundary (0: none yet).
    * A window is timed between the completions that open and close it, so
    * that its I/Os and its time cover the same whole stretch of the
    * device's rhythm. */
   atomic_ullong    edge_ns[DM_COUNT_MAX + 1];
   unsigned         next_edge;    /* the boundary the next completion may pass */
   uint64_t         n_slots;      /* samples of this test's measured time */
+  uint64_t         sample;       /* the sample the next batch counts in */
   uint64_t         unscored;     /* bytes moved outside the windows */
   unsigned         retries;      /* EAGAIN/EINTR completions sent again */
   dm_histogram    *hist[2];      /* [0] reads, [1] writes: measured windows only */
@@ -435,14 +435,10 @@ worker_main (void *arg)
       /* The whole batch was reaped at t, so it belongs to one window and
        * one sample: the window the last boundary passed opened, which this
        * batch closes if it is the first past the next boundary. Its I/Os
-       * were done by t, in the time before it, which that window covers.
-       * The last window ends with its last batch before the end: what
-       * comes after is unscored, as the warm-up's closing batch is. */
-      window *win = w->next_edge >= 1 && t < deadline ? &w->win[w->next_edge - 1] : NULL;
-      uint64_t sample = win && t > w->measure_ns ? (t - w->measure_ns) / w->sample_ns : 0;
-      if (win && sample >= w->n_slots)
-        sample = w->n_slots - 1;
-      sample_slot *slot = win ? &w->slots[sample * w->dirs] : NULL;
+       * were done by t, in the time before it, which that window covers. */
+      window *win = w->next_edge >= 1 && w->next_edge <= w->n_windows
+                      ? &w->win[w->next_edge - 1] : NULL;
+      sample_slot *slot = win ? &w->slots[w->sample * w->dirs] : NULL;
       uint64_t batch_bytes = 0, batch_ios = 0, batch_latency = 0, completed = 0;
       uint64_t dir_bytes[2] = { 0, 0 }, dir_ios[2] = { 0, 0 }, dir_latency[2] = { 0, 0 };
       for (int i = 0; i < n; i++)
@@ -532,10 +528,17 @@ worker_main (void *arg)
        * there) and opens the next. A batch that a busy machine reaped late
        * holds I/O done during the delay, so its delay and its I/O stay in
        * one window. One batch may pass several boundaries after a stall:
-       * the windows between are empty. */
-      while (completed && w->next_edge < w->n_windows
+       * the windows between are empty. Samples close the same way, so
+       * that they add up to the runs and none gains a batch the one
+       * before it did not lose. */
+      while (completed && w->next_edge <= w->n_windows
              && t >= w->measure_ns + w->next_edge * w->window_ns)
         atomic_store_explicit (&w->edge_ns[w->next_edge++], t, memory_order_relaxed);
+      if (completed && t >= w->measure_ns)
+        {
+          uint64_t k = (t - w->measure_ns) / w->sample_ns;
+          w->sample = k < w->n_slots ? k : w->n_slots - 1;
+        }
       /* After a cancel, I/O still queued on a slow device may take seconds;
        * the run is over, so do not wait for it past the drain budget. */
       if (stopping && cancelled (r) && t - stop_at > DRAIN_TIMEOUT)
@@ -666,12 +669,10 @@ fill_samples (dm_runner *r, dm_result *res, const worker *workers, unsigned T, d
 /* Window k's figures: each worker's bytes over its own time between the
  * completion that opened the window (the first past its start, which
  * counts in the window before) and the one that closed it (the first past
- * its end, which counts in it; for the last window, its last before the
- * end), summed over the workers. A window not closed so (live figures
- * just after the boundary, the end of a pass, a cancel) lasts window_s.
- * run->seconds is the time the bytes took at the run's rate. The last
- * window is filled only after the workers are joined, so last_ns may be
- * read for it. */
+ * its end, which counts in it), summed over the workers.
+ * A window not closed so (live figures just after the boundary, the end
+ * of a pass, a cancel) lasts window_s. run->seconds is the time the bytes
+ * took at the run's rate. */
 static void
 fill_run (dm_run *run, const worker *workers, unsigned T, unsigned k, double window_s)
 {
@@ -684,9 +685,7 @@ fill_run (dm_run *run, const worker *workers, unsigned T, unsigned k, double win
       uint64_t b = atomic_load_explicit (&w->win[k].bytes, memory_order_relaxed);
       uint64_t n = atomic_load_explicit (&w->win[k].ios, memory_order_relaxed);
       uint64_t open = atomic_load_explicit (&w->edge_ns[k], memory_order_relaxed);
-      uint64_t close = k + 1 < w->n_windows
-                         ? atomic_load_explicit (&w->edge_ns[k + 1], memory_order_relaxed)
-                         : w->passed ? 0 : w->last_ns;
+      uint64_t close = atomic_load_explicit (&w->edge_ns[k + 1], memory_order_relaxed);
       double secs = open && close > open ? (double) (close - open) / NS_PER_S : window_s;
       if (!n || secs <= 0)
         continue;
