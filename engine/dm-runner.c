@@ -121,6 +121,14 @@ typedef struct worker {
   uint64_t         sample_ns;
   unsigned         dirs;         /* 2: Mix, reads and writes apart */
   uint64_t         last_ns;      /* last completion counted in a window */
+  /* The first completion at or after each window boundary (0: none yet).
+   * A window is timed between the completions that open and close it, so
+   * that its I/Os and its time cover the same whole stretch of the
+   * device's rhythm. */
+  atomic_ullong    edge_ns[DM_COUNT_MAX + 1];
+  unsigned         next_edge;    /* the boundary the next completion may pass */
+  uint64_t         n_slots;      /* samples of this test's measured time */
+  uint64_t         sample;       /* the sample the next batch counts in */
   uint64_t         unscored;     /* bytes moved outside the windows */
   unsigned         retries;      /* EAGAIN/EINTR completions sent again */
   dm_histogram    *hist[2];      /* [0] reads, [1] writes: measured windows only */
@@ -393,6 +401,10 @@ worker_main (void *arg)
   uint64_t stop_at = 0;
   uint64_t last_answer = t;  /* the last reap that brought a completion */
 
+  /* Without a warm-up the first window opens with the first submission:
+   * nothing completed before it. */
+  if (t >= w->measure_ns)
+    atomic_store_explicit (&w->edge_ns[w->next_edge++], t, memory_order_relaxed);
   for (unsigned i = 0; i < depth && !stopping && !w->passed; i++)
     {
       next_io (w, ios[i]);
@@ -421,11 +433,13 @@ worker_main (void *arg)
           stop_at = t;
         }
       /* The whole batch was reaped at t, so it belongs to one window and
-       * one sample. */
-      window *win = t >= w->measure_ns && t < deadline
-                      ? &w->win[(t - w->measure_ns) / w->window_ns] : NULL;
-      sample_slot *slot = win ? &w->slots[(t - w->measure_ns) / w->sample_ns * w->dirs] : NULL;
-      uint64_t batch_bytes = 0, batch_ios = 0, batch_latency = 0;
+       * one sample: the window the last boundary passed opened, which this
+       * batch closes if it is the first past the next boundary. Its I/Os
+       * were done by t, in the time before it, which that window covers. */
+      window *win = w->next_edge >= 1 && w->next_edge <= w->n_windows
+                      ? &w->win[w->next_edge - 1] : NULL;
+      sample_slot *slot = win ? &w->slots[w->sample * w->dirs] : NULL;
+      uint64_t batch_bytes = 0, batch_ios = 0, batch_latency = 0, completed = 0;
       uint64_t dir_bytes[2] = { 0, 0 }, dir_ios[2] = { 0, 0 }, dir_latency[2] = { 0, 0 };
       for (int i = 0; i < n; i++)
         {
@@ -462,6 +476,7 @@ worker_main (void *arg)
               stop_at = stop_at ? stop_at : t;
               continue;
             }
+          completed++;
           if (win)
             {
               uint64_t latency = t - io->t_submit;
@@ -505,6 +520,24 @@ worker_main (void *arg)
                 window_add (&slot[d].latency_ns, dir_latency[d]);
               }
           w->last_ns = t;
+        }
+      /* A device that completes in bursts (a throttle's slices, a disk's
+       * flushes) would otherwise hand a window one burst more or less,
+       * depending on which side of the boundary it fell: the first
+       * completion past a boundary closes the window before it (and counts
+       * there) and opens the next. A batch that a busy machine reaped late
+       * holds I/O done during the delay, so its delay and its I/O stay in
+       * one window. One batch may pass several boundaries after a stall:
+       * the windows between are empty. Samples close the same way, so
+       * that they add up to the runs and none gains a batch the one
+       * before it did not lose. */
+      while (completed && w->next_edge <= w->n_windows
+             && t >= w->measure_ns + w->next_edge * w->window_ns)
+        atomic_store_explicit (&w->edge_ns[w->next_edge++], t, memory_order_relaxed);
+      if (completed && t >= w->measure_ns)
+        {
+          uint64_t k = (t - w->measure_ns) / w->sample_ns;
+          w->sample = k < w->n_slots ? k : w->n_slots - 1;
         }
       /* After a cancel, I/O still queued on a slow device may take seconds;
        * the run is over, so do not wait for it past the drain budget. */
@@ -633,16 +666,37 @@ fill_samples (dm_runner *r, dm_result *res, const worker *workers, unsigned T, d
   free (samples);
 }
 
+/* Window k's figures: each worker's bytes over its own time between the
+ * completion that opened the window (the first past its start, which
+ * counts in the window before) and the one that closed it (the first past
+ * its end, which counts in it), summed over the workers.
+ * A window not closed so (live figures just after the boundary, the end
+ * of a pass, a cancel) lasts window_s. run->seconds is the time the bytes
+ * took at the run's rate. */
 static void
 fill_run (dm_run *run, const worker *workers, unsigned T, unsigned k, double window_s)
 {
   uint64_t bytes, ios, latency_ns;
+  double mb_per_s = 0, iops = 0;
   window_totals (workers, T, k, &bytes, &ios, &latency_ns);
+  for (unsigned i = 0; i < T; i++)
+    {
+      const worker *w = &workers[i];
+      uint64_t b = atomic_load_explicit (&w->win[k].bytes, memory_order_relaxed);
+      uint64_t n = atomic_load_explicit (&w->win[k].ios, memory_order_relaxed);
+      uint64_t open = atomic_load_explicit (&w->edge_ns[k], memory_order_relaxed);
+      uint64_t close = atomic_load_explicit (&w->edge_ns[k + 1], memory_order_relaxed);
+      double secs = open && close > open ? (double) (close - open) / NS_PER_S : window_s;
+      if (!n || secs <= 0)
+        continue;
+      mb_per_s += (double) b / secs / 1e6;
+      iops += (double) n / secs;
+    }
   run->bytes = bytes;
   run->ios = ios;
-  run->seconds = window_s;
-  run->mb_per_s = (double) bytes / window_s / 1e6;
-  run->iops = (double) ios / window_s;
+  run->mb_per_s = mb_per_s;
+  run->iops = iops;
+  run->seconds = mb_per_s > 0 ? (double) bytes / 1e6 / mb_per_s : window_s;
   run->latency_us = ios ? (double) latency_ns / (double) ios / 1000 : 0;
 }
 
@@ -754,6 +808,11 @@ run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists)
       dm_histogram_reset (w->hist[1]);
       w->dirs = res->mode == DM_MODE_MIX ? 2 : 1;
       w->sample_ns = r->sample_ns;
+      w->n_slots = ((uint64_t) count * window_ns + r->sample_ns - 1) / r->sample_ns;
+      if (w->n_slots < 1)
+        w->n_slots = 1;
+      if (w->n_slots > r->n_samples)
+        w->n_slots = r->n_samples;
       w->slots = r->slots + (size_t) i * r->n_samples * r->dirs;
       memset (w->slots, 0, (size_t) r->n_samples * w->dirs * sizeof *w->slots);
       w->pass = r->pass;

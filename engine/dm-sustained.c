@@ -163,21 +163,24 @@ dm_sustained_find_cliff (const dm_sample *s, unsigned n, dm_sustained_cliff *out
   out->opening_mb_per_s = opening;
   double half = opening / 2;
 
-  /* From the end backwards: how many samples from k on are below half,
-   * and their mean. The cliff is the first k below half whose tail stays
-   * there: nine in ten samples and the mean, over at least two samples
-   * (one may be the last, shorter one). */
+  /* From the end backwards: how long the samples from k on spent below
+   * half, and their mean. The cliff is the first k below half whose tail
+   * stays there: nine tenths of its time and on average, over more than
+   * one and a half samples' time. Time, not a count: a run ends with a
+   * short sample, a sliver of time whose rate can be anything, and it
+   * must not outvote the seconds before it (nor make one slow sample,
+   * with it, a tail of two). */
   int cliff = -1;
-  unsigned below = 0;
-  double tail_mb = 0, tail_s = 0;
+  double below_s = 0, tail_mb = 0, tail_s = 0;
   for (unsigned k = n; k-- > 0;)
     {
-      below += s[k].all.mb_per_s < half;
-      tail_mb += s[k].all.mb_per_s * sample_len (s, k);
-      tail_s += sample_len (s, k);
-      unsigned tail = n - k;
-      if (k > 0 && tail >= 2 && s[k].all.mb_per_s < half && below * 10 >= tail * 9
-          && tail_mb < half * tail_s)
+      double len = sample_len (s, k);
+      if (s[k].all.mb_per_s < half)
+        below_s += len;
+      tail_mb += s[k].all.mb_per_s * len;
+      tail_s += len;
+      if (k > 0 && s[k].all.mb_per_s < half && tail_s > 1.5 * len
+          && below_s >= 0.9 * tail_s && tail_mb < half * tail_s)
         cliff = (int) k;
     }
   if (cliff < 0)
@@ -242,29 +245,38 @@ dm_sustained_is (const dm_report *r, const char *text, size_t len)
   return is;
 }
 
-/* The cliff of a report's timeline as saved: each rate as the JSON
- * carries it (3 decimals), so a saved run gives the very same figures. */
+void
+dm_sustained_find_cliff_as_saved (const dm_sample *samples, unsigned n, dm_sustained_cliff *out)
+{
+  memset (out, 0, sizeof *out);
+  if (!n)
+    return;
+  dm_sample *s = malloc ((size_t) n * sizeof *s);
+  if (!s)
+    return;
+  /* snprintf and strtod agree on the decimal point in any locale, so the
+   * window, in the user's LC_NUMERIC, rounds as the C-locale writer does. */
+  for (unsigned k = 0; k < n; k++)
+    {
+      char text[64];
+      memset (&s[k], 0, sizeof s[k]);
+      snprintf (text, sizeof text, "%.6g", samples[k].t);
+      s[k].t = strtod (text, NULL);
+      snprintf (text, sizeof text, "%.3f", samples[k].all.mb_per_s);
+      s[k].all.mb_per_s = strtod (text, NULL);
+    }
+  dm_sustained_find_cliff (s, n, out);
+  free (s);
+}
+
+/* The cliff of a report's timeline as saved. */
 static void
 cliff_of (const dm_report *r, dm_sustained_cliff *c)
 {
   memset (c, 0, sizeof *c);
-  if (!r->n_results || !r->results[0].n_samples)
+  if (!r->n_results)
     return;
-  const dm_result *res = &r->results[0];
-  dm_sample *s = malloc ((size_t) res->n_samples * sizeof *s);
-  if (!s)
-    return;
-  for (unsigned k = 0; k < res->n_samples; k++)
-    {
-      char text[64];
-      memset (&s[k], 0, sizeof s[k]);
-      snprintf (text, sizeof text, "%.6g", res->samples[k].t);
-      s[k].t = strtod (text, NULL);
-      snprintf (text, sizeof text, "%.3f", res->samples[k].all.mb_per_s);
-      s[k].all.mb_per_s = strtod (text, NULL);
-    }
-  dm_sustained_find_cliff (s, res->n_samples, c);
-  free (s);
+  dm_sustained_find_cliff_as_saved (r->results[0].samples, r->results[0].n_samples, c);
 }
 
 void

@@ -54,10 +54,16 @@ typedef struct dm_sustained_cliff {
 
 /* The cliff in a timeline: the opening rate is the best median of three
  * neighbouring samples in the first 2 s; the cliff is the first sample below half of it from
- * which on the rate stays there (nine samples in ten, and on average).
+ * which on the rate stays there (nine tenths of the time, and on average;
+ * each sample weighs as long as it lasted, so a short last one counts little).
  * The bytes before it are solved across the two samples around it from the
  * rates before and after, so they need not fall on a sample's edge. */
 void dm_sustained_find_cliff (const dm_sample *samples, unsigned n, dm_sustained_cliff *out);
+/* The same on the samples as a saved file keeps them (t to 6 digits, the
+ * rate to 3 decimals), so that the live window, a loaded file and the
+ * report's own summary name the very same cliff. */
+void dm_sustained_find_cliff_as_saved (const dm_sample *samples, unsigned n,
+                                       dm_sustained_cliff *out);
 
 /* Whether a report is a sustained run: a saved file's "sustained" member
  * (text) or a report made by dm_sustained_report_init. */

@@ -17,6 +17,9 @@ struct dm_queue {
   unsigned depth;
   unsigned inflight;
   uint8_t  id;
+  bool     started;  /* slice_ns: the first slice is known */
+  uint64_t slice;    /* the first slice of the clock this queue saw */
+  uint64_t served;   /* I/Os completed since */
 };
 
 static dm_test_backend_config config;
@@ -150,6 +153,31 @@ test_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
     dm_sleep_ns (config.latency_ns);
   unsigned n = q->n_staged < max ? q->n_staged : max;
   uint64_t now = dm_clock_ns ();
+  if (config.slice_ns)
+    {
+      /* A throttle: slice_ios of the queued I/Os are done at the start of
+       * each slice of the clock, whether or not the caller reaps them
+       * then (a late reap finds them all); a slice with the queue empty
+       * is lost, not banked. */
+      uint64_t slice = now / config.slice_ns;
+      if (!q->started)
+        {
+          q->started = true;
+          q->slice = slice;
+        }
+      uint64_t due = (slice - q->slice + 1) * config.slice_ios;
+      if (due > q->served + q->n_staged)
+        q->served = due - q->n_staged;
+      if (due == q->served)
+        {
+          uint64_t next = (slice + 1) * config.slice_ns;
+          dm_sleep_ns (next - now < timeout_ns ? next - now : timeout_ns);
+          return 0;
+        }
+      if (n > due - q->served)
+        n = (unsigned) (due - q->served);
+      q->served += n;
+    }
   for (unsigned i = 0; i < n; i++)
     {
       dm_io *io = q->staged[i];

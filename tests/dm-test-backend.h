@@ -2,7 +2,7 @@
  *
  * An in-memory I/O backend for tests: it completes I/O without touching a
  * disk, records every offset it is given, and can be told to fail, to
- * transfer short, to be slow, or to never complete, so the runner's answers
+ * transfer short, to be slow, to complete in bursts, or to never complete, so the runner's answers
  * to each of those can be checked without a broken device.
  */
 #pragma once
@@ -29,6 +29,8 @@ typedef struct dm_test_backend_config {
   bool     zero_io;      /* the n-th I/O moves no bytes (end of file) */
   bool     hang;         /* I/O never completes */
   uint64_t latency_ns;   /* each reap sleeps this long before completing */
+  uint64_t slice_ns;     /* a throttle's slices: slice_ios queued I/Os are done */
+  unsigned slice_ios;    /* per queue at the start of each slice_ns of the clock */
   int      open_error;   /* open() fails with this code */
 } dm_test_backend_config;
 

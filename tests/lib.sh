@@ -187,6 +187,27 @@ dm_need_cli ()
   [ -x "$DM_CLI" ] || dm_die "DM_CLI=$DM_CLI is not an executable"
 }
 
+# dm_cli_for_user UID GID: sets DM_USER_CLI to a diskmeter-cli that this
+# user can run. The source tree may live where only root gets in (a root
+# user's clone under /root, mode 700): then the build's binary is copied
+# into a folder of mode 0755. It needs nothing else of the build folder
+# (system libraries only, no rpath; catalogues from the installed prefix
+# or DISKMETER_LOCALEDIR).
+dm_cli_for_user ()
+{
+  local uid="$1" gid="$2" d
+  DM_USER_CLI="$DM_CLI"
+  setpriv --reuid="$uid" --regid="$gid" --clear-groups test -x "$DM_CLI" && return 0
+  d="$(mktemp -d "${TMPDIR:-/tmp}/diskmeter-user-XXXXXX")" || dm_die "mktemp -d failed"
+  _dm_dirs+=("$d")
+  chmod 0755 "$d"
+  cp "$DM_CLI" "$d/diskmeter-cli" && chmod 0755 "$d/diskmeter-cli" || dm_die "cannot copy $DM_CLI"
+  DM_USER_CLI="$d/diskmeter-cli"
+  setpriv --reuid="$uid" --regid="$gid" --clear-groups test -x "$DM_USER_CLI" \
+    || dm_die "user $uid cannot run $DM_CLI, nor a copy in $d (is ${TMPDIR:-/tmp} private?)"
+  dm_log "user $uid cannot reach $DM_CLI: runs a copy, $DM_USER_CLI"
+}
+
 # Loop devices, ext4 and a RAM filesystem for the backing files.
 dm_need_loop ()
 {

@@ -39,8 +39,8 @@ gui_deb="$src/dist/diskmeter_${version}_$arch.deb"
 
 newest_source ()
 {
-  git -C "$src" ls-files -z --cached --others --exclude-standard |
-    (cd "$src" && xargs -0 stat -c %Y -- 2>/dev/null) | sort -n | tail -n1
+  "$src/build-aux/source-files" | (cd "$src" && xargs -0 stat -c %Y -- 2>/dev/null) |
+    sort -n | tail -n1
 }
 if [ -f "$cli_deb" ] && [ -f "$gui_deb" ] \
    && [ "$(stat -c %Y "$cli_deb")" -gt "$(newest_source)" ] \

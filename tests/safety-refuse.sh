@@ -59,15 +59,8 @@ dm_check "/safety/refuse/missing the folder was not created" test ! -e "$DM_MNT/
 # A folder owned by root, mode 755, for a user who is not root.
 mkdir "$DM_MNT/locked"
 chmod 0755 "$DM_MNT/locked"
-cli="$DM_CLI"
-if ! setpriv --reuid=nobody --regid=nogroup --clear-groups test -x "$DM_CLI"; then
-  # The build folder is private: give the unprivileged user a copy.
-  dm_tmpdir
-  chmod 0755 "$DM_TMPDIR"
-  cp "$DM_CLI" "$DM_TMPDIR/diskmeter-cli"
-  cli="$DM_TMPDIR/diskmeter-cli"
-fi
-DM_CLI="$cli" refused not-writable "$DM_MNT/locked" setpriv --reuid=nobody --regid=nogroup --clear-groups
+dm_cli_for_user nobody nogroup
+DM_CLI="$DM_USER_CLI" refused not-writable "$DM_MNT/locked" setpriv --reuid=nobody --regid=nogroup --clear-groups
 dm_check "/safety/refuse/not-writable the error says permission" grep -qiE 'permission|not writable|access' "$DM_TMPDIR/not-writable.err"
 dm_check "/safety/refuse/not-writable the folder is still empty" test -z "$(ls -A "$DM_MNT/locked")"
 

@@ -88,6 +88,36 @@ test_cliff (void)
 
   dm_sustained_find_cliff (s, 0, &c);
   DM_CHECK (!c.found);
+
+  /* A run that ends with a short last sample: 0.02 s at 232.5 MB/s after
+   * a cache that ran out at 50 MB/s (slow-fs's, under AddressSanitizer).
+   * A sliver of time moved next to nothing: it is one sample by count,
+   * but must not outvote the seconds before it. */
+  static const double sliver[] = { 50.3, 50.3, 52.4, 50.3, 50.3, 27.3, 16.8, 16.8, 16.8,
+                                   18.9, 16.8, 16.8, 16.8, 232.5 };
+  n = sizeof sliver / sizeof sliver[0];
+  memset (s, 0, n * sizeof s[0]);
+  for (unsigned k = 0; k < n; k++)
+    {
+      s[k].t = k + 1 < n ? 0.5 * (k + 1) : 0.5 * k + 0.02;
+      s[k].all.mb_per_s = sliver[k];
+    }
+  dm_sustained_find_cliff (s, n, &c);
+  DM_CHECK (c.found);
+  DM_CHECK (c.at_s > 2.5 && c.at_s < 3.0);
+  DM_CHECK (fabs (c.before_mb_per_s - 50.3) < 0.5 && fabs (c.after_mb_per_s - 16.8) < 0.5);
+  /* The same run seen as the window and a saved file see it. */
+  dm_sustained_find_cliff_as_saved (s, n, &c);
+  DM_CHECK (c.found && c.at_s > 2.5 && c.at_s < 3.0);
+
+  /* But a slow sample just before the end, followed by a short one, is
+   * one dip, not a cliff: the verdict needs more than one sample's time. */
+  n = two_rates (s, 300, 300, 0, 0.5, 20);
+  s[n - 2].all.mb_per_s = 100;
+  s[n - 1].t = s[n - 2].t + 0.02;
+  s[n - 1].all.mb_per_s = 100;
+  dm_sustained_find_cliff (s, n, &c);
+  DM_CHECK (!c.found);
 }
 
 static void

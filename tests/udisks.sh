@@ -113,9 +113,22 @@ dm_check "... in one line" dm_one_line_error "$err"
 dm_check "... naming the device" grep -q "$loop" "$err"
 
 # A user without rights on the device, and udisks2 (without polkit, it
-# lets only root in): one line saying permission is denied.
+# lets only root in): one line saying permission is denied. The user must
+# reach the program and the bus (the tree may be in root's private home),
+# so that the refusal is udisks2's, not the file system's.
 udisks_start
-setpriv --reuid=65534 --regid=65534 --clear-groups env XDG_DATA_HOME="$tmp" "$DM_CLI" \
+chmod 0755 "$tmp"
+dm_cli_for_user 65534 65534
+refused_by_udisks ()
+{
+  setpriv --reuid=65534 --regid=65534 --clear-groups gdbus call --system \
+    --dest org.freedesktop.UDisks2 --object-path "$object" \
+    --method org.freedesktop.UDisks2.Block.OpenForBenchmark '{}' > "$tmp/nobody-gdbus.txt" 2>&1
+  sed 's/^/#   gdbus: /' "$tmp/nobody-gdbus.txt"
+  grep -q 'UDisks2.Error.NotAuthorized' "$tmp/nobody-gdbus.txt"
+}
+dm_check "udisks2 itself refuses the user OpenForBenchmark" refused_by_udisks
+setpriv --reuid=65534 --regid=65534 --clear-groups env XDG_DATA_HOME="$tmp" "$DM_USER_CLI" \
   --modes read --tests SEQ1M_Q8T1 --count 1 --duration 1 --warmup 0 --size 32MiB --quiet \
   --no-history "$loop" > "$tmp/nobody.out" 2> "$tmp/nobody.err"
 rc=$?

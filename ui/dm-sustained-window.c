@@ -100,26 +100,6 @@ shown_report (DmSustainedWindow *self)
   return dm_tool_run_shown (&self->run);
 }
 
-/* The cliff of samples as the JSON keeps them (t to 6 digits, the rate to
- * 3 decimals), so the figures shown are those the saved file names. */
-static void
-find_cliff (const dm_sample    *samples,
-            guint               n,
-            dm_sustained_cliff *out)
-{
-  g_autofree dm_sample *s = g_new0 (dm_sample, MAX (n, 1));
-  char text[64];
-
-  for (guint k = 0; k < n; k++)
-    {
-      snprintf (text, sizeof text, "%.6g", samples[k].t);
-      s[k].t = g_ascii_strtod (text, NULL);
-      snprintf (text, sizeof text, "%.3f", samples[k].all.mb_per_s);
-      s[k].all.mb_per_s = g_ascii_strtod (text, NULL);
-    }
-  dm_sustained_find_cliff (s, n, out);
-}
-
 static char *
 format_rate (double mb_per_s)
 {
@@ -148,7 +128,8 @@ show_samples (DmSustainedWindow *self,
       dm_timeline_chart_set_marks (DM_TIMELINE_CHART (self->chart), NULL);
       return;
     }
-  find_cliff (samples, n, &self->cliff);
+  /* As a saved file will give it, so the figures shown are those it names. */
+  dm_sustained_find_cliff_as_saved (samples, n, &self->cliff);
   marks.found = self->cliff.found;
   marks.at_s = self->cliff.at_s;
   marks.cache_bytes = self->cliff.cache_bytes;
