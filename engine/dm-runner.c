@@ -41,6 +41,7 @@
 struct dm_runner {
   dm_report        *report;
   char              target[1024];
+  size_t            target_len;   /* as given: longer than target holds is refused */
   bool             *selected;  /* per result; NULL = all */
   dm_progress_fn    progress;
   void             *user;
@@ -159,6 +160,7 @@ dm_runner_new (dm_report *report, const char *target)
   if (!r)
     return NULL;
   r->report = report;
+  r->target_len = strlen (target);
   snprintf (r->target, sizeof r->target, "%s", target);
   atomic_init (&r->cancel, 0);
   r->current = -1;
@@ -1093,6 +1095,12 @@ dm_runner_prepare (dm_runner *r)
   err = dm_settings_check (s, rep->error, sizeof rep->error);
   if (err < 0)
     return err;
+  /* Cut to fit, the path could name another, existing folder, and the
+   * test file would be made there. */
+  if (r->target_len >= sizeof r->target)
+    return set_error (rep, -ENAMETOOLONG,
+                      "the target's path is %zu bytes long; Diskmeter takes paths of at most "
+                      "%zu bytes", r->target_len, sizeof r->target - 1);
 
   for (unsigned i = 0; i < rep->n_results; i++)
     if (is_selected (r, i))

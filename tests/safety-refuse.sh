@@ -4,7 +4,8 @@
 # Targets the CLI must not or cannot write to are refused with exit status
 # 1 and one line on stderr, and the device's written-sector count does not
 # move: a read-only mount, a folder that does not exist (and is not
-# created), a folder the user may not write, and a block device for write
+# created), a path longer than the 1023 bytes Diskmeter keeps, a folder
+# the user may not write, and a block device for write
 # tests without --destroy-data-on naming it (its content stays the same),
 # and a mounted block device even when --destroy-data-on names it; a
 # --start-at TIME that is not a time; a link into a system folder (/etc).
@@ -55,6 +56,22 @@ dev_name="$DM_LOOP_NAME"
 
 refused missing "$DM_MNT/no/such/folder"
 dm_check "/safety/refuse/missing the folder was not created" test ! -e "$DM_MNT/no"
+
+# A path longer than the 1023 bytes Diskmeter keeps: cut to fit, it named
+# the existing folder above it, and the test file was made there.
+above=$(python3 -c 'import sys
+base = sys.argv[1]
+parts = []
+while len(base) + sum(len(p) + 1 for p in parts) < 1023:
+    parts.append("d" * min(200, 1023 - len(base) - sum(len(p) + 1 for p in parts) - 1))
+print(base + "".join("/" + p for p in parts))' "$DM_MNT")
+[ "${#above}" = 1023 ] || dm_die "the folder above is ${#above} bytes, not 1023"
+mkdir -p "$above/below" || dm_die "mkdir -p of a long path failed"
+refused long-path "$above/below"
+dm_check "/safety/refuse/long-path the reason gives the path's length" \
+  grep -q 'bytes long' "$DM_TMPDIR/long-path.err"
+dm_check "/safety/refuse/long-path the folder above holds nothing new" \
+  test "$(ls -A "$above")" = below
 
 # A folder owned by root, mode 755, for a user who is not root.
 mkdir "$DM_MNT/locked"
