@@ -4,6 +4,7 @@
  * the process locale (a GUI may use a decimal comma) cannot change them.
  */
 #include "dm-json.h"
+#include "dm-text.h"
 
 #include <errno.h>
 #include <math.h>
@@ -157,29 +158,6 @@ put_utf8 (char *o, uint32_t cp)
   return o;
 }
 
-/* Length of a valid UTF-8 sequence at s (at most n bytes), or 0. */
-static size_t
-utf8_len (const unsigned char *s, size_t n)
-{
-  if (s[0] < 0x80)
-    return 1;
-  size_t len = (s[0] & 0xe0) == 0xc0 ? 2 : (s[0] & 0xf0) == 0xe0 ? 3 : (s[0] & 0xf8) == 0xf0 ? 4 : 0;
-  if (!len || len > n)
-    return 0;
-  uint32_t cp = s[0] & (0x7f >> len);
-  for (size_t i = 1; i < len; i++)
-    {
-      if ((s[i] & 0xc0) != 0x80)
-        return 0;
-      cp = (cp << 6) | (s[i] & 0x3f);
-    }
-  /* Overlong forms, surrogates and values past U+10FFFF are not UTF-8. */
-  if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) || (len == 4 && cp < 0x10000)
-      || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-    return 0;
-  return len;
-}
-
 static const char *
 parse_string (parser *ps)
 {
@@ -203,7 +181,7 @@ parse_string (parser *ps)
         return fail (ps, "control character in a string"), NULL;
       if (c != '\\')
         {
-          size_t n = utf8_len ((const unsigned char *) ps->p, (size_t) (ps->end - ps->p));
+          size_t n = dm_utf8_char_len (ps->p, (size_t) (ps->end - ps->p));
           if (!n)
             return fail (ps, "invalid UTF-8 in a string"), NULL;
           memcpy (o, ps->p, n);
