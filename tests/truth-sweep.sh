@@ -69,6 +69,8 @@ dm_check "/truth/sweep/best under 150 ms keeps p99 under it ($best_p99 us)" \
 # Printed again from the file: the same JSON, and the text tables.
 "$DM_CLI" show "$out" --format json > "$DM_TMPDIR/shown.json"
 dm_check "/truth/sweep/show gives back the sweep's JSON byte for byte" cmp -s "$out" "$DM_TMPDIR/shown.json"
+# Where it does not, what differs is the lead to the cause.
+cmp -s "$out" "$DM_TMPDIR/shown.json" || diff "$out" "$DM_TMPDIR/shown.json" | head -20 | sed 's/^/#   /'
 dm_check "/truth/sweep/show prints the sweep's tables" \
   bash -c '"$1" show "$2" | grep -q "^p99 latency (us)"' _ "$DM_CLI" "$out"
 
