@@ -241,6 +241,17 @@ load_of (const dm_result *res)
   return (unsigned) res->spec.queue_depth * res->spec.threads;
 }
 
+/* A figure as the JSON keeps it (3 decimals). The knee and the best load
+ * are judged on these, so a saved sweep read back (show, the window's
+ * Open) finds the same ones: figures timed between completions differ in
+ * the sixth digit where a throttle makes loads equal, and a choice made
+ * on that digit would not survive the file. */
+static double
+as_saved (double v)
+{
+  return round (v * 1000) / 1000;
+}
+
 typedef struct point {
   int      index;
   unsigned load;
@@ -287,12 +298,12 @@ dm_sweep_knee (const dm_report *r, int *index)
         ;
       if (k == m)
         m++;
-      else if (res->mb_per_s < pts[k].tput
-               || (res->mb_per_s == pts[k].tput
+      else if (as_saved (res->mb_per_s) < pts[k].tput
+               || (as_saved (res->mb_per_s) == pts[k].tput
                    && res->spec.threads >= r->results[pts[k].index].spec.threads))
         continue;
-      pts[k] = (point) { (int) i, load_of (res), res->mb_per_s, res->latency.p99,
-                         res->latency.mean };
+      pts[k] = (point) { (int) i, load_of (res), as_saved (res->mb_per_s),
+                         as_saved (res->latency.p99), as_saved (res->latency.mean) };
     }
   qsort (pts, m, sizeof *pts, cmp_point);
 
@@ -325,10 +336,12 @@ dm_sweep_best_under (const dm_report *r, double bound_us, int *index)
   for (unsigned i = 0; i < r->n_results; i++)
     {
       const dm_result *res = &r->results[i];
-      if (!usable (res) || res->latency.p99 > bound_us)
+      if (!usable (res) || as_saved (res->latency.p99) > bound_us)
         continue;
-      if (best < 0 || res->mb_per_s > r->results[best].mb_per_s
-          || (res->mb_per_s == r->results[best].mb_per_s
+      double tput = as_saved (res->mb_per_s), best_tput = best < 0 ? 0
+                                                 : as_saved (r->results[best].mb_per_s);
+      if (best < 0 || tput > best_tput
+          || (tput == best_tput
               && load_of (res) < load_of (&r->results[best])))
         best = (int) i;
     }

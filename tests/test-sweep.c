@@ -243,6 +243,43 @@ test_knee_cap (void)
   dm_report_clear (&r);
 }
 
+/* A throttle makes every load equally fast, and figures timed between
+ * completions then differ past the third decimal, which the JSON does not
+ * keep: the sweep read back from its file names the same best load and
+ * knee, and writes the same JSON again. */
+static void
+test_saved_choice (void)
+{
+  static const unsigned qd[] = { 1, 2, 4, 8 }, t[] = { 1 };
+  dm_report r, again;
+  dm_sweep_plan p;
+  dm_buf a, b;
+  char why[200];
+  model_report (&r, qd, 4, t, 1);
+  plan_of (&p, qd, 4, t, 1);
+  p.latency_bound_us = 150000;
+  for (unsigned i = 0; i < r.n_results; i++)
+    {
+      set_point (&r.results[i], 500, 100139.008);
+      r.results[i].latency.mean = 2000.0 * (i + 1);
+    }
+  /* QD 4 is 0.0004 MB/s faster: nothing the file can tell. */
+  r.results[2].mb_per_s += 0.0004;
+  dm_buf_init (&a);
+  dm_buf_init (&b);
+  dm_sweep_write_json (&r, &p, &a);
+  DM_CHECK_INT (dm_report_load_json (&again, a.data, a.len, why, sizeof why), ==, 0);
+  dm_sweep_write_json (&again, &p, &b);
+  DM_CHECK (a.len == b.len && memcmp (a.data, b.data, a.len) == 0);
+  int k = -1;
+  DM_CHECK_INT (dm_sweep_best_under (&r, 150000, &k), ==, 0);
+  DM_CHECK_INT (r.results[k].spec.queue_depth, ==, 1);
+  dm_buf_free (&a);
+  dm_buf_free (&b);
+  dm_report_clear (&again);
+  dm_report_clear (&r);
+}
+
 static void
 test_knee_edges (void)
 {
@@ -525,6 +562,7 @@ main (void)
   DM_RUN ("/engine/sweep/knee-cap", test_knee_cap);
   DM_RUN ("/engine/sweep/knee-edges", test_knee_edges);
   DM_RUN ("/engine/sweep/knee-grid", test_knee_grid);
+  DM_RUN ("/engine/sweep/saved-choice", test_saved_choice);
   DM_RUN ("/engine/sweep/writers", test_writers);
   DM_RUN ("/engine/sweep/plan-from-json", test_plan_from_json);
   DM_RUN ("/engine/sweep/run-cancel", test_run_cancel);
