@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "dm-backend.h"
+#include "dm-latency.h"
 #include "dm-rng.h"
 #include "dm-testfile.h"
 #include "dm-units.h"
@@ -702,23 +703,6 @@ fill_run (dm_run *run, const worker *workers, unsigned T, unsigned k, double win
   run->latency_us = ios ? (double) latency_ns / (double) ios / 1000 : 0;
 }
 
-static void
-latency_from (dm_latency *l, const dm_histogram *h)
-{
-  memset (l, 0, sizeof *l);
-  if (!h->count)
-    return;
-  l->min = (double) h->min / 1000;
-  l->max = (double) h->max / 1000;
-  l->mean = dm_histogram_mean (h) / 1000;
-  l->stdev = dm_histogram_stdev (h) / 1000;
-  l->p50 = dm_histogram_quantile (h, 0.50) / 1000;
-  l->p90 = dm_histogram_quantile (h, 0.90) / 1000;
-  l->p99 = dm_histogram_quantile (h, 0.99) / 1000;
-  l->p99_9 = dm_histogram_quantile (h, 0.999) / 1000;
-  l->p99_99 = dm_histogram_quantile (h, 0.9999) / 1000;
-}
-
 /* Recomputes a result's figures from its runs: the best run is the figure,
  * as in CrystalDiskMark; mean and spread show how far to trust it. */
 static void
@@ -750,11 +734,11 @@ summarize (dm_result *res, const dm_histogram *rd, const dm_histogram *wr,
     }
   dm_histogram all = *rd;
   dm_histogram_merge (&all, wr);
-  latency_from (&res->latency, &all);
+  dm_latency_from_histogram (&res->latency, &all);
   if (res->mode == DM_MODE_MIX)
     {
-      latency_from (&res->latency_read, rd);
-      latency_from (&res->latency_write, wr);
+      dm_latency_from_histogram (&res->latency_read, rd);
+      dm_latency_from_histogram (&res->latency_write, wr);
     }
   uint64_t ios = all.count;
   res->cpu_percent = wall_s > 0 && cpus ? (double) cpu_ns / 1e9 / wall_s / cpus * 100 : 0;
