@@ -9,11 +9,8 @@
 #include "dm-merge.h"
 #include "dm-text.h"
 
-#include "dm-gettext.h"
-
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,19 +170,6 @@ dm_schedule_measure_ms (int64_t start_ms, const dm_settings *s, unsigned k)
 
 /* ---- merging -------------------------------------------------------------- */
 
-static int
-refuse (char *why, size_t why_size, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
-
-static int
-refuse (char *why, size_t why_size, const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (why, why_size, dm_gettext (fmt), ap);
-  va_end (ap);
-  return -EINVAL;
-}
-
 /* The first setting in which b differs from a, or NULL. */
 static const char *
 settings_differ (const dm_settings *a, const dm_settings *b)
@@ -304,7 +288,7 @@ dm_merge_build (dm_merge *m, const dm_report *const *reports, const char *const 
   char name_a[32], name_b[32];
   memset (m, 0, sizeof *m);
   if (n < 2 || n > DM_MERGE_MAX)
-    return refuse (why, why_size, "a merge takes 2 to %d result files", DM_MERGE_MAX);
+    return dm_why (why, why_size, "a merge takes 2 to %d result files", DM_MERGE_MAX);
   const dm_report *first = reports[0];
 
   m->scheduled = true;
@@ -313,13 +297,13 @@ dm_merge_build (dm_merge *m, const dm_report *const *reports, const char *const 
       const dm_report *r = reports[h];
       const char *diff;
       if (r->status != DM_STATUS_COMPLETE)
-        return refuse (why, why_size, "%s: the run did not complete (%s%s%s)", names[h],
+        return dm_why (why, why_size, "%s: the run did not complete (%s%s%s)", names[h],
                        dm_status_name (r->status), r->error[0] ? ": " : "", r->error);
       if (h && (diff = settings_differ (&first->settings, &r->settings)))
-        return refuse (why, why_size, "%s: its settings differ from %s's (%s)", names[h],
+        return dm_why (why, why_size, "%s: its settings differ from %s's (%s)", names[h],
                        names[0], diff);
       if (h && r->n_results != first->n_results)
-        return refuse (why, why_size, "%s: it has %u tests where %s has %u", names[h],
+        return dm_why (why, why_size, "%s: it has %u tests where %s has %u", names[h],
                        r->n_results, names[0], first->n_results);
       for (unsigned i = 0; i < r->n_results; i++)
         {
@@ -328,11 +312,11 @@ dm_merge_build (dm_merge *m, const dm_report *const *reports, const char *const 
           dm_spec_name (&ref->spec, name_b, sizeof name_b);
           if (strcmp (name_a, name_b) || res->mode != ref->mode
               || res->read_percent != ref->read_percent)
-            return refuse (why, why_size, "%s: its tests differ from %s's (%s %s where %s has %s %s)",
+            return dm_why (why, why_size, "%s: its tests differ from %s's (%s %s where %s has %s %s)",
                            names[h], names[0], name_a, dm_mode_name (res->mode), names[0], name_b,
                            dm_mode_name (ref->mode));
           if (res->status != DM_STATUS_COMPLETE || !res->n_runs)
-            return refuse (why, why_size, "%s: %s %s did not complete", names[h], name_a,
+            return dm_why (why, why_size, "%s: %s %s did not complete", names[h], name_a,
                            dm_mode_name (res->mode));
           if (!res->started_ms)
             m->scheduled = false;
@@ -342,7 +326,7 @@ dm_merge_build (dm_merge *m, const dm_report *const *reports, const char *const 
           {
             char when[40];
             dm_time_format_ms (r->started * 1000, when, sizeof when);
-            return refuse (why, why_size,
+            return dm_why (why, why_size,
                            "%s: the same run as %s (started %s, test file %s), which would count "
                            "one host twice; --allow-duplicates merges it anyway",
                            names[h], names[e], when, r->test_file[0] ? r->test_file : "unknown");
@@ -352,7 +336,7 @@ dm_merge_build (dm_merge *m, const dm_report *const *reports, const char *const 
     }
   m->n_hosts = n;
   if (!first->n_results)
-    return refuse (why, why_size, "%s: no results", names[0]);
+    return dm_why (why, why_size, "%s: no results", names[0]);
 
   /* Overlap: each file against the window every file before it shares. */
   for (unsigned i = 0; i < first->n_results; i++)
@@ -372,11 +356,11 @@ dm_merge_build (dm_merge *m, const dm_report *const *reports, const char *const 
               dm_spec_name (&first->results[i].spec, name_a, sizeof name_a);
               dm_time_format_ms (a, when, sizeof when);
               if (m->scheduled)
-                return refuse (why, why_size,
+                return dm_why (why, why_size,
                                "%s: its %s %s started at %s and did not overlap the other "
                                "hosts' (were the clocks or --start-at different?)",
                                names[h], name_a, dm_mode_name (first->results[i].mode), when);
-              return refuse (why, why_size,
+              return dm_why (why, why_size,
                              "%s: its run (from %s) did not overlap the other files' in time",
                              names[h], when);
             }
@@ -392,7 +376,7 @@ dm_merge_build (dm_merge *m, const dm_report *const *reports, const char *const 
   if (!m->rows || !m->hists || !m->host_cells)
     {
       dm_merge_clear (m);
-      return refuse (why, why_size, "out of memory");
+      return dm_why (why, why_size, "out of memory");
     }
   dm_histogram *scratch = &m->hists[m->n_rows * 3];
   for (unsigned i = 0; i < m->n_rows; i++)
