@@ -21,7 +21,7 @@
 #include "dm-compare.h"
 #include "dm-history.h"
 #include "dm-interleave.h"
-#include "dm-merge.h"
+#include "dm-schedule.h"
 #include "dm-profile.h"
 #include "dm-runner.h"
 #include "dm-units.h"

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "dm-merge.h"
+#include "dm-schedule.h"
 #include "dm-text.h"
 #include "dm-units.h"
 
