@@ -530,27 +530,12 @@ dm_merge_write_json (const dm_merge *m, dm_buf *b)
   dm_buf_add (b, "\n  ]\n}\n");
 }
 
-/* A CSV field, quoted when it needs to be. */
-static void
-csv_field (dm_buf *b, const char *s)
-{
-  if (!strpbrk (s, ",\"\r\n"))
-    {
-      dm_buf_add (b, s);
-      return;
-    }
-  dm_buf_add (b, "\"");
-  for (const char *p = s; *p; p++)
-    dm_buf_printf (b, "%s%c", *p == '"' ? "\"" : "", *p);
-  dm_buf_add (b, "\"");
-}
-
 static void
 csv_row (dm_buf *b, const char *test, dm_mode mode, const char *host, double mb, double iops,
          const dm_latency *l)
 {
   dm_buf_printf (b, "%s,%s,", test, dm_mode_name (mode));
-  csv_field (b, host);
+  dm_buf_add_csv_field (b, host);
   dm_buf_add (b, ",");
   num (b, "%.3f", mb);
   dm_buf_add (b, ",");
