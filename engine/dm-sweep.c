@@ -411,20 +411,13 @@ void
 dm_sweep_write_json (const dm_report *r, const dm_sweep_plan *p, dm_buf *b)
 {
   unsigned qds[DM_SWEEP_MAX_LIST], ts[DM_SWEEP_MAX_LIST], n_qds, n_ts;
-  size_t start = b->len;
   int knee_index = -1, best_index = -1;
   double bound = p ? p->latency_bound_us : 0;
 
-  dm_report_write_json (r, b);
-  if (b->error)
+  /* The sweep member goes into the report's object, so readers of plain
+   * reports read a sweep report as one. */
+  if (!dm_report_write_json_open (r, b))
     return;
-  /* The report writer ends the top-level object with "\n}\n"; the sweep
-   * member goes just before that brace, so readers of plain reports read
-   * a sweep report as one. */
-  if (b->len - start < 3 || memcmp (b->data + b->len - 3, "\n}\n", 3) != 0)
-    return;
-  b->len -= 3;
-  b->data[b->len] = '\0';
 
   if (p)
     {
