@@ -20,6 +20,9 @@ png="$DM_SOURCE_ROOT/tests/png.py"
 dm_tmpdir
 export XDG_DATA_HOME="$DM_TMPDIR/data"
 export HOME=/srv/diskmeter-pixels-home
+# The footer's date and the figures' decimal point as stored.
+export TZ=UTC LC_ALL=C.UTF-8
+unset LANGUAGE
 [ ! -e /srv/diskmeter-pixels ] && [ ! -e "$HOME" ] \
   || dm_die "/srv/diskmeter-pixels or $HOME exists: the pictures would show it"
 dm_gui_start_display || dm_die "no X display for the window"
