@@ -28,8 +28,8 @@ static bool
 progress_line (const dm_cli_job *c, const dm_progress *p, char *line, size_t size)
 {
   char name[32] = "";
-  (void) c;
   int left = (int) (p->seconds_left + 0.5);
+  (void) c;
   if (p->result)
     dm_spec_name (&p->result->spec, name, sizeof name);
   switch (p->phase)
