@@ -26,10 +26,6 @@
 #include "dm-tool-run.h"
 #include "dm-units.h"
 
-/* A read pass fills its span first; "free" reads at most this much, as
- * diskmeter-cli sustained --mode read does. */
-#define READ_SPAN_DEFAULT (4ull << 30)
-
 struct _DmSustainedWindow
 {
   GtkWindow       parent_instance;
@@ -235,10 +231,9 @@ read_plan (DmSustainedWindow *self,
   return TRUE;
 }
 
-/* The span to run in folder: "free" is all free space but the margin, as
- * diskmeter-cli sustained takes it; a span given is checked against the
- * free space when the test file is made, as every run's is. On a disk
- * "free" reads the first 4 GiB at most. */
+/* The span to run in folder, by the engine's rule (as diskmeter-cli
+ * sustained takes it): "free" is all free space but the margin, and on a
+ * disk, which is only read, the first 4 GiB at most. */
 static gboolean
 resolve_span (const dm_sustained_plan *p,
               gboolean                 span_free,
@@ -253,26 +248,12 @@ resolve_span (const dm_sustained_plan *p,
 
   if (err < 0)
     return g_snprintf (why, ws, _ ("cannot use %s: %s"), folder, g_strerror (-err)), FALSE;
-  if (t.is_block_device)
-    {
-      /* A disk holds someone's data: it is only read, from its start, as
-       * diskmeter-cli sustained --mode read reads it. */
-      uint64_t size = t.size_bytes / DM_BLOCK_MAX_ALIGN * DM_BLOCK_MAX_ALIGN;
-
-      if (p->mode != DM_MODE_READ)
-        return g_snprintf (why, ws, "%s", dm_tool_run_device_note ()), FALSE;
-      *span = !span_free ? p->span : MIN (size, READ_SPAN_DEFAULT);
-      return TRUE;
-    }
-  if (!span_free)
-    {
-      *span = p->span;
-      return TRUE;
-    }
-  *span = dm_sustained_free_span (t.free_bytes, t.size_bytes);
-  if (p->mode == DM_MODE_READ && *span > READ_SPAN_DEFAULT)
-    *span = READ_SPAN_DEFAULT;
-  if (*span < DM_TEST_SIZE_MIN)
+  err = dm_sustained_resolve_span (&t, p->mode,
+                                   span_free ? DM_SUSTAINED_SPAN_DEFAULT : DM_SUSTAINED_SPAN_SIZE,
+                                   p->span, span);
+  if (err == -EPERM)
+    return g_snprintf (why, ws, "%s", dm_tool_run_device_note ()), FALSE;
+  if (err < 0)
     {
       dm_size_human (t.free_bytes, a, sizeof a);
       dm_size_human (dm_sustained_margin (t.size_bytes), m, sizeof m);
