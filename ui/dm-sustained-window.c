@@ -19,10 +19,10 @@
 
 #include "dm-frame-wait.h"
 #include "dm-job.h"
-#include "dm-latency-chart.h"
 #include "dm-platform.h"
 #include "dm-screenshot.h"
 #include "dm-sustained.h"
+#include "dm-timeline-chart.h"
 #include "dm-tool-run.h"
 #include "dm-units.h"
 
