@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "dm-draw.h"
+#include "dm-latency-view.h"
 #include "dm-units.h"
 
 #define LABEL_SCALE 0.85  /* of the widget's font size, for every label */
@@ -83,16 +84,6 @@ format_rate (double mb_per_s)
   return g_strdup_printf ("%s MB/s", g_ascii_formatd (text, sizeof text,
                                                       mb_per_s >= 100 ? "%.0f" : "%.1f",
                                                       mb_per_s));
-}
-
-static char *
-format_us (double us)
-{
-  if (us >= 1e6)
-    return g_strdup_printf ("%.3g s", us / 1e6);
-  if (us >= 1e3)
-    return g_strdup_printf ("%.3g ms", us / 1e3);
-  return g_strdup_printf ("%.3g µs", us);
 }
 
 static void
@@ -223,7 +214,7 @@ dm_timeline_chart_snapshot (GtkWidget   *widget,
     {
       double y = top + ph - ph * q / 4.0;
       double gy = (lk->snap_grid ? floor (y) : y) + 0.5;
-      g_autofree char *lat = format_us (lat_top * q / 4.0);
+      g_autofree char *lat = dm_latency_view_format_us (lat_top * q / 4.0);
 
       cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, q == 0 ? 0.7 : 0.15);
       cairo_move_to (cr, TL_LEFT, gy);
