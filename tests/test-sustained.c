@@ -3,9 +3,9 @@
  * The sustained test's analysis on timelines whose truth is arithmetic: a
  * rate that halves for good at a known byte (also inside a sample), one
  * that only dips, noise around the cliff, a cache shorter than the
- * opening window; the free-space margin and the span a target gives;
- * and a run through the test backend whose JSON carries the cliff and
- * reads back unchanged.
+ * opening window; the live cliff the same as its saved file's; the
+ * free-space margin and the span a target gives; and a run through the
+ * test backend whose JSON carries the cliff and reads back unchanged.
  */
 #include <errno.h>
 #include <math.h>
@@ -119,6 +119,49 @@ test_cliff (void)
   s[n - 1].all.mb_per_s = 100;
   dm_sustained_find_cliff (s, n, &c);
   DM_CHECK (!c.found);
+}
+
+/* The live window finds the cliff on the samples as a saved file keeps
+ * them: a timeline whose figures do not round evenly names, live, the very
+ * cliff its JSON names once written and read back. */
+static void
+test_cliff_as_saved (void)
+{
+  static dm_sample s[400];
+  dm_sustained_plan p;
+  dm_settings base;
+  dm_sustained_cliff live, loaded;
+  dm_report r, back;
+  dm_buf json;
+  char why[200];
+  unsigned n = two_rates (s, 1000.0 / 3, 100.0 / 7, 1234.5678, 0.1, 30);
+
+  for (unsigned k = 0; k < n; k++)
+    {
+      s[k].t += 1.23456789e-7 * (k % 7);
+      s[k].all.mb_per_s *= 1 + 1e-5 * (k % 5);
+    }
+  dm_sustained_plan_init (&p);
+  p.duration_s = 30;
+  p.sample_s = 0.1;
+  dm_settings_init (&base);
+  DM_CHECK_INT (dm_sustained_report_init (&r, &p, 2ull << 30, &base, why, sizeof why), ==, 0);
+  DM_CHECK_INT (dm_result_set_samples (&r.results[0], s, n, 0.1), ==, 0);
+  dm_sustained_find_cliff_as_saved (s, n, &live);
+  DM_CHECK (live.found);
+
+  dm_buf_init (&json);
+  dm_sustained_write_json (&r, &json);
+  DM_CHECK_INT (dm_report_load_json (&back, json.data, json.len, why, sizeof why), ==, 0);
+  DM_CHECK_INT (back.results[0].n_samples, ==, n);
+  dm_sustained_find_cliff (back.results[0].samples, n, &loaded);
+  DM_CHECK (loaded.found);
+  DM_CHECK_INT (live.cache_bytes, ==, loaded.cache_bytes);
+  DM_CHECK (live.at_s == loaded.at_s && live.before_mb_per_s == loaded.before_mb_per_s
+            && live.after_mb_per_s == loaded.after_mb_per_s);
+  dm_buf_free (&json);
+  dm_report_clear (&back);
+  dm_report_clear (&r);
 }
 
 /* The span each front end runs over: the same rules for the command line
@@ -250,6 +293,7 @@ int
 main (void)
 {
   DM_RUN ("/engine/sustained/cliff", test_cliff);
+  DM_RUN ("/engine/sustained/cliff-as-saved", test_cliff_as_saved);
   DM_RUN ("/engine/sustained/margin", test_margin);
   DM_RUN ("/engine/sustained/span", test_span);
   DM_RUN ("/engine/sustained/run", test_run);
