@@ -712,8 +712,6 @@ dm_sustained_window_dispose (GObject *object)
       self->script_done = NULL;
     }
   g_clear_object (&self->settings);
-  /* No gtk_widget_dispose_template: GtkWindow unparents its own titlebar
-   * and child, and a second unparent would be a critical. */
   G_OBJECT_CLASS (dm_sustained_window_parent_class)->dispose (object);
 }
 
@@ -733,6 +731,8 @@ dm_sustained_window_class_init (DmSustainedWindowClass *klass)
   object_class->dispose = dm_sustained_window_dispose;
   object_class->finalize = dm_sustained_window_finalize;
 
+  /* Dispose has no gtk_widget_dispose_template: GtkWindow unparents its
+   * own titlebar and child, and a second unparent would be a critical. */
   g_type_ensure (DM_TYPE_TIMELINE_CHART);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/diskmeter/Diskmeter/dm-sustained-window.ui");
