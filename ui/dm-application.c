@@ -20,6 +20,7 @@
 #include "dm-preferences.h"
 #include "dm-profile.h"
 #include "dm-report.h"
+#include "dm-script.h"
 #include "dm-file-dialog.h"
 #include "dm-settings.h"
 #include "dm-sustained.h"
@@ -116,30 +117,23 @@ on_window_running (DmWindow      *window,
   set_running (self, running);
 }
 
+/* A script's end, in whichever window: its status is the process's. */
 static void
-on_window_exit_status (DmWindow      *window,
-                       GParamSpec    *pspec,
-                       DmApplication *self)
+on_script_done (gpointer data,
+                int      status)
 {
-  int status;
-
-  g_object_get (window, "exit-status", &status, NULL);
-  set_exit_status (self, status);
+  set_exit_status (DM_APPLICATION (data), status);
 }
 
 /* Every main window, however it was made, is watched: its runs keep the
- * application alive and its scripts decide the exit status. */
+ * application alive. */
 static void
 dm_application_window_added (GtkApplication *app,
                              GtkWindow      *window)
 {
   GTK_APPLICATION_CLASS (dm_application_parent_class)->window_added (app, window);
   if (DM_IS_WINDOW (window))
-    {
-      g_signal_connect_object (window, "notify::running", G_CALLBACK (on_window_running), app, 0);
-      g_signal_connect_object (window, "notify::exit-status", G_CALLBACK (on_window_exit_status),
-                               app, 0);
-    }
+    g_signal_connect_object (window, "notify::running", G_CALLBACK (on_window_running), app, 0);
 }
 
 static void
@@ -674,84 +668,17 @@ apply_options (DmApplication           *self,
   return TRUE;
 }
 
-/* --open of a sweep: the Sweep window shows it, and a script's files are
- * written once it has been on screen for a moment (laid out and drawn). */
-typedef struct
-{
-  DmSweepWindow *window;
-  DmScript      *script;
-} SweepScript;
-
-static gboolean
-sweep_script_save (gpointer data)
-{
-  SweepScript *s = data;
-  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (s->window)));
-  const struct { const char *format; const char *path; } outputs[] = {
-    { "png", s->script->screenshot }, { "json", s->script->json }, { "csv", s->script->csv },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
-    {
-      g_autoptr (GError) error = NULL;
-
-      if (!outputs[i].path)
-        continue;
-      /* Closed by the user in the meantime: nothing left to save from. */
-      if (!gtk_widget_get_realized (GTK_WIDGET (s->window)))
-        {
-          g_printerr ("diskmeter: the Sweep window was closed before %s was saved\n",
-                      outputs[i].path);
-          if (app)
-            set_exit_status (DM_APPLICATION (app), 1);
-          continue;
-        }
-      if (!dm_sweep_window_save (s->window, outputs[i].format, outputs[i].path, &error))
-        {
-          g_printerr ("diskmeter: %s\n", error->message);
-          set_exit_status (DM_APPLICATION (app), 1);
-        }
-      else
-        g_print ("diskmeter: saved %s\n", outputs[i].path);
-    }
-  if (s->script->quit_when_done && gtk_widget_get_realized (GTK_WIDGET (s->window)))
-    gtk_window_destroy (GTK_WINDOW (s->window));
-  g_object_unref (s->window);
-  dm_script_free (s->script);
-  g_free (s);
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-sweep_script_first_frame (GtkWidget     *widget,
-                          GdkFrameClock *clock,
-                          gpointer       data)
-{
-  g_timeout_add (300, sweep_script_save, data);
-  return G_SOURCE_REMOVE;
-}
-
-/* A script's end in the Sustained window sets the exit status. */
+/* Hands a script (taken) to the window it is for; one that asks for
+ * nothing is dropped. */
 static void
-on_sustained_script_done (gpointer data,
-                          int      status)
+run_script (DmApplication *self,
+            DmScriptable  *window,
+            DmScript      *script)
 {
-  set_exit_status (DM_APPLICATION (data), status);
-}
-
-/* The Sustained window runs the main window's script; it takes it. */
-static void
-run_sustained_script (DmApplication     *self,
-                      DmSustainedWindow *window,
-                      DmScript          *script)
-{
-  DmSustainedScript s = {
-    script->run, script->quit_when_done, script->screenshot, script->json, script->text,
-    script->csv, script->screenshot_scale,
-  };
-
-  dm_sustained_window_run_script (window, &s, on_sustained_script_done, self);
-  dm_script_free (script);
+  if (dm_script_is_empty (script))
+    dm_script_free (script);
+  else
+    dm_script_run (script, window, on_script_done, self);
 }
 
 /* --open of a sustained run: the Sustained window shows it, and a
@@ -771,11 +698,7 @@ open_sustained (DmApplication *self,
       return 1;
     }
   gtk_window_present (GTK_WINDOW (window));
-  if (script->screenshot || script->json || script->text || script->csv
-      || script->quit_when_done)
-    run_sustained_script (self, DM_SUSTAINED_WINDOW (window), script);
-  else
-    dm_script_free (script);
+  run_script (self, DM_SCRIPTABLE (window), script);
   return 0;
 }
 
@@ -815,12 +738,9 @@ run_sustained (DmApplication           *self,
                                   mask == DM_MODE_BIT (DM_MODE_READ) ? DM_MODE_READ
                                                                      : DM_MODE_WRITE);
   gtk_window_present (GTK_WINDOW (window));
-  script->run = script->run || script->screenshot || script->json || script->text || script->csv
-                || script->quit_when_done;
-  if (script->run)
-    run_sustained_script (self, DM_SUSTAINED_WINDOW (window), script);
-  else
-    dm_script_free (script);
+  /* Asked for files, it measures them first. */
+  script->run = script->run || dm_script_has_outputs (script);
+  run_script (self, DM_SCRIPTABLE (window), script);
   return 0;
 }
 
@@ -834,7 +754,7 @@ open_file (DmApplication *self,
            DmScript      *script,
            GError       **error)
 {
-  g_autoptr (DmScript) owned = script ? script : g_new0 (DmScript, 1);
+  g_autoptr (DmScript) owned = script ? script : dm_script_new ();
   dm_report r;
   char why[256];
   gboolean sweep, sustained;
@@ -858,7 +778,6 @@ open_file (DmApplication *self,
   if (sweep)
     {
       GtkWidget *window;
-      SweepScript *s;
 
       if (owned->text)
         {
@@ -873,12 +792,7 @@ open_file (DmApplication *self,
           return 1;
         }
       gtk_window_present (GTK_WINDOW (window));
-      if (!owned->screenshot && !owned->json && !owned->csv && !owned->quit_when_done)
-        return 0;
-      s = g_new0 (SweepScript, 1);
-      s->window = g_object_ref (DM_SWEEP_WINDOW (window));
-      s->script = g_steal_pointer (&owned);
-      gtk_widget_add_tick_callback (window, sweep_script_first_frame, s, NULL);
+      run_script (self, DM_SCRIPTABLE (window), g_steal_pointer (&owned));
       return 0;
     }
 
@@ -886,8 +800,7 @@ open_file (DmApplication *self,
   if (!dm_window_open_saved (window, path, error))
     return 1;
   gtk_window_present (GTK_WINDOW (window));
-  if (owned->screenshot || owned->json || owned->text || owned->csv || owned->quit_when_done)
-    dm_window_run_script (window, g_steal_pointer (&owned));
+  run_script (self, DM_SCRIPTABLE (window), g_steal_pointer (&owned));
   return 0;
 }
 
@@ -933,7 +846,7 @@ dm_application_command_line (GApplication            *app,
 {
   DmApplication *self = DM_APPLICATION (app);
   GVariantDict *dict = g_application_command_line_get_options_dict (cmdline);
-  g_autoptr (DmScript) script = g_new0 (DmScript, 1);
+  g_autoptr (DmScript) script = dm_script_new ();
   const char *comment = NULL, *scale = NULL;
   g_autofree char *compare_with = NULL;
   g_autofree char *open = NULL;
@@ -965,8 +878,7 @@ dm_application_command_line (GApplication            *app,
     }
   compare_with = lookup_path (cmdline, dict, "compare-with");
   open = lookup_path (cmdline, dict, "open");
-  scripted = script->run || script->quit_when_done || script->screenshot || script->json
-             || script->text || script->csv;
+  scripted = !dm_script_is_empty (script);
 
   if (open && (script->run || compare_with))
     {
@@ -1008,8 +920,7 @@ dm_application_command_line (GApplication            *app,
     dm_window_set_compare_target (window, compare_with);
   gtk_window_present (GTK_WINDOW (window));
 
-  if (scripted)
-    dm_window_run_script (window, g_steal_pointer (&script));
+  run_script (self, DM_SCRIPTABLE (window), g_steal_pointer (&script));
   return 0;
 }
 
