@@ -15,6 +15,7 @@
 #include <glib-unix.h>
 #endif
 
+#include "dm-app-options.h"
 #include "dm-history.h"
 #include "dm-measure.h"
 #include "dm-preferences.h"
@@ -42,34 +43,6 @@ struct _DmApplication
 };
 
 G_DEFINE_FINAL_TYPE (DmApplication, dm_application, GTK_TYPE_APPLICATION)
-
-static const GOptionEntry options[] = {
-  { "target", 't', 0, G_OPTION_ARG_FILENAME, NULL, N_("Folder (on the disk) to test"), "DIR" },
-  { "profile", 'p', 0, G_OPTION_ARG_STRING, NULL, N_("default, peak, realworld, demo or custom"), "NAME" },
-  { "nvme", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Use the profile's NVMe SSD preset"), NULL },
-  { "mix", 0, 0, G_OPTION_ARG_INT, NULL, N_("Show the Mix column with this read share (10..90)"), "PERCENT" },
-  { "count", 'n', 0, G_OPTION_ARG_INT, NULL, N_("Measured runs per test (1..9)"), "N" },
-  { "size", 's', 0, G_OPTION_ARG_STRING, NULL, N_("Test file size (16MiB..64GiB)"), "SIZE" },
-  { "duration", 'd', 0, G_OPTION_ARG_STRING, NULL, N_("Length of one measured run"), "SEC" },
-  { "interval", 'i', 0, G_OPTION_ARG_STRING, NULL, N_("Pause between tests"), "SEC" },
-  { "warmup", 'w', 0, G_OPTION_ARG_STRING, NULL, N_("Unscored warm-up before each test"), "SEC" },
-  { "units", 'u', 0, G_OPTION_ARG_STRING, NULL, N_("MB/s, GB/s, IOPS or us"), "UNIT" },
-  { "modes", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Columns to run: read, write, mix, a list (read,mix) or all"), "LIST" },
-  { "comment", 'c', 0, G_OPTION_ARG_STRING, NULL, N_("Comment that goes into every export"), "TEXT" },
-  { "compare-with", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Compare the target with this folder, measured in turns"), "DIR" },
-  { "open", 'o', 0, G_OPTION_ARG_FILENAME, NULL, N_("Show a saved run or sweep (JSON) instead of measuring"), "FILE" },
-  { "run", 'r', 0, G_OPTION_ARG_NONE, NULL, N_("Start all tests once the window is up"), NULL },
-  { "save-screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Save a PNG of the window when done"), "FILE" },
-  { "screenshot-scale", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Draw that PNG at this times the window's size (1..4), for a sharp picture in a report"), "FACTOR" },
-  { "save-json", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Save the results as JSON when done"), "FILE" },
-  { "save-text", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Save the results as text when done"), "FILE" },
-  { "save-csv", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Save the results as CSV when done"), "FILE" },
-  { "quit-when-done", 'q', 0, G_OPTION_ARG_NONE, NULL, N_("Quit after the run and the saves"), NULL },
-  { "sustained", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Open the Sustained window; with --save-* or --quit-when-done it runs at once (--span, --duration, --target; --modes read reads instead of writing)"), NULL },
-  { "span", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Sustained: the test file's size, or free (the default)"), "SIZE|free" },
-  { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
-  { NULL }
-};
 
 /* --- the main window's state ------------------------------------------------ */
 
@@ -501,119 +474,27 @@ dm_application_activate (GApplication *app)
   gtk_window_present (GTK_WINDOW (ensure_window (DM_APPLICATION (app))));
 }
 
-static char *
-lookup_path (GApplicationCommandLine *cmdline,
-             GVariantDict            *dict,
-             const char              *name)
-{
-  g_autofree char *arg = NULL;
-  g_autoptr (GFile) file = NULL;
-
-  if (!g_variant_dict_lookup (dict, name, "^ay", &arg))
-    return NULL;
-  /* Relative to where the user typed it, even when forwarded to an
-   * instance that started elsewhere. */
-  file = g_application_command_line_create_file_for_arg (cmdline, arg);
-  return g_file_get_path (file);
-}
-
-/* Checks every option before anything changes; on error prints why. */
+/* The settings the options give (checked already), as if chosen in the
+ * window; FALSE for --modes the window does not take, before anything
+ * changed. */
 static gboolean
 apply_options (DmApplication           *self,
                GApplicationCommandLine *cmdline,
-               GVariantDict            *dict,
+               const DmAppOptions      *o,
                gboolean                 scripted)
 {
-  const char *s;
-  char why[256];
-  g_autofree char *target = lookup_path (cmdline, dict, "target");
-  gboolean any = FALSE;
-
-  struct { const char *key; const char *name; double value; gboolean set; } durations[] = {
-    { "measure-time", "duration" }, { "interval", "interval" }, { "warmup", "warmup" },
+  struct { const char *key; double value; } durations[] = {
+    { "measure-time", o->measure_s }, { "interval", o->interval_s }, { "warmup", o->warmup_s },
   };
-  const char *profile = NULL, *size = NULL, *units = NULL, *modes = NULL;
   guint modes_mask = 0;
-  gint32 count = 0, mix = 0;
-  gboolean have_count, have_mix;
-  uint64_t bytes = 0;
-  dm_unit unit = DM_UNIT_MBPS;
+  char why[256];
 
-  if (g_variant_dict_lookup (dict, "profile", "&s", &profile))
-    {
-      if (g_ascii_strcasecmp (profile, "custom") != 0 && !dm_profile_find (profile))
-        {
-          g_application_command_line_printerr (cmdline, "diskmeter: unknown profile '%s' "
-                                               "(default, peak, realworld, demo, custom)\n",
-                                               profile);
-          return FALSE;
-        }
-    }
-  have_count = g_variant_dict_lookup (dict, "count", "i", &count);
-  if (have_count && (count < DM_COUNT_MIN || count > DM_COUNT_MAX))
-    {
-      g_application_command_line_printerr (cmdline, "diskmeter: --count must be 1..9\n");
-      return FALSE;
-    }
-  have_mix = g_variant_dict_lookup (dict, "mix", "i", &mix);
-  if (have_mix && (mix < DM_MIX_READ_MIN || mix > DM_MIX_READ_MAX))
-    {
-      g_application_command_line_printerr (cmdline, "diskmeter: --mix must be 10..90\n");
-      return FALSE;
-    }
-  if (g_variant_dict_lookup (dict, "size", "&s", &size))
-    {
-      if (dm_size_parse (size, &bytes, why, sizeof why) != 0)
-        {
-          g_application_command_line_printerr (cmdline, "diskmeter: --size: %s\n", why);
-          return FALSE;
-        }
-      if (bytes < DM_TEST_SIZE_MIN || bytes > DM_TEST_SIZE_MAX)
-        {
-          g_application_command_line_printerr (cmdline, "diskmeter: --size must be 16MiB..64GiB\n");
-          return FALSE;
-        }
-    }
-  if (g_variant_dict_lookup (dict, "units", "&s", &units) && dm_unit_parse (units, &unit) != 0)
-    {
-      g_application_command_line_printerr (cmdline, "diskmeter: unknown unit '%s' "
-                                           "(MB/s, GB/s, IOPS, us)\n", units);
-      return FALSE;
-    }
-  if (g_variant_dict_lookup (dict, "modes", "&s", &modes)
-      && !dm_window_modes_parse (modes, &modes_mask, why, sizeof why))
+  if (o->modes && !dm_window_modes_parse (o->modes, &modes_mask, why, sizeof why))
     {
       g_application_command_line_printerr (cmdline, "diskmeter: --modes: %s\n", why);
       return FALSE;
     }
-  for (guint i = 0; i < G_N_ELEMENTS (durations); i++)
-    if (g_variant_dict_lookup (dict, durations[i].name, "&s", &s))
-      {
-        if (dm_duration_parse (s, &durations[i].value, why, sizeof why) != 0)
-          {
-            g_application_command_line_printerr (cmdline, "diskmeter: --%s: %s\n",
-                                                 durations[i].name, why);
-            return FALSE;
-          }
-        durations[i].set = TRUE;
-      }
-  if (target && !g_file_test (target, G_FILE_TEST_IS_DIR))
-    {
-      dm_target_info info;
-
-      /* A whole disk or partition is read (only) like a folder is tested. */
-      if (dm_target_probe (target, &info) != 0 || !info.is_block_device)
-        {
-          g_application_command_line_printerr (cmdline, "diskmeter: --target %s is neither a "
-                                               "folder nor a disk or partition\n", target);
-          return FALSE;
-        }
-    }
-
-  any = profile || have_count || have_mix || size || units || target || modes
-        || durations[0].set || durations[1].set || durations[2].set
-        || g_variant_dict_contains (dict, "nvme");
-  if (!any)
+  if (!dm_app_options_any_setting (o))
     return TRUE;
 
   /* A scripted run (--run, --save-*, --quit-when-done) leaves the user's
@@ -622,37 +503,36 @@ apply_options (DmApplication           *self,
   if (scripted && !g_settings_get_has_unapplied (self->settings))
     g_settings_delay (self->settings);
 
-  if (target)
-    g_settings_set_string (self->settings, "target", target);
-  if (have_count)
-    g_settings_set_int (self->settings, "count", count);
-  if (size)
+  if (o->target)
+    g_settings_set_string (self->settings, "target", o->target);
+  if (o->count)
+    g_settings_set_int (self->settings, "count", o->count);
+  if (o->size)
     {
       char canonical[32];
-      dm_size_format (bytes, canonical, sizeof canonical);
+      dm_size_format (o->size, canonical, sizeof canonical);
       g_settings_set_string (self->settings, "size", canonical);
     }
-  if (units)
-    g_settings_set_string (self->settings, "units", dm_unit_name (unit));
+  if (o->have_unit)
+    g_settings_set_string (self->settings, "units", dm_unit_name (o->unit));
   for (guint i = 0; i < G_N_ELEMENTS (durations); i++)
-    if (durations[i].set)
+    if (durations[i].value >= 0)
       g_settings_set_double (self->settings, durations[i].key, durations[i].value);
-  if (have_mix)
-    {
-      g_settings_set_int (self->settings, "mix-ratio", mix);
-      g_settings_set_boolean (self->settings, "mix", TRUE);
-    }
-  if (g_variant_dict_contains (dict, "nvme"))
+  if (o->mix_read)
+    g_settings_set_int (self->settings, "mix-ratio", o->mix_read);
+  if (o->mix)
+    g_settings_set_boolean (self->settings, "mix", TRUE);
+  if (o->nvme)
     g_settings_set_boolean (self->settings, "nvme", TRUE);
-  if (modes)
+  if (o->modes)
     {
       /* As diskmeter-cli's --modes: a list naming mix runs the Mix column,
        * and --mix adds it to a list that does not. */
       g_autofree char *canonical = NULL;
 
-      if (g_ascii_strcasecmp (modes, "all") != 0)
+      if (g_ascii_strcasecmp (o->modes, "all") != 0)
         {
-          if (have_mix)
+          if (o->mix)
             modes_mask |= DM_MODE_BIT (DM_MODE_MIX);
           if (modes_mask & DM_MODE_BIT (DM_MODE_MIX))
             g_settings_set_boolean (self->settings, "mix", TRUE);
@@ -660,9 +540,9 @@ apply_options (DmApplication           *self,
       canonical = dm_window_modes_format (modes_mask);
       g_settings_set_string (self->settings, "modes", canonical);
     }
-  if (profile)
+  if (o->profile)
     {
-      const dm_profile *p = dm_profile_find (profile);
+      const dm_profile *p = dm_profile_find (o->profile);
       g_settings_set_string (self->settings, "profile", p ? p->name : "custom");
     }
   return TRUE;
@@ -709,38 +589,32 @@ open_sustained (DmApplication *self,
 static int
 run_sustained (DmApplication           *self,
                GApplicationCommandLine *cmdline,
-               GVariantDict            *dict,
-               DmScript                *script)
+               DmAppOptions            *o)
 {
-  g_autofree char *target = lookup_path (cmdline, dict, "target");
-  const char *span = NULL, *duration = NULL, *modes = NULL;
   guint mask = DM_MODES_ALL;
   GtkWidget *window;
 
-  g_variant_dict_lookup (dict, "span", "&s", &span);
-  g_variant_dict_lookup (dict, "duration", "&s", &duration);
   /* --modes as the grid takes it (checked there): one pass reads or
    * writes, so read or write, or all for the window's own choice. */
-  if (g_variant_dict_lookup (dict, "modes", "&s", &modes)
-      && (!dm_window_modes_parse (modes, &mask, NULL, 0)
+  if (o->modes
+      && (!dm_window_modes_parse (o->modes, &mask, NULL, 0)
           || (mask != DM_MODES_ALL && mask != DM_MODE_BIT (DM_MODE_READ)
               && mask != DM_MODE_BIT (DM_MODE_WRITE))))
     {
       g_application_command_line_printerr (cmdline, "diskmeter: --modes with --sustained is read "
-                                           "or write, not %s\n", modes);
-      dm_script_free (script);
+                                           "or write, not %s\n", o->modes);
       return 2;
     }
   window = dm_sustained_window_new (GTK_APPLICATION (self), self->settings);
-  dm_sustained_window_set_plan (DM_SUSTAINED_WINDOW (window), span, duration, target);
+  dm_sustained_window_set_plan (DM_SUSTAINED_WINDOW (window), o->span, o->duration, o->target);
   if (mask != DM_MODES_ALL)
     dm_sustained_window_set_mode (DM_SUSTAINED_WINDOW (window),
                                   mask == DM_MODE_BIT (DM_MODE_READ) ? DM_MODE_READ
                                                                      : DM_MODE_WRITE);
   gtk_window_present (GTK_WINDOW (window));
   /* Asked for files, it measures them first. */
-  script->run = script->run || dm_script_has_outputs (script);
-  run_script (self, DM_SCRIPTABLE (window), script);
+  o->script->run = o->script->run || dm_script_has_outputs (o->script);
+  run_script (self, DM_SCRIPTABLE (window), g_steal_pointer (&o->script));
   return 0;
 }
 
@@ -845,50 +719,25 @@ dm_application_command_line (GApplication            *app,
                              GApplicationCommandLine *cmdline)
 {
   DmApplication *self = DM_APPLICATION (app);
-  GVariantDict *dict = g_application_command_line_get_options_dict (cmdline);
-  g_autoptr (DmScript) script = dm_script_new ();
-  const char *comment = NULL, *scale = NULL;
-  g_autofree char *compare_with = NULL;
-  g_autofree char *open = NULL;
+  g_auto (DmAppOptions) o = { 0 };
   gboolean scripted;
   DmWindow *window;
+  char why[512];
 
-  if (g_variant_dict_contains (dict, "version"))
+  if (!dm_app_options_parse (cmdline, &o, why, sizeof why))
+    {
+      g_application_command_line_printerr (cmdline, "diskmeter: %s\n", why);
+      return 2;
+    }
+  if (o.version)
     {
       g_application_command_line_print (cmdline, "diskmeter %s\n", DM_VERSION);
       return 0;
     }
-  script->run = g_variant_dict_contains (dict, "run");
-  script->quit_when_done = g_variant_dict_contains (dict, "quit-when-done");
-  script->screenshot = lookup_path (cmdline, dict, "save-screenshot");
-  script->json = lookup_path (cmdline, dict, "save-json");
-  script->text = lookup_path (cmdline, dict, "save-text");
-  script->csv = lookup_path (cmdline, dict, "save-csv");
-  if (g_variant_dict_lookup (dict, "screenshot-scale", "&s", &scale))
-    {
-      char *end = NULL;
-
-      script->screenshot_scale = g_ascii_strtod (scale, &end);
-      if (end == scale || *end || !(script->screenshot_scale >= 1 && script->screenshot_scale <= 4))
-        {
-          g_application_command_line_printerr (cmdline, "diskmeter: --screenshot-scale must be "
-                                               "a number from 1 to 4\n");
-          return 2;
-        }
-    }
-  compare_with = lookup_path (cmdline, dict, "compare-with");
-  open = lookup_path (cmdline, dict, "open");
-  scripted = !dm_script_is_empty (script);
-
-  if (open && (script->run || compare_with))
-    {
-      g_application_command_line_printerr (cmdline, "diskmeter: --open shows a saved run; "
-                                           "it does not go with --run or --compare-with\n");
-      return 2;
-    }
-  if (!apply_options (self, cmdline, dict, scripted || open))
+  scripted = !dm_script_is_empty (o.script);
+  if (!apply_options (self, cmdline, &o, scripted || o.open))
     return 2;
-  if (open)
+  if (o.open)
     {
       /* Opening a run sets the selectors to the run's; a scripted look at
        * a file leaves the user's own choices as they were. */
@@ -897,31 +746,35 @@ dm_application_command_line (GApplication            *app,
 
       if (scripted)
         g_settings_delay (self->settings);
-      status = open_file (self, open, g_steal_pointer (&script), &error);
+      status = open_file (self, o.open, g_steal_pointer (&o.script), &error);
       if (status != 0)
         g_application_command_line_printerr (cmdline, "diskmeter: %s%s\n",
                                              error->domain == G_OPTION_ERROR ? "" : "--open: ",
                                              error->message);
       return status;
     }
-
-  if (g_variant_dict_contains (dict, "sustained"))
-    return run_sustained (self, cmdline, dict, g_steal_pointer (&script));
-  if (g_variant_dict_contains (dict, "span"))
-    {
-      g_application_command_line_printerr (cmdline, "diskmeter: --span goes with --sustained\n");
-      return 2;
-    }
+  if (o.sustained)
+    return run_sustained (self, cmdline, &o);
 
   window = ensure_window (self);
-  if (g_variant_dict_lookup (dict, "comment", "&s", &comment))
-    dm_window_set_comment (window, comment);
-  if (compare_with)
-    dm_window_set_compare_target (window, compare_with);
+  if (o.comment)
+    dm_window_set_comment (window, o.comment);
+  if (o.compare_with)
+    dm_window_set_compare_target (window, o.compare_with);
   gtk_window_present (GTK_WINDOW (window));
-
-  run_script (self, DM_SCRIPTABLE (window), g_steal_pointer (&script));
+  run_script (self, DM_SCRIPTABLE (window), g_steal_pointer (&o.script));
   return 0;
+}
+
+/* Before GLib reads the options: the window's older spellings. */
+static gboolean
+dm_application_local_command_line (GApplication   *app,
+                                   char         ***arguments,
+                                   int            *exit_status)
+{
+  dm_app_options_rewrite (*arguments);
+  return G_APPLICATION_CLASS (dm_application_parent_class)->local_command_line (app, arguments,
+                                                                                exit_status);
 }
 
 static void
@@ -956,6 +809,7 @@ dm_application_class_init (DmApplicationClass *klass)
   app_class->startup = dm_application_startup;
   app_class->activate = dm_application_activate;
   app_class->command_line = dm_application_command_line;
+  app_class->local_command_line = dm_application_local_command_line;
   app_class->shutdown = dm_application_shutdown;
   gtk_app_class->window_added = dm_application_window_added;
   gtk_app_class->window_removed = dm_application_window_removed;
@@ -964,7 +818,7 @@ dm_application_class_init (DmApplicationClass *klass)
 static void
 dm_application_init (DmApplication *self)
 {
-  g_application_add_main_option_entries (G_APPLICATION (self), options);
+  dm_app_options_add (G_APPLICATION (self));
   g_application_set_option_context_summary (G_APPLICATION (self),
                                             _("Measure disk speed the way CrystalDiskMark does."));
 }
