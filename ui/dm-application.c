@@ -16,6 +16,7 @@
 #endif
 
 #include "dm-app-options.h"
+#include "dm-color-scheme.h"
 #include "dm-history.h"
 #include "dm-measure.h"
 #include "dm-preferences.h"
@@ -38,8 +39,6 @@ struct _DmApplication
   GSettings      *settings;
   int             exit_status;
   gboolean        running;
-  GDBusConnection *bus;          /* for the desktop's colour scheme */
-  guint           portal_signal;
 };
 
 G_DEFINE_FINAL_TYPE (DmApplication, dm_application, GTK_TYPE_APPLICATION)
@@ -116,92 +115,6 @@ dm_application_window_removed (GtkApplication *app,
   if (DM_IS_WINDOW (window))
     g_signal_handlers_disconnect_by_data (window, app);
   GTK_APPLICATION_CLASS (dm_application_parent_class)->window_removed (app, window);
-}
-
-/* --- colour scheme --------------------------------------------------------- */
-
-static void
-apply_color_scheme (GVariant *value)
-{
-  guint32 scheme = 0;
-  g_autoptr (GVariant) inner = NULL;
-
-  /* Read() wraps the value in one or two variants depending on the portal
-   * version; unwrap until the uint32. */
-  inner = g_variant_ref (value);
-  while (g_variant_is_of_type (inner, G_VARIANT_TYPE_VARIANT))
-    {
-      GVariant *next = g_variant_get_variant (inner);
-      g_variant_unref (inner);
-      inner = next;
-    }
-  if (g_variant_is_of_type (inner, G_VARIANT_TYPE_UINT32))
-    scheme = g_variant_get_uint32 (inner);
-  /* 1 is "prefer dark"; 0 and 2 are light. */
-  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", scheme == 1,
-                NULL);
-}
-
-static void
-on_portal_setting_changed (GDBusConnection *bus,
-                           const char      *sender,
-                           const char      *path,
-                           const char      *iface,
-                           const char      *signal,
-                           GVariant        *params,
-                           gpointer         data)
-{
-  const char *ns, *key;
-  g_autoptr (GVariant) value = NULL;
-
-  g_variant_get (params, "(&s&sv)", &ns, &key, &value);
-  if (!strcmp (ns, "org.freedesktop.appearance") && !strcmp (key, "color-scheme"))
-    apply_color_scheme (value);
-}
-
-static void
-on_portal_read (GObject      *source,
-                GAsyncResult *result,
-                gpointer      data)
-{
-  g_autoptr (GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result,
-                                                              NULL);
-  g_autoptr (GVariant) value = NULL;
-
-  if (!reply)
-    return;  /* no portal: keep the theme's own choice */
-  g_variant_get (reply, "(v)", &value);
-  apply_color_scheme (value);
-}
-
-static void
-on_bus (GObject      *source,
-        GAsyncResult *result,
-        gpointer      data)
-{
-  DmApplication *self = data;
-
-  self->bus = g_bus_get_finish (result, NULL);
-  if (!self->bus)
-    {
-      g_object_unref (self);
-      return;
-    }
-  /* GTK 4.8 without libadwaita does not follow the desktop's light/dark
-   * switch by itself; the settings portal tells us, on GNOME and KDE. */
-  self->portal_signal =
-    g_dbus_connection_signal_subscribe (self->bus, "org.freedesktop.portal.Desktop",
-                                        "org.freedesktop.portal.Settings", "SettingChanged",
-                                        "/org/freedesktop/portal/desktop", NULL,
-                                        G_DBUS_SIGNAL_FLAGS_NONE, on_portal_setting_changed,
-                                        NULL, NULL);
-  g_dbus_connection_call (self->bus, "org.freedesktop.portal.Desktop",
-                          "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Settings",
-                          "Read", g_variant_new ("(ss)", "org.freedesktop.appearance",
-                                                 "color-scheme"),
-                          G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NONE, 2000, NULL,
-                          on_portal_read, NULL);
-  g_object_unref (self);
 }
 
 /* --- actions --------------------------------------------------------------- */
@@ -442,7 +355,7 @@ dm_application_startup (GApplication *app)
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
   gtk_window_set_default_icon_name (DM_APPLICATION_ID);
 
-  g_bus_get (G_BUS_TYPE_SESSION, NULL, on_bus, g_object_ref (self));
+  dm_color_scheme_follow (app);
 #ifdef G_OS_UNIX
   g_unix_signal_add (SIGINT, on_terminate_signal, app);
   g_unix_signal_add (SIGTERM, on_terminate_signal, app);
@@ -780,12 +693,8 @@ dm_application_local_command_line (GApplication   *app,
 static void
 dm_application_shutdown (GApplication *app)
 {
-  DmApplication *self = DM_APPLICATION (app);
-
   G_APPLICATION_CLASS (dm_application_parent_class)->shutdown (app);
-  if (self->bus && self->portal_signal)
-    g_dbus_connection_signal_unsubscribe (self->bus, self->portal_signal);
-  g_clear_object (&self->bus);
+  dm_color_scheme_unfollow (app);
   dm_measure_exit ();
 }
 
