@@ -46,8 +46,9 @@ static const AppOption app_options[] = {
   { "comment", 'c', DM_CLI_RUN },
   { "compare-with", 0, 0, G_OPTION_ARG_FILENAME,
     N_("Compare the target with this folder, measured in turns"), "DIR" },
-  { "open", 'o', 0, G_OPTION_ARG_FILENAME,
-    N_("Show a saved run or sweep (JSON) instead of measuring"), "FILE" },
+  { "open", 'o', 0, G_OPTION_ARG_FILENAME_ARRAY,
+    N_("Show a saved run or sweep (JSON) instead of measuring; given two or more times, compare "
+       "the saved runs side by side"), "FILE" },
   { "run", 'r', 0, G_OPTION_ARG_NONE, N_("Start all tests once the window is up") },
   { "save-screenshot", 0, 0, G_OPTION_ARG_FILENAME, N_("Save a PNG of the window when done"),
     "FILE" },
@@ -217,6 +218,30 @@ lookup_path (GApplicationCommandLine *cmdline,
   return g_file_get_path (file);
 }
 
+/* Every value of a repeatable FILE option, each made absolute as
+ * lookup_path makes one; NULL when the option is absent. */
+static char **
+lookup_paths (GApplicationCommandLine *cmdline,
+              GVariantDict            *dict,
+              const char              *name)
+{
+  g_auto (GStrv) args = NULL;
+  char **paths;
+  guint n;
+
+  if (!g_variant_dict_lookup (dict, name, "^aay", &args))
+    return NULL;
+  n = g_strv_length (args);
+  paths = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GFile) file = g_application_command_line_create_file_for_arg (cmdline, args[i]);
+
+      paths[i] = g_file_get_path (file);
+    }
+  return paths;
+}
+
 static char *
 lookup_string (GVariantDict *dict,
                const char   *name)
@@ -295,7 +320,7 @@ dm_app_options_parse (GApplicationCommandLine *cmdline,
     return FALSE;
   o->target = lookup_path (cmdline, dict, "target");
   o->compare_with = lookup_path (cmdline, dict, "compare-with");
-  o->open = lookup_path (cmdline, dict, "open");
+  o->open = lookup_paths (cmdline, dict, "open");
   o->sustained = g_variant_dict_contains (dict, "sustained");
   if (o->open && (o->script->run || o->compare_with))
     {
@@ -381,7 +406,7 @@ dm_app_options_clear (DmAppOptions *o)
   g_clear_pointer (&o->script, dm_script_free);
   g_clear_pointer (&o->target, g_free);
   g_clear_pointer (&o->compare_with, g_free);
-  g_clear_pointer (&o->open, g_free);
+  g_clear_pointer (&o->open, g_strfreev);
   g_clear_pointer (&o->profile, g_free);
   g_clear_pointer (&o->duration, g_free);
   g_clear_pointer (&o->modes, g_free);

@@ -22,7 +22,7 @@ typedef struct
   gboolean  version;
   char     *target;        /* absolute paths, or NULL */
   char     *compare_with;
-  char     *open;
+  char    **open;          /* one saved run to show, or several to compare */
   char     *profile;       /* a profile's name or custom, or NULL */
   gboolean  nvme;
   gboolean  mix;           /* --mix, or --mix-read: show the Mix column */

@@ -17,6 +17,7 @@
 
 #include "dm-app-options.h"
 #include "dm-color-scheme.h"
+#include "dm-compare.h"
 #include "dm-history.h"
 #include "dm-measure.h"
 #include "dm-preferences.h"
@@ -591,6 +592,49 @@ open_file (DmApplication *self,
   return 0;
 }
 
+/* --open given several times: the saved runs side by side, as the History
+ * window's Compare shows them. Takes the script; returns the exit status
+ * as open_file does. */
+static int
+compare_files (DmApplication      *self,
+               const char * const *paths,
+               guint               n,
+               DmScript           *script,
+               GError            **error)
+{
+  g_autoptr (DmScript) owned = script ? script : dm_script_new ();
+  DmWindow *window;
+
+  /* Every file is read before the window opens, so that a bad one ends the
+   * command with its reason instead of leaving an empty window up. */
+  for (guint i = 0; i < n; i++)
+    {
+      dm_report r;
+      char why[256];
+
+      memset (&r, 0, sizeof r);
+      if (dm_history_load (paths[i], &r, why, sizeof why) < 0)
+        {
+          dm_report_clear (&r);
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", paths[i], why);
+          return 1;
+        }
+      dm_report_clear (&r);
+    }
+  if (n > DM_COMPARE_MAX)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--open: at most %d saved runs are compared", DM_COMPARE_MAX);
+      return 2;
+    }
+  window = ensure_window (self);
+  if (!dm_window_compare_saved (window, paths, n, error))
+    return 1;
+  gtk_window_present (GTK_WINDOW (window));
+  run_script (self, DM_SCRIPTABLE (window), g_steal_pointer (&owned));
+  return 0;
+}
+
 /* File > Open Saved Run: the same as --open, for a file from anywhere (a
  * server's JSON, a colleague's sweep), not only the history. */
 static void
@@ -659,7 +703,11 @@ dm_application_command_line (GApplication            *app,
 
       if (scripted)
         g_settings_delay (self->settings);
-      status = open_file (self, o.open, g_steal_pointer (&o.script), &error);
+      if (g_strv_length (o.open) > 1)
+        status = compare_files (self, (const char *const *) o.open, g_strv_length (o.open),
+                                g_steal_pointer (&o.script), &error);
+      else
+        status = open_file (self, o.open[0], g_steal_pointer (&o.script), &error);
       if (status != 0)
         g_application_command_line_printerr (cmdline, "diskmeter: %s%s\n",
                                              error->domain == G_OPTION_ERROR ? "" : "--open: ",
