@@ -4,7 +4,8 @@
  * COMMAND_LINE), so `diskmeter --run ...` given to an already running
  * Diskmeter scripts that window instead of opening a second one. Options
  * given for a scripted run are not saved: it leaves the user's choices as
- * they were.
+ * they were. The options and their checks are dm-app-options.c's; here
+ * they become settings, windows and a DmScript (dm-script.c) for them.
  */
 #include "dm-application.h"
 #include "dm-i18n-ui.h"
@@ -25,7 +26,6 @@
 #include "dm-report.h"
 #include "dm-script.h"
 #include "dm-file-dialog.h"
-#include "dm-settings.h"
 #include "dm-sustained.h"
 #include "dm-sustained-window.h"
 #include "dm-sweep-window.h"
