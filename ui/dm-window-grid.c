@@ -11,7 +11,7 @@
 #include "dm-latency-view.h"
 #include "dm-tile.h"
 
-/* --- latency detail ------------------------------------------------------- */
+/* --- latency detail -------------------------------------------------------- */
 
 /* The latency detail of the grid's figure at (r, c), if it has a finished
  * one: the grid's report owns its histograms, so they outlive the run. */

@@ -47,7 +47,7 @@ _dm_window_history_save (DmWindow        *self,
     dm_history_window_reload (DM_HISTORY_WINDOW (self->history_window));
 }
 
-/* --- opening -------------------------------------------------------------- */
+/* --- opening --------------------------------------------------------------- */
 
 /* Saved runs from the history: one is shown in the grid (its tests that the
  * grid has), two or more side by side in the comparison view. */

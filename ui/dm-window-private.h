@@ -132,13 +132,11 @@ void        _dm_window_script_continue     (DmWindow        *self);
 
 void        _dm_window_settings_start      (DmWindow        *self);
 void        _dm_window_settings_stop       (DmWindow        *self);
-void        _dm_window_settings_save_size  (DmWindow        *self);
 void        _dm_window_compute_layout      (DmWindow        *self,
                                             DmGridLayout    *layout);
 void        _dm_window_engine_settings     (DmWindow        *self,
                                             dm_settings     *s);
 void        _dm_window_reset_report        (DmWindow        *self);
-void        _dm_window_modes_init          (DmWindow        *self);
 void        _dm_window_sync_modes          (DmWindow        *self,
                                             gboolean         tell);
 void        _dm_window_set_modes           (DmWindow        *self,

@@ -16,7 +16,7 @@
 #include "dm-profile.h"
 #include "dm-zoom.h"
 
-/* --- the grid and the engine's settings -------------------------------- */
+/* --- the grid and the engine's settings ------------------------------------ */
 
 static const dm_profile *
 current_profile (DmWindow *self)
@@ -105,7 +105,7 @@ _dm_window_reset_report (DmWindow *self)
     self->report.system = self->system;
 }
 
-/* --- run modes: All, Read only, Write only -------------------------------- */
+/* --- run modes: All, Read only, Write only --------------------------------- */
 
 static const char *const modes_tooltip =
   N_("Which columns a run measures: all, Read only or Write only");
@@ -179,16 +179,6 @@ on_modes_selected (DmWindow *self)
     g_settings_set_string (self->settings, "modes", values[i]);
 }
 
-/* All / Read only / Write only, beside the unit (in the template), as
- * CrystalDiskMark offers them; _dm_window_sync_modes sets it from the
- * setting. */
-void
-_dm_window_modes_init (DmWindow *self)
-{
-  g_signal_connect_swapped (self->modes_dropdown, "notify::selected",
-                            G_CALLBACK (on_modes_selected), self);
-}
-
 /* The window's modes property: a list naming Mix also shows the Mix
  * column, as diskmeter-cli's --modes runs it. */
 void
@@ -211,7 +201,7 @@ _dm_window_set_modes (DmWindow   *self,
   g_settings_set_string (self->settings, "modes", canonical);
 }
 
-/* --- the dropdowns, bound to their keys --------------------------------- */
+/* --- the dropdowns, bound to their keys ------------------------------------ */
 
 /* Count: the dropdown lists 1 to 9. */
 static gboolean
@@ -411,6 +401,23 @@ on_thresholds_changed (GSettings  *settings,
 
 /* --- set-up ---------------------------------------------------------------- */
 
+/* On close: the size to open with next time. */
+static gboolean
+on_close_request (GtkWindow *window,
+                  DmWindow  *self)
+{
+  if (!gtk_window_is_maximized (window))
+    {
+      int w, h;
+
+      gtk_window_get_default_size (window, &w, &h);
+      g_settings_set_int (self->settings, "window-width", w);
+      g_settings_set_int (self->settings, "window-height", h);
+    }
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+  return GDK_EVENT_PROPAGATE;
+}
+
 static const struct
 {
   const char *key;
@@ -469,6 +476,13 @@ _dm_window_settings_start (DmWindow *self)
       g_autofree char *signal = g_strconcat ("changed::", key_handlers[i].key, NULL);
       g_signal_connect (settings, signal, key_handlers[i].changed, self);
     }
+  /* All / Read only / Write only, beside the unit (in the template), as
+   * CrystalDiskMark offers them; _dm_window_sync_modes sets it from the
+   * setting. */
+  g_signal_connect_swapped (self->modes_dropdown, "notify::selected",
+                            G_CALLBACK (on_modes_selected), self);
+  /* Before the window's own handler, which may keep it open for a while. */
+  g_signal_connect (self, "close-request", G_CALLBACK (on_close_request), self);
 }
 
 void
@@ -478,21 +492,5 @@ _dm_window_settings_stop (DmWindow *self)
   g_settings_unbind (self->size_dropdown, "selected");
   g_settings_unbind (self->units_dropdown, "selected");
   g_signal_handlers_disconnect_by_data (self->settings, self);
-}
-
-/* On close: the size to open with next time. */
-void
-_dm_window_settings_save_size (DmWindow *self)
-{
-  GtkWindow *window = GTK_WINDOW (self);
-
-  if (!gtk_window_is_maximized (window))
-    {
-      int w, h;
-
-      gtk_window_get_default_size (window, &w, &h);
-      g_settings_set_int (self->settings, "window-width", w);
-      g_settings_set_int (self->settings, "window-height", h);
-    }
-  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+  g_signal_handlers_disconnect_by_func (self, on_close_request, self);
 }

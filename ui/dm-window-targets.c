@@ -353,6 +353,7 @@ _dm_window_update_footer (DmWindow *self)
   char date[64] = "";
   g_autofree char *target = _dm_window_current_target (self);
   const char *where = t && t->path[0] ? t->path : target;
+  const char *second = dm_comparison_get_target (self->comparison);
   gsize machine;
 
   /* What a screenshot must say to be worth pasting: where and on what on
@@ -365,10 +366,10 @@ _dm_window_update_footer (DmWindow *self)
     g_string_append_printf (s, " · %s", t->model);
   else if (t && t->device[0] && strcmp (t->device, t->filesystem) != 0)
     g_string_append_printf (s, " · %s", t->device);
-  if (dm_comparison_get_target (self->comparison))
+  if (second)
     {
       g_string_append (s, " · ");
-      g_string_append_printf (s, _("compared with %s"), dm_comparison_get_target (self->comparison));
+      g_string_append_printf (s, _("compared with %s"), second);
     }
   g_string_append_c (s, '\n');
   machine = s->len;

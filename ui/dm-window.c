@@ -56,7 +56,7 @@ _dm_window_set_status (DmWindow   *self,
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
 }
 
-/* --- what a run measures ----------------------------------------------- */
+/* --- what a run measures --------------------------------------------------- */
 
 char *
 _dm_window_current_target (DmWindow *self)
@@ -192,7 +192,8 @@ _dm_window_rebuild_grid (DmWindow *self)
   _dm_window_grid_build (self);
   _dm_window_reset_report (self);
   _dm_window_sync_modes (self, FALSE);
-  /* The title names the profile, and the figures' date went with them. */
+  /* The footer and title too: the title names the profile, and the
+   * figures' date went with them. */
   _dm_window_refresh (self);
   self->layout_stale = FALSE;
 }
@@ -391,8 +392,9 @@ on_job_finished (DmJob    *job,
   if (code == 0)
     {
       gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 1.0);
-      _dm_window_set_status (self, self->report.cached ? _("Done (cached: the figures include the page cache)")
-                                            : _("Done"));
+      _dm_window_set_status (self, self->report.cached
+                                     ? _("Done (cached: the figures include the page cache)")
+                                     : _("Done"));
     }
   else if (code == -ECANCELED)
     _dm_window_set_status (self, _("Stopped; finished tests keep their figures"));
@@ -627,14 +629,13 @@ dm_window_set_compare_target (DmWindow   *self,
   _dm_window_update_footer (self);
 }
 
-/* --- life cycle ---------------------------------------------------------- */
+/* --- life cycle ------------------------------------------------------------ */
 
 static gboolean
 dm_window_close_request (GtkWindow *window)
 {
   DmWindow *self = DM_WINDOW (window);
 
-  _dm_window_settings_save_size (self);
   /* Closing mid-run stops the engine first: it removes its test file, and
    * the window goes once the worker has let go of it. */
   if (self->job)
@@ -808,7 +809,6 @@ dm_window_init (DmWindow *self)
   /* A bar left full or half drawn after Done would be in every screenshot. */
   g_object_bind_property (self, "running", self->progress_bar, "visible",
                           G_BINDING_SYNC_CREATE);
-  _dm_window_modes_init (self);
   self->cancellable = g_cancellable_new ();
   gtk_size_group_add_widget (self->row_size_group, self->all_button);
   /* The comparison takes the grid's place while it is shown. */
