@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dm-cli-commands.h"
+#include "dm-cli-common.h"
 #include "dm-i18n.h"
 #include "dm-cli-xlsx.h"
 #include "dm-compare.h"

@@ -10,20 +10,12 @@
 #include <string.h>
 
 #include "dm-cli-commands.h"
+#include "dm-cli-common.h"
 #include "dm-i18n.h"
 #include "dm-cli-xlsx.h"
 #include "dm-history.h"
 #include "dm-text.h"
 #include "dm-units.h"
-
-static int
-usage_error (const char *why)
-{
-  fprintf (stderr, _ ("diskmeter-cli history: %s\nUsage: diskmeter-cli history %s "
-                   "(see diskmeter-cli history --help)\n"), dm_cli_shown (why),
-           dm_cli_command_usage (DM_CLI_HISTORY));
-  return 2;
-}
 
 static int
 list (const dm_history_entry *e, unsigned n)
@@ -98,7 +90,7 @@ export_xlsx (const dm_history_entry *entries, unsigned n, const char *list, cons
       if (!e || k == MAX)
         {
           snprintf (why, sizeof why, "'%s' is not a run number (1 to %u)", tok, n);
-          status = e ? usage_error ("at most 64 runs in a workbook") : usage_error (why);
+          status = dm_cli_usage_error (DM_CLI_HISTORY, e ? "at most 64 runs in a workbook" : why);
         }
       else if (dm_history_load (e->path, &runs[k], why, sizeof why) < 0)
         {
@@ -113,7 +105,7 @@ export_xlsx (const dm_history_entry *entries, unsigned n, const char *list, cons
         }
     }
   if (!status && !k)
-    status = usage_error ("which runs?");
+    status = dm_cli_usage_error (DM_CLI_HISTORY, "which runs?");
   if (!status && dm_cli_xlsx_write_runs (ptrs, labels, k, NULL, 0, file, why, sizeof why) < 0)
     {
       fprintf (stderr, _ ("diskmeter-cli history: cannot write %s: %s\n"), dm_cli_shown (file),
@@ -167,7 +159,7 @@ dm_cli_history_main (int argc, char **argv)
     {
       dm_history_free (entries);
       snprintf (why, sizeof why, "'%s' is not a run number (1 to %u)", args[0], n);
-      return usage_error (why);
+      return dm_cli_usage_error (DM_CLI_HISTORY, why);
     }
 
   if (!strcmp (verb, "delete"))

@@ -8,8 +8,9 @@
 #include <errno.h>
 #include <stdio.h>
 
-#include "dm-cli-commands.h"
+#include "dm-cli-common.h"
 #include "dm-i18n.h"
+#include "dm-latency.h"
 #include "dm-platform.h"
 
 /* stdio keeps the errno of the write(2) that failed; a failure without one
@@ -51,4 +52,25 @@ dm_cli_finish (int status)
       status = 1;
     }
   return status;
+}
+
+/* The saved run's report, as show and history export print it. */
+int
+dm_cli_write_report (const dm_report *r, dm_format format, bool latency, const char *file)
+{
+  dm_buf out;
+  dm_buf_init (&out);
+  if (format == DM_FORMAT_JSON)
+    dm_report_write_json (r, &out);
+  else if (format == DM_FORMAT_CSV)
+    dm_report_write_csv (r, &out);
+  else
+    {
+      dm_report_write_text (r, &out);
+      if (latency)
+        dm_report_write_latency (r, &out);
+    }
+  int err = dm_cli_emit (&out, file);
+  dm_buf_free (&out);
+  return err;
 }

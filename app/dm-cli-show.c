@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dm-cli-commands.h"
+#include "dm-cli-common.h"
 #include "dm-i18n.h"
 #include "dm-latency.h"
 #include "dm-platform.h"
@@ -27,24 +28,6 @@ emit (dm_buf *out, const char *file)
   int err = dm_cli_emit (out, file);
   dm_buf_free (out);
   return err;
-}
-
-int
-dm_cli_write_report (const dm_report *r, dm_format format, bool latency, const char *file)
-{
-  dm_buf out;
-  dm_buf_init (&out);
-  if (format == DM_FORMAT_JSON)
-    dm_report_write_json (r, &out);
-  else if (format == DM_FORMAT_CSV)
-    dm_report_write_csv (r, &out);
-  else
-    {
-      dm_report_write_text (r, &out);
-      if (latency)
-        dm_report_write_latency (r, &out);
-    }
-  return emit (&out, file);
 }
 
 /* A sweep in the sweep command's own forms: its tables, its JSON with the

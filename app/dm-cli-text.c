@@ -5,7 +5,7 @@
  * here, escaped as the text report shows it, so a file name with an
  * escape sequence or a newline cannot drive the terminal or forge a line.
  */
-#include "dm-cli-commands.h"
+#include "dm-cli-common.h"
 
 #include "dm-text.h"
 

@@ -7,6 +7,8 @@
 # pixels near that colour and their mean x and y (where a mark was drawn),
 # "bars FILE R,G,B" prints "TOP LEFT LENGTH" for each horizontal bar of that
 # colour (at least 20 pixels long and 2 tall), top to bottom, left to right.
+# "differ A B" prints "SAME" or the number of pixels that differ and the box
+# around them, "N X0,Y0-X1,Y1", or "SIZE WxH WxH" when the sizes differ.
 # INK is the share of pixels unlike the most common one (the background).
 # "tile-contrast FILE" finds the grid's first row of tiles (right of the
 # first green row button) and prints the digits' colour, the tile's and
@@ -191,6 +193,25 @@ def tile_contrast(path):
     print(",".join(map(str, text)), ",".join(map(str, worst)), "%.2f" % contrast(text, worst))
 
 
+def differ(path_a, path_b):
+    wa, ha, bpp_a, rows_a = read_png(path_a)
+    wb, hb, bpp_b, rows_b = read_png(path_b)
+    if (wa, ha, bpp_a) != (wb, hb, bpp_b):
+        print("SIZE %dx%d %dx%d" % (wa, ha, wb, hb))
+        return
+    n, box = 0, None
+    for y, (ra, rb) in enumerate(zip(rows_a, rows_b)):
+        if ra == rb:
+            continue
+        for x in range(wa):
+            if ra[x * bpp_a:(x + 1) * bpp_a] != rb[x * bpp_a:(x + 1) * bpp_a]:
+                n += 1
+                if box is None:
+                    box = [x, y, x, y]
+                box = [min(box[0], x), min(box[1], y), max(box[2], x), max(box[3], y)]
+    print("SAME" if n == 0 else "%d %d,%d-%d,%d" % (n, *box))
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == "stats":
         stats(argv[2])
@@ -200,11 +221,13 @@ def main(argv):
         centre(argv[2], argv[3])
     elif len(argv) == 4 and argv[1] == "bars":
         bars(argv[2], argv[3])
+    elif len(argv) == 4 and argv[1] == "differ":
+        differ(argv[2], argv[3])
     elif len(argv) == 3 and argv[1] == "tile-contrast":
         tile_contrast(argv[2])
     else:
         raise SystemExit("usage: png.py stats FILE | colours FILE R,G,B... | "
-                         "centre FILE R,G,B | bars FILE R,G,B | tile-contrast FILE")
+                         "centre FILE R,G,B | bars FILE R,G,B | differ A B | tile-contrast FILE")
 
 
 main(sys.argv)

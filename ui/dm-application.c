@@ -15,6 +15,7 @@
 #include <glib-unix.h>
 #endif
 
+#include "dm-compare.h"
 #include "dm-history.h"
 #include "dm-measure.h"
 #include "dm-preferences.h"
@@ -56,7 +57,7 @@ static const GOptionEntry options[] = {
   { "modes", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Columns to run: read, write, mix, a list (read,mix) or all"), "LIST" },
   { "comment", 'c', 0, G_OPTION_ARG_STRING, NULL, N_("Comment that goes into every export"), "TEXT" },
   { "compare-with", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Compare the target with this folder, measured in turns"), "DIR" },
-  { "open", 'o', 0, G_OPTION_ARG_FILENAME, NULL, N_("Show a saved run or sweep (JSON) instead of measuring"), "FILE" },
+  { "open", 'o', 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, N_("Show a saved run or sweep (JSON) instead of measuring; given two or more times, compare the saved runs side by side"), "FILE" },
   { "run", 'r', 0, G_OPTION_ARG_NONE, NULL, N_("Start all tests once the window is up"), NULL },
   { "save-screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Save a PNG of the window when done"), "FILE" },
   { "screenshot-scale", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Draw that PNG at this times the window's size (1..4), for a sharp picture in a report"), "FACTOR" },
@@ -523,6 +524,30 @@ lookup_path (GApplicationCommandLine *cmdline,
   return g_file_get_path (file);
 }
 
+/* Every value of a repeatable FILE option, each made absolute as
+ * lookup_path makes one; NULL when the option is absent. */
+static char **
+lookup_paths (GApplicationCommandLine *cmdline,
+              GVariantDict            *dict,
+              const char              *name)
+{
+  g_auto (GStrv) args = NULL;
+  char **paths;
+  guint n;
+
+  if (!g_variant_dict_lookup (dict, name, "^aay", &args))
+    return NULL;
+  n = g_strv_length (args);
+  paths = g_new0 (char *, n + 1);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GFile) file = g_application_command_line_create_file_for_arg (cmdline, args[i]);
+
+      paths[i] = g_file_get_path (file);
+    }
+  return paths;
+}
+
 /* Checks every option before anything changes; on error prints why. */
 static gboolean
 apply_options (DmApplication           *self,
@@ -891,6 +916,50 @@ open_file (DmApplication *self,
   return 0;
 }
 
+/* --open given several times: the saved runs side by side, as the History
+ * window's Compare shows them. Takes the script; returns the exit status
+ * as open_file does. */
+static int
+compare_files (DmApplication      *self,
+               const char * const *paths,
+               guint               n,
+               DmScript           *script,
+               GError            **error)
+{
+  g_autoptr (DmScript) owned = script ? script : g_new0 (DmScript, 1);
+  DmWindow *window;
+
+  /* Every file is read before the window opens, so that a bad one ends the
+   * command with its reason instead of leaving an empty window up. */
+  for (guint i = 0; i < n; i++)
+    {
+      dm_report r;
+      char why[256];
+
+      memset (&r, 0, sizeof r);
+      if (dm_history_load (paths[i], &r, why, sizeof why) < 0)
+        {
+          dm_report_clear (&r);
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "%s: %s", paths[i], why);
+          return 1;
+        }
+      dm_report_clear (&r);
+    }
+  if (n > DM_COMPARE_MAX)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--open: at most %d saved runs are compared", DM_COMPARE_MAX);
+      return 2;
+    }
+  window = ensure_window (self);
+  if (!dm_window_compare_saved (window, paths, n, error))
+    return 1;
+  gtk_window_present (GTK_WINDOW (window));
+  if (owned->screenshot || owned->json || owned->text || owned->csv || owned->quit_when_done)
+    dm_window_run_script (window, g_steal_pointer (&owned));
+  return 0;
+}
+
 /* File > Open Saved Run: the same as --open, for a file from anywhere (a
  * server's JSON, a colleague's sweep), not only the history. */
 static void
@@ -936,7 +1005,9 @@ dm_application_command_line (GApplication            *app,
   g_autoptr (DmScript) script = g_new0 (DmScript, 1);
   const char *comment = NULL, *scale = NULL;
   g_autofree char *compare_with = NULL;
-  g_autofree char *open = NULL;
+  g_auto (GStrv) opens = NULL;
+  char *open = NULL;
+  guint n_open = 0;
   gboolean scripted;
   DmWindow *window;
 
@@ -964,7 +1035,9 @@ dm_application_command_line (GApplication            *app,
         }
     }
   compare_with = lookup_path (cmdline, dict, "compare-with");
-  open = lookup_path (cmdline, dict, "open");
+  opens = lookup_paths (cmdline, dict, "open");
+  n_open = opens ? g_strv_length (opens) : 0;
+  open = n_open ? opens[0] : NULL;
   scripted = script->run || script->quit_when_done || script->screenshot || script->json
              || script->text || script->csv;
 
@@ -985,7 +1058,11 @@ dm_application_command_line (GApplication            *app,
 
       if (scripted)
         g_settings_delay (self->settings);
-      status = open_file (self, open, g_steal_pointer (&script), &error);
+      if (n_open > 1)
+        status = compare_files (self, (const char *const *) opens, n_open,
+                                g_steal_pointer (&script), &error);
+      else
+        status = open_file (self, open, g_steal_pointer (&script), &error);
       if (status != 0)
         g_application_command_line_printerr (cmdline, "diskmeter: %s%s\n",
                                              error->domain == G_OPTION_ERROR ? "" : "--open: ",

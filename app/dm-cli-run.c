@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The plain run, what diskmeter-cli does with no command: the profile's
+ * tests (or --tests) on one target, or interleaved on two with
+ * --compare-with, or on a fleet's shared schedule with --start-at; the
+ * report as text, JSON or CSV, and the run kept in the history. Also
+ * --list-targets, the folders and devices there are to measure.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dm-cli-commands.h"
+#include "dm-cli-common.h"
+#include "dm-i18n.h"
+#include "dm-latency.h"
+#include "dm-compare.h"
+#include "dm-history.h"
+#include "dm-interleave.h"
+#include "dm-merge.h"
+#include "dm-profile.h"
+#include "dm-units.h"
+
+/* The test, its phase and the time left: the line a terminal shows. */
+static bool
+progress_line (const dm_cli_job *c, const dm_progress *p, char *line, size_t size)
+{
+  char name[32] = "";
+  int left = (int) (p->seconds_left + 0.5);
+  (void) c;
+  if (p->result)
+    dm_spec_name (&p->result->spec, name, sizeof name);
+  switch (p->phase)
+    {
+    case DM_PHASE_PREPARE:
+      snprintf (line, size, _ ("Preparing test file %3.0f%%"), p->fraction * 100);
+      return true;
+    case DM_PHASE_WARMUP:
+      snprintf (line, size, _ ("%-14s %-5s  warm-up           %3.0f%%  %d:%02d left"),
+                name, dm_mode_title (p->result->mode), p->fraction * 100, left / 60, left % 60);
+      return true;
+    case DM_PHASE_MEASURE:
+      /* The last sample's rate: it moves as the disk does, where the
+       * best run's figure only changes when a run ends. */
+      snprintf (line, size, _ ("%-14s %-5s  run %u/%u %10.2f MB/s %3.0f%%  %d:%02d left"),
+                name, dm_mode_title (p->result->mode), p->run, p->count,
+                p->sample.t > 0 ? p->sample.all.mb_per_s : p->result->mb_per_s,
+                p->fraction * 100, left / 60, left % 60);
+      return true;
+    case DM_PHASE_INTERVAL:
+      snprintf (line, size, _ ("Interval                          %3.0f%%  %d:%02d left"),
+                p->fraction * 100, left / 60, left % 60);
+      return true;
+    default:
+      return false;
+    }
+}
+
+static const char *const target_kinds[] = {
+  [DM_TARGET_LOCAL] = "local",       [DM_TARGET_REMOVABLE] = "removable",
+  [DM_TARGET_NETWORK] = "network",   [DM_TARGET_FUSE] = "fuse",
+  [DM_TARGET_DEVICE] = "device",
+};
+
+static const char fuse_note[] =
+  "FUSE: user-space overhead in every figure, O_DIRECT may be ignored";
+
+static void
+list_targets_json (const dm_target_info *list, unsigned n, dm_buf *out)
+{
+  dm_buf_add (out, "[");
+  for (unsigned i = 0; i < n; i++)
+    {
+      const dm_target_info *t = &list[i];
+      dm_buf_add (out, i ? ",\n  {" : "\n  {");
+      dm_buf_add (out, "\"path\": ");
+      dm_buf_add_json_string (out, t->path);
+      dm_buf_printf (out, ", \"kind\": \"%s\", \"filesystem\": ", target_kinds[t->kind]);
+      dm_buf_add_json_string (out, t->filesystem);
+      dm_buf_add (out, ", \"label\": ");
+      dm_buf_add_json_string (out, t->label);
+      dm_buf_add (out, ", \"model\": ");
+      dm_buf_add_json_string (out, t->model);
+      dm_buf_add (out, ", \"bus\": ");
+      dm_buf_add_json_string (out, t->bus);
+      dm_buf_printf (out, ", \"size_bytes\": %llu, \"free_bytes\": %llu, \"writable\": %s",
+                     (unsigned long long) t->size_bytes, (unsigned long long) t->free_bytes,
+                     t->writable ? "true" : "false");
+      dm_buf_add (out, ", \"device\": ");
+      dm_buf_add_json_string (out, t->device);
+      if (t->kind == DM_TARGET_FUSE)
+        {
+          dm_buf_add (out, ", \"note\": ");
+          dm_buf_add_json_string (out, fuse_note);
+        }
+      dm_buf_add (out, "}");
+    }
+  dm_buf_add (out, n ? "\n]\n" : "]\n");
+}
+
+static void
+list_targets_text (const dm_target_info *list, unsigned n, dm_buf *out)
+{
+  bool fuse = false;
+  dm_buf_printf (out, "%-28s %-9s %9s %9s %-8s %-16s %-14s %s\n", "TARGET", "KIND", "SIZE",
+                 "FREE", "FS", "LABEL", "BUS", "MODEL");
+  for (unsigned i = 0; i < n; i++)
+    {
+      const dm_target_info *t = &list[i];
+      char size[32], free_[32];
+      fuse |= t->kind == DM_TARGET_FUSE;
+      dm_size_human (t->size_bytes, size, sizeof size);
+      if (t->kind == DM_TARGET_DEVICE)
+        snprintf (free_, sizeof free_, "-");
+      else
+        dm_size_human (t->free_bytes, free_, sizeof free_);
+      /* The folder, as users type it: "C:\\" rather than the drive "C:". */
+      dm_buf_printf (out, "%-28s %-9s %9s %9s %-8s %-16s %-14s %s%s%s\n",
+                     t->mount_point[0] && t->kind != DM_TARGET_DEVICE ? t->mount_point : t->path,
+                     target_kinds[t->kind], size, free_, t->filesystem[0] ? t->filesystem : "-",
+                     t->label[0] ? t->label : "-", t->bus[0] ? t->bus : "-", t->model,
+                     t->kind == DM_TARGET_FUSE ? " *" : "",
+                     !t->writable && t->kind != DM_TARGET_DEVICE ? " (read-only)" : "");
+    }
+  if (fuse)
+    dm_buf_printf (out, "* %s\n", fuse_note);
+}
+
+static int
+list_targets (const dm_cli_options *o)
+{
+  dm_target_info *list;
+  unsigned n;
+  dm_buf out;
+  int err = dm_target_list_full (&list, &n, DM_TARGET_LIST_DEVICES
+                                 | (o->all_targets ? DM_TARGET_LIST_MEMORY : 0));
+  if (err < 0)
+    {
+      fprintf (stderr, _ ("diskmeter-cli: cannot list filesystems: %s\n"), dm_strerror (err));
+      return DM_CLI_EXIT_FAILED;
+    }
+  dm_buf_init (&out);
+  if (o->format == DM_FORMAT_JSON)
+    list_targets_json (list, n, &out);
+  else
+    list_targets_text (list, n, &out);
+  dm_target_list_free (list);
+  err = dm_cli_emit (&out, NULL);
+  dm_buf_free (&out);
+  if (err < 0)
+    fprintf (stderr, _ ("diskmeter-cli: cannot write %s: %s\n"), "the list", dm_strerror (err));
+  return err < 0 ? DM_CLI_EXIT_FAILED : DM_CLI_EXIT_DONE;
+}
+
+static int
+write_report (const dm_cli_job *c, dm_buf *out)
+{
+  switch (c->opt.format)
+    {
+    case DM_FORMAT_TEXT:
+    case DM_FORMAT_XLSX: /* not a choice of a plain run */
+      dm_report_write_text (&c->report, out);
+      if (c->opt.latency)
+        {
+          dm_buf_add (out, "\n");
+          dm_report_write_latency (&c->report, out);
+        }
+      break;
+    case DM_FORMAT_JSON: dm_report_write_json (&c->report, out); break;
+    case DM_FORMAT_CSV:
+      if (c->opt.samples)
+        dm_report_write_samples_csv (&c->report, out);
+      else
+        dm_report_write_csv (&c->report, out);
+      break;
+    }
+  return 0;
+}
+
+/* --compare-with: the two targets' figures side by side. */
+static int
+write_comparison (const dm_cli_job *c, dm_buf *out)
+{
+  const dm_report *reports[2] = { &c->report, &c->report_b };
+  const char *names[2] = { c->opt.target, c->opt.compare_with };
+  dm_compare cmp;
+  if (dm_compare_build (&cmp, reports, names, 2, DM_UNIT_MBPS) < 0)
+    return -ENOMEM;
+  dm_compare_set_thresholds (&cmp, c->opt.thresholds, c->opt.n_thresholds);
+  switch (c->opt.format)
+    {
+    case DM_FORMAT_TEXT:
+    case DM_FORMAT_XLSX: dm_compare_write_text (&cmp, out); break;
+    case DM_FORMAT_JSON: dm_compare_write_json (&cmp, out); break;
+    case DM_FORMAT_CSV:  dm_compare_write_csv (&cmp, out); break;
+    }
+  dm_compare_clear (&cmp);
+  return 0;
+}
+
+static int
+setup_run (dm_cli_job *c, dm_report *report, dm_runner **runner, const char *target,
+           const dm_spec *specs, unsigned n_specs, unsigned modes)
+{
+  if (dm_report_init (report, &c->opt.settings, specs, n_specs, modes) < 0)
+    return -ENOMEM;
+  snprintf (report->profile, sizeof report->profile, "%s",
+            c->opt.n_tests ? "custom" : c->opt.profile);
+  report->nvme = c->opt.nvme && !c->opt.n_tests;
+  dm_report_set_comment (report, c->opt.comment);
+  memcpy (report->thresholds, c->opt.thresholds, sizeof report->thresholds);
+  report->n_thresholds = c->opt.n_thresholds;
+  report->sample_s = c->opt.sample_s;
+  *runner = dm_cli_job_runner (c, report, target);
+  return *runner ? 0 : -ENOMEM;
+}
+
+/* Completed and cancelled runs go into the history; a failure to save is
+ * worth a warning, never a failed run. */
+static void
+save_history (const dm_cli_job *c, const dm_report *r)
+{
+  char path[1200];
+  if (r->status != DM_STATUS_COMPLETE && r->status != DM_STATUS_CANCELLED)
+    return;
+  if (!dm_cli_any_result_ran (r))
+    return;
+  int err = dm_history_save (r, path, sizeof path);
+  if (err < 0)
+    fprintf (stderr, _ ("diskmeter-cli: warning: the run was not saved in the history: %s\n"),
+             dm_strerror (err));
+  else if (!c->opt.quiet && c->tty)
+    fprintf (stderr, _ ("diskmeter-cli: saved as %s\n"), dm_cli_shown (path));
+}
+
+/* Waits on the wall clock (which chrony may slew or step) until at_ms;
+ * -ECANCELED if interrupted. */
+static int
+wait_until (dm_cli_job *c, int64_t at_ms)
+{
+  for (;;)
+    {
+      int64_t left = at_ms - dm_wall_ms ();
+      if (c->interrupted)
+        return -ECANCELED;
+      if (left <= 0)
+        return 0;
+      if (c->tty && !c->opt.quiet && left > 1000)
+        {
+          char line[160];
+          snprintf (line, sizeof line, _ ("Waiting for the start time: %d:%02d"),
+                    (int) (left / 60000), (int) (left / 1000 % 60));
+          dm_cli_job_show (c, line);
+        }
+      dm_sleep_ns ((uint64_t) (left < 100 ? left : 100) * 1000000);
+    }
+}
+
+/* --start-at: the test file is prepared first; then every test begins on
+ * its slot of a fixed schedule from TIME (dm_schedule_measure_ms), its
+ * warm-up just before, so that hosts with agreeing clocks measure each
+ * test over the same window. A test that cannot begin on time fails the
+ * run: a host out of step would make the fleet's sums wrong. */
+static int
+run_scheduled (dm_cli_job *c)
+{
+  dm_report *rep = &c->report;
+  const dm_settings *s = &rep->settings;
+  char when[40], ready[40];
+  int64_t start_ms;
+  unsigned k = 0;
+
+  int64_t warmup_ms = (int64_t) llround (s->warmup_s * 1000);
+  int64_t asked_ms = dm_wall_ms ();
+  /* The options checked TIME a moment ago; a TIME that has passed since,
+   * or whose first warm-up was due before now, is missed before the test
+   * file is made, not after it was filled. */
+  if (dm_start_at_parse (c->opt.start_at, asked_ms, &start_ms, NULL, 0) < 0)
+    start_ms = dm_time_parse_ms (c->opt.start_at);
+  if (asked_ms > start_ms - warmup_ms + DM_SCHEDULE_TOLERANCE_MS)
+    {
+      dm_time_format_ms (start_ms - warmup_ms, when, sizeof when);
+      dm_time_format_ms (asked_ms, ready, sizeof ready);
+      rep->started = dm_wall_time ();
+      snprintf (rep->error, sizeof rep->error,
+                "missed --start-at: the first test's warm-up was due to begin at %s, before "
+                "the run could begin at %s; nothing was prepared; give a later TIME", when,
+                ready);
+      return dm_runner_finish (c->runner, -ETIME);
+    }
+  int err = dm_runner_prepare (c->runner);
+  for (unsigned i = 0; !err && i < rep->n_results; i++)
+    {
+      if (!dm_runner_selected (c->runner, i))
+        continue;
+      dm_result *res = &rep->results[i];
+      int64_t planned = dm_schedule_measure_ms (start_ms, s, k);
+      int64_t now = dm_wall_ms ();
+      if (now > planned - warmup_ms + DM_SCHEDULE_TOLERANCE_MS)
+        {
+          char name[32];
+          dm_time_format_ms (planned - warmup_ms, when, sizeof when);
+          dm_time_format_ms (now, ready, sizeof ready);
+          dm_spec_name (&res->spec, name, sizeof name);
+          if (k == 0)
+            snprintf (rep->error, sizeof rep->error,
+                      "missed --start-at: the first test was due to begin at %s but the test "
+                      "file was ready only at %s (%.1f s late); give a later TIME", when, ready,
+                      (double) (now - planned + warmup_ms) / 1000);
+          else
+            snprintf (rep->error, sizeof rep->error,
+                      "%s %s was due to begin at %s on the --start-at schedule, but the test "
+                      "before it ran until %s (%.1f s late); a longer --interval leaves room",
+                      name, dm_mode_name (res->mode), when, ready,
+                      (double) (now - planned + warmup_ms) / 1000);
+          err = -ETIME;
+          break;
+        }
+      err = wait_until (c, planned - warmup_ms);
+      if (err < 0)
+        break;
+      dm_cli_job_clear_line (c);
+      /* The runner begins its warm-up as soon as its threads are up, and
+       * its first measured run exactly warmup_s later. */
+      int64_t began = dm_wall_ms ();
+      err = dm_runner_run_result (c->runner, i, false);
+      res->planned_start_ms = planned;
+      res->started_ms = began + warmup_ms;
+      k++;
+    }
+  return dm_runner_finish (c->runner, err);
+}
+
+int
+dm_cli_run_main (int argc, char **argv)
+{
+  static dm_cli_job c;
+  unsigned n_specs, modes;
+  int status;
+
+  if ((status = dm_cli_start (DM_CLI_RUN, argc, argv, &c.opt)) >= 0)
+    return status;
+  if (c.opt.list_targets)
+    return list_targets (&c.opt);
+
+  const dm_spec *specs = dm_cli_specs (&c.opt, &n_specs, &modes);
+  c.line = progress_line;
+  if (setup_run (&c, &c.report, &c.runner, c.opt.target, specs, n_specs, modes) < 0
+      || (c.opt.compare_with
+          && setup_run (&c, &c.report_b, &c.runner_b, c.opt.compare_with, specs, n_specs,
+                        modes) < 0))
+    {
+      fprintf (stderr, _ ("diskmeter-cli: out of memory\n"));
+      return DM_CLI_EXIT_FAILED;
+    }
+  dm_cli_job_begin (&c); /* cannot fail: the runners are made */
+
+  int err = c.runner_b        ? dm_interleave_run (c.runner, c.runner_b)
+            : c.opt.start_at ? run_scheduled (&c)
+                             : dm_runner_run (c.runner);
+  status = dm_cli_job_end (&c, err, _ ("diskmeter-cli: cancelled; the test file was removed\n"));
+  if (!c.opt.no_history)
+    {
+      save_history (&c, &c.report);
+      if (c.runner_b)
+        save_history (&c, &c.report_b);
+    }
+  status = dm_cli_job_write (&c, c.runner_b ? write_comparison : write_report, status);
+  dm_cli_job_clear (&c);
+  return status;
+}
