@@ -13,7 +13,6 @@
 #include "dm-job.h"
 #include "dm-platform.h"
 #include "dm-report.h"
-#include "dm-thresholds-dialog.h"
 #include "dm-window.h"
 
 G_BEGIN_DECLS

@@ -14,6 +14,7 @@
 
 #include "dm-format.h"
 #include "dm-profile.h"
+#include "dm-thresholds-dialog.h"
 #include "dm-zoom.h"
 
 /* --- the grid and the engine's settings ------------------------------------ */
