@@ -115,6 +115,20 @@ static const char *const device_read_only =
   N_("A disk or partition is only read: writing to it would destroy its data "
      "(diskmeter-cli --destroy-data-on does that).");
 
+static void
+on_modes_selected (DmWindow *self)
+{
+  static const char *const values[] = { "all", "read", "write" };
+  guint i = gtk_drop_down_get_selected (self->modes_dropdown);
+  g_autofree char *old = NULL;
+
+  if (i >= G_N_ELEMENTS (values))
+    return;
+  old = g_settings_get_string (self->settings, "modes");
+  if (g_strcmp0 (old, values[i]) != 0)
+    g_settings_set_string (self->settings, "modes", values[i]);
+}
+
 /* The selector shows the setting as it applies to the grid on screen:
  * All, Read only, Write only, or another list (from --modes or D-Bus) as
  * a fourth entry ("Read + Mix"). With tell, the status line says why a
@@ -141,7 +155,7 @@ _dm_window_sync_modes (DmWindow *self,
     pick = 3;
 
   /* Set from the setting, the selector does not write it back. */
-  g_signal_handlers_block_matched (self->modes_dropdown, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL, self);
+  g_signal_handlers_block_by_func (self->modes_dropdown, on_modes_selected, self);
   if (pick == 3)
     {
       GString *label = g_string_new (NULL);
@@ -156,28 +170,13 @@ _dm_window_sync_modes (DmWindow *self,
   else if (n > 3)
     gtk_string_list_splice (self->modes_model, 3, n - 3, NULL);
   gtk_drop_down_set_selected (self->modes_dropdown, pick);
-  g_signal_handlers_unblock_matched (self->modes_dropdown, G_SIGNAL_MATCH_DATA, 0, 0, NULL, NULL,
-                                     self);
+  g_signal_handlers_unblock_by_func (self->modes_dropdown, on_modes_selected, self);
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->modes_dropdown), !self->job && !device);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->modes_dropdown),
                                device ? _(device_read_only) : _(modes_tooltip));
   if (tell && device && !self->job)
     _dm_window_set_status (self, _(device_read_only));
-}
-
-static void
-on_modes_selected (DmWindow *self)
-{
-  static const char *const values[] = { "all", "read", "write" };
-  guint i = gtk_drop_down_get_selected (self->modes_dropdown);
-  g_autofree char *old = NULL;
-
-  if (i >= G_N_ELEMENTS (values))
-    return;
-  old = g_settings_get_string (self->settings, "modes");
-  if (g_strcmp0 (old, values[i]) != 0)
-    g_settings_set_string (self->settings, "modes", values[i]);
 }
 
 /* The window's modes property: a list naming Mix also shows the Mix
