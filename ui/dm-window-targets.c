@@ -447,7 +447,6 @@ _dm_window_targets_start (DmWindow *self)
   g_autofree char *target = _dm_window_current_target (self);
 
   select_target (self, target, FALSE);
-  _dm_window_update_footer (self);
   g_signal_connect_swapped (self->target_dropdown, "notify::selected",
                             G_CALLBACK (on_target_selected), self);
   g_signal_connect (self->settings, "changed::target", G_CALLBACK (on_target_changed), self);
