@@ -19,21 +19,18 @@
 
 #include "dm-frame-wait.h"
 #include "dm-job.h"
-#include "dm-latency-chart.h"
 #include "dm-platform.h"
 #include "dm-screenshot.h"
 #include "dm-sustained.h"
+#include "dm-timeline-chart.h"
 #include "dm-tool-run.h"
 #include "dm-units.h"
-
-/* A read pass fills its span first; "free" reads at most this much, as
- * diskmeter-cli sustained --mode read does. */
-#define READ_SPAN_DEFAULT (4ull << 30)
 
 struct _DmSustainedWindow
 {
   GtkWindow       parent_instance;
 
+  /* template children */
   GtkWidget      *content;
   GtkWidget      *start_button;
   GtkDropDown    *mode_dropdown;
@@ -67,10 +64,9 @@ struct _DmSustainedWindow
 
 G_DEFINE_FINAL_TYPE (DmSustainedWindow, dm_sustained_window, GTK_TYPE_WINDOW)
 
+/* The Block control's items (dm-sustained-window.ui), in its order. */
 static const uint32_t block_sizes[] = { 4096, 16384, 65536, 131072, 262144, 1048576, 4194304,
                                         8388608 };
-static const char *const block_names[] = { "4K", "16K", "64K", "128K", "256K", "1M", "4M", "8M",
-                                           NULL };
 
 static void script_step (DmSustainedWindow *self);
 
@@ -235,10 +231,9 @@ read_plan (DmSustainedWindow *self,
   return TRUE;
 }
 
-/* The span to run in folder: "free" is all free space but the margin, as
- * diskmeter-cli sustained takes it; a span given is checked against the
- * free space when the test file is made, as every run's is. On a disk
- * "free" reads the first 4 GiB at most. */
+/* The span to run in folder, by the engine's rule (as diskmeter-cli
+ * sustained takes it): "free" is all free space but the margin, and on a
+ * disk, which is only read, the first 4 GiB at most. */
 static gboolean
 resolve_span (const dm_sustained_plan *p,
               gboolean                 span_free,
@@ -253,26 +248,12 @@ resolve_span (const dm_sustained_plan *p,
 
   if (err < 0)
     return g_snprintf (why, ws, _ ("cannot use %s: %s"), folder, g_strerror (-err)), FALSE;
-  if (t.is_block_device)
-    {
-      /* A disk holds someone's data: it is only read, from its start, as
-       * diskmeter-cli sustained --mode read reads it. */
-      uint64_t size = t.size_bytes / DM_BLOCK_MAX_ALIGN * DM_BLOCK_MAX_ALIGN;
-
-      if (p->mode != DM_MODE_READ)
-        return g_snprintf (why, ws, "%s", dm_tool_run_device_note ()), FALSE;
-      *span = !span_free ? p->span : MIN (size, READ_SPAN_DEFAULT);
-      return TRUE;
-    }
-  if (!span_free)
-    {
-      *span = p->span;
-      return TRUE;
-    }
-  *span = dm_sustained_free_span (t.free_bytes, t.size_bytes);
-  if (p->mode == DM_MODE_READ && *span > READ_SPAN_DEFAULT)
-    *span = READ_SPAN_DEFAULT;
-  if (*span < DM_TEST_SIZE_MIN)
+  err = dm_sustained_resolve_span (&t, p->mode,
+                                   span_free ? DM_SUSTAINED_SPAN_DEFAULT : DM_SUSTAINED_SPAN_SIZE,
+                                   p->span, span);
+  if (err == -EPERM)
+    return g_snprintf (why, ws, "%s", dm_tool_run_device_note ()), FALSE;
+  if (err < 0)
     {
       dm_size_human (t.free_bytes, a, sizeof a);
       dm_size_human (dm_sustained_margin (t.size_bytes), m, sizeof m);
@@ -715,130 +696,6 @@ dm_sustained_window_run_script (DmSustainedWindow       *self,
 
 /* --- life ------------------------------------------------------------------ */
 
-static GtkWidget *
-add_field (GtkWidget  *grid,
-           const char *label,
-           GtkWidget  *field,
-           int         column,
-           int         row,
-           int         span)
-{
-  GtkWidget *l = gtk_label_new (label);
-
-  gtk_label_set_xalign (GTK_LABEL (l), 1);
-  gtk_grid_attach (GTK_GRID (grid), l, column, row, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), field, column + 1, row, span, 1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (field), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
-  return field;
-}
-
-static GtkWidget *
-new_entry (const char *text,
-           int         width,
-           const char *tooltip)
-{
-  GtkWidget *entry = gtk_entry_new ();
-
-  gtk_editable_set_text (GTK_EDITABLE (entry), text);
-  gtk_editable_set_width_chars (GTK_EDITABLE (entry), width);
-  if (tooltip)
-    gtk_widget_set_tooltip_text (entry, tooltip);
-  return entry;
-}
-
-static void
-build (DmSustainedWindow *self)
-{
-  const char *const modes[] = { _ ("Write"), _ ("Read"), NULL };
-  static const char *const patterns[] = { "SEQ", "RND", NULL };
-  GtkWidget *header = gtk_header_bar_new ();
-  GtkWidget *stop = gtk_button_new_with_label (_ ("Stop"));
-  GtkWidget *save = gtk_menu_button_new ();
-  GtkWidget *grid = gtk_grid_new ();
-  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  g_autoptr (GMenu) menu = g_menu_new ();
-
-  self->start_button = gtk_button_new_with_label (_ ("Start"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->start_button), "sustained.start");
-  gtk_widget_add_css_class (self->start_button, "suggested-action");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (stop), "sustained.stop");
-  gtk_widget_set_tooltip_text (stop, _ ("Stop, keep the samples so far and remove the test file"));
-  g_menu_append (menu, _ ("Save JSON…"), "sustained.save::json");
-  g_menu_append (menu, _ ("Save CSV…"), "sustained.save::csv");
-  g_menu_append (menu, _ ("Save Text…"), "sustained.save::text");
-  g_menu_append (menu, _ ("Save PNG…"), "sustained.save::png");
-  gtk_menu_button_set_label (GTK_MENU_BUTTON (save), _ ("Save"));
-  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (save), G_MENU_MODEL (menu));
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), self->start_button);
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), stop);
-  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), save);
-  gtk_window_set_titlebar (GTK_WINDOW (self), header);
-  gtk_window_set_title (GTK_WINDOW (self), _ ("Sustained"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 1000, 640);
-
-  self->content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 10);
-  gtk_widget_set_margin_top (self->content, 10);
-  gtk_widget_set_margin_bottom (self->content, 10);
-  gtk_widget_set_margin_start (self->content, 12);
-  gtk_widget_set_margin_end (self->content, 12);
-
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 8);
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
-  self->mode_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (modes));
-  self->pattern_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (patterns));
-  self->block_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (block_names));
-  gtk_drop_down_set_selected (self->block_dropdown, 5);  /* 1M */
-  self->qd_entry = new_entry ("8", 4, NULL);
-  self->threads_entry = new_entry ("1", 4, NULL);
-  /* xgettext:no-c-format */
-  self->span_entry = new_entry ("free", 8, _ ("The test file's size, or free: all free space but "
-                                           "the larger of 1 GiB and 5 % of the filesystem"));
-  self->duration_entry = new_entry ("60", 5, _ ("At most this many seconds; the run ends sooner "
-                                             "once the span is covered"));
-  self->sample_entry = new_entry ("0.5", 4, _ ("The timeline's step in seconds, 0.1 to 10"));
-  self->target_entry = new_entry ("", 20, NULL);
-  gtk_widget_set_hexpand (self->target_entry, TRUE);
-  add_field (grid, "Mode", GTK_WIDGET (self->mode_dropdown), 0, 0, 1);
-  add_field (grid, "Pattern", GTK_WIDGET (self->pattern_dropdown), 2, 0, 1);
-  add_field (grid, "Block", GTK_WIDGET (self->block_dropdown), 4, 0, 1);
-  add_field (grid, "Queue depth", self->qd_entry, 6, 0, 1);
-  add_field (grid, "Threads", self->threads_entry, 8, 0, 1);
-  add_field (grid, "Span", self->span_entry, 0, 1, 1);
-  add_field (grid, "Duration (s)", self->duration_entry, 2, 1, 1);
-  add_field (grid, "Sample (s)", self->sample_entry, 4, 1, 1);
-  add_field (grid, "Folder", self->target_entry, 6, 1, 3);
-  gtk_box_append (GTK_BOX (self->content), grid);
-
-  self->status_label = gtk_label_new ("");
-  gtk_label_set_xalign (GTK_LABEL (self->status_label), 0);
-  gtk_label_set_wrap (GTK_LABEL (self->status_label), TRUE);
-  gtk_widget_set_hexpand (self->status_label, TRUE);
-  self->time_label = gtk_label_new ("");
-  gtk_widget_add_css_class (self->time_label, "numeric");
-  gtk_box_append (GTK_BOX (line), self->status_label);
-  gtk_box_append (GTK_BOX (line), self->time_label);
-  gtk_box_append (GTK_BOX (self->content), line);
-  self->progress_bar = gtk_progress_bar_new ();
-  gtk_box_append (GTK_BOX (self->content), self->progress_bar);
-
-  self->chart = dm_timeline_chart_new ();
-  gtk_widget_set_hexpand (self->chart, TRUE);
-  gtk_widget_set_vexpand (self->chart, TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->chart), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  "Throughput over time", -1);
-  gtk_box_append (GTK_BOX (self->content), self->chart);
-
-  self->summary_label = gtk_label_new ("Start writes once through a test file as large as the "
-                                       "span, or until the duration is over, and draws the rate "
-                                       "as it goes; the cliff is where it fell below half of its "
-                                       "opening rate for good (a write cache running out).");
-  gtk_label_set_xalign (GTK_LABEL (self->summary_label), 0);
-  gtk_label_set_wrap (GTK_LABEL (self->summary_label), TRUE);
-  gtk_label_set_selectable (GTK_LABEL (self->summary_label), TRUE);
-  gtk_box_append (GTK_BOX (self->content), self->summary_label);
-  gtk_window_set_child (GTK_WINDOW (self), self->content);
-}
-
 static void
 dm_sustained_window_dispose (GObject *object)
 {
@@ -873,6 +730,29 @@ dm_sustained_window_class_init (DmSustainedWindowClass *klass)
 
   object_class->dispose = dm_sustained_window_dispose;
   object_class->finalize = dm_sustained_window_finalize;
+
+  /* Dispose has no gtk_widget_dispose_template: GtkWindow unparents its
+   * own titlebar and child, and a second unparent would be a critical. */
+  g_type_ensure (DM_TYPE_TIMELINE_CHART);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/diskmeter/Diskmeter/dm-sustained-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, content);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, start_button);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, mode_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, pattern_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, block_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, qd_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, threads_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, span_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, duration_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, sample_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, target_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, time_label);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, chart);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, summary_label);
+
   gtk_widget_class_install_action (widget_class, "sustained.start", NULL, action_start);
   gtk_widget_class_install_action (widget_class, "sustained.stop", NULL, action_stop);
   gtk_widget_class_install_action (widget_class, "sustained.save", "s", action_save);
@@ -899,7 +779,7 @@ on_target_changed (DmSustainedWindow *self)
 static void
 dm_sustained_window_init (DmSustainedWindow *self)
 {
-  build (self);
+  gtk_widget_init_template (GTK_WIDGET (self));
   dm_tool_run_init (&self->run, GTK_WINDOW (self), self->status_label, self->time_label,
                     self->progress_bar, (DmToolRunSave) dm_sustained_window_save);
   dm_tool_run_set_mode (&self->run, self->mode_dropdown, 1);
