@@ -105,10 +105,14 @@ gboolean    _dm_window_export_to           (DmWindow        *self,
                                             const char      *path,
                                             GError         **error);
 
-/* The topic files, for dm-window.c. Each installs the actions it handles. */
+/* The topic files, for dm-window.c only. Each installs the actions it
+ * handles. */
+
+/* dm-window-actions.c */
 void        _dm_window_class_actions_init  (GtkWidgetClass  *widget_class);
 void        _dm_window_actions_update      (DmWindow        *self);
 
+/* dm-window-grid.c */
 void        _dm_window_class_grid_init     (GtkWidgetClass  *widget_class);
 void        _dm_window_grid_build          (DmWindow        *self);
 void        _dm_window_grid_show           (DmWindow        *self,
@@ -121,14 +125,17 @@ gboolean    _dm_window_grid_find           (DmWindow        *self,
                                             guint           *row,
                                             guint           *col);
 
+/* dm-window-history.c */
 void        _dm_window_class_history_init  (GtkWidgetClass  *widget_class);
 void        _dm_window_history_save        (DmWindow        *self,
                                             const dm_report *r);
 
+/* dm-window-script.c */
 void        _dm_window_script_save         (DmWindow        *self,
                                             gboolean         with_screenshot);
 void        _dm_window_script_continue     (DmWindow        *self);
 
+/* dm-window-settings.c */
 void        _dm_window_settings_start      (DmWindow        *self);
 void        _dm_window_settings_stop       (DmWindow        *self);
 void        _dm_window_compute_layout      (DmWindow        *self,
@@ -141,6 +148,7 @@ void        _dm_window_sync_modes          (DmWindow        *self,
 void        _dm_window_set_modes           (DmWindow        *self,
                                             const char      *text);
 
+/* dm-window-targets.c */
 void        _dm_window_class_targets_init  (GtkWidgetClass  *widget_class);
 void        _dm_window_targets_init        (DmWindow        *self);
 void        _dm_window_targets_start       (DmWindow        *self);
