@@ -46,4 +46,29 @@ dm_check "/cli/text/folder-named-like-a-command runs (got $DM_RC)" test "$DM_RC"
 rmdir swep
 cd / || dm_die "cannot leave $DM_TMPDIR"
 
+# --- A cancelled run -------------------------------------------------------
+# A run saved as a stop left it: no test finished, so the history has no
+# figure for it ("-"), and the text report says which tests never ran.
+dm_run out err "${ok[@]}" --tests SEQ1M_Q1T1,RND4K_Q1T1 --format json --output "$DM_TMPDIR/run.json" \
+  "$target"
+dm_check "/cli/text/cancelled-fixture exit status 0 (got $DM_RC)" test "$DM_RC" = 0
+saved="$(ls "$XDG_DATA_HOME"/diskmeter/history/*.json)"
+python3 - "$saved" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1]))
+j["status"] = "cancelled"
+for r in j["results"]:
+    r.update(status="pending", runs=[], mb_per_s=0.0, iops=0.0, best_latency_us=0.0,
+             mean_mb_per_s=0.0, stdev_mb_per_s=0.0, latency_us=None, latency_histogram=None,
+             cpu_percent=0.0, cpu_us_per_io=0.0, device=None)
+json.dump(j, open(sys.argv[1], "w"))
+PY
+dm_run out err history
+dm_check "/cli/text/history-cancelled exit status 0 (got $DM_RC)" test "$DM_RC" = 0
+dm_check "/cli/text/history-cancelled figures are '-'" \
+  bash -c 'sed -n 3p "$1" | grep -qE "cancelled .* custom +- +- +- +-  $"' _ out
+dm_run out err show "$saved"
+line_is show-not-run out 10 "  SEQ    1MiB (Q=  1, T= 1):   not run"
+line_is show-not-run-rnd out 11 "  RND    4KiB (Q=  1, T= 1):   not run"
+
 dm_finish
