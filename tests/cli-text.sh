@@ -71,4 +71,36 @@ dm_run out err show "$saved"
 line_is show-not-run out 10 "  SEQ    1MiB (Q=  1, T= 1):   not run"
 line_is show-not-run-rnd out 11 "  RND    4KiB (Q=  1, T= 1):   not run"
 
+# --- The history's columns -------------------------------------------------
+# A long folder name is cut in the middle with "…", keeping the folder's
+# own name, and the columns line up by what the terminal shows, accents
+# and kanji too.
+for name in a-rather-long-folder-name "d\xc3\xa9p\xc3\xb4t-\xc3\xa9-\xc3\xa9-\xc3\xa9-\xc3\xa9" \
+            "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x81\xae\xe9\x95\xb7\xe3\x81\x84\xe5\x90\x8d\xe5\x89\x8d"; do
+  dir="$DM_TMPDIR/$(printf "$name")/small"
+  mkdir -p "$dir"
+  dm_run out err "${ok[@]}" "$dir"
+  dm_check "/cli/text/history-fixture exit status 0 (got $DM_RC)" test "$DM_RC" = 0
+done
+dm_run out err history
+columns_line_up ()
+{
+  python3 - "$1" <<'PY'
+import sys, unicodedata
+lines = open(sys.argv[1], encoding="utf-8").read().splitlines()[1:]
+def cols(s):
+    return sum(0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+               for c in s)
+want = lines[0].index("DEVICE")
+bad = [l for l in lines[1:] if cols(l[:l.index("/dev/")]) != want]
+for l in bad:
+    print("#   not lined up:", l)
+rows = [l for l in lines[1:] if "/small" in l]
+cut = [l for l in rows if "\u2026" in l and "/small  " in l]
+print("#   %d rows, %d cut with an ellipsis" % (len(rows), len(cut)))
+sys.exit(1 if bad or len(rows) != 3 or len(cut) != 3 else 0)
+PY
+}
+dm_check "/cli/text/history-target-cut-and-lined-up" columns_line_up out
+
 dm_finish
