@@ -103,4 +103,46 @@ PY
 }
 dm_check "/cli/text/history-target-cut-and-lined-up" columns_line_up out
 
+# --- --list-targets --------------------------------------------------------
+# The table lines up whatever the paths' lengths, says "-" for every fact
+# it lacks, and has a column of its own for read-only; the JSON gives a
+# device no free space (null), and no folder is listed twice.
+dm_run out err --list-targets --all-targets
+dm_check "/cli/text/list-targets exit status 0 (got $DM_RC)" test "$DM_RC" = 0
+table_lines_up ()
+{
+  python3 - "$1" <<'PY'
+import re, sys
+lines = [l for l in open(sys.argv[1], encoding="utf-8").read().splitlines() if not l.startswith("* ")]
+head = lines[0]
+heads = re.findall(r"\S+", head)
+ok = heads == ["TARGET", "KIND", "SIZE", "FREE", "FS", "LABEL", "BUS", "ACCESS", "MODEL"]
+# Left-aligned cells start where their heading starts, SIZE and FREE end
+# where theirs ends, and a cell never runs into the next.
+starts = [head.index(" " + h + " ") + 1 if i else 0 for i, h in enumerate(heads[:-1])] + [head.rindex("MODEL")]
+for l in lines[1:]:
+    for i, h in enumerate(heads):
+        if h in ("SIZE", "FREE"):
+            end = starts[i] + len(h)
+            good = l[end - 1] != " " and l[end] == " "
+        else:
+            good = l[starts[i]] != " " and (i == 0 or l[starts[i] - 1] == " ")
+        if not good:
+            print("#   %s out of line: %s" % (h, l))
+            ok = False
+    if l != l.rstrip() or "(read-only)" in l:
+        print("#   a blank cell or (read-only) in MODEL: %r" % l)
+        ok = False
+sys.exit(0 if ok and len(lines) > 1 else 1)
+PY
+}
+dm_check "/cli/text/list-targets-columns" table_lines_up out
+dm_run out err --list-targets --all-targets --format json
+dm_check "/cli/text/list-targets-json device free_bytes null" \
+  test "$(dm_json out "[e['free_bytes'] for e in j if e['kind'] == 'device' and e['free_bytes'] is not None]")" = "[]"
+dm_check "/cli/text/list-targets-json each folder once" \
+  test "$(dm_json out "len(j) == len(set(e['path'] for e in j))")" = True
+dm_check "/cli/text/list-targets-json access" \
+  test "$(dm_json out "all(e['access'] in ('read-only', 'read-write') for e in j)")" = True
+
 dm_finish
