@@ -136,7 +136,7 @@ dm_cli_sustained_main (int argc, char **argv)
     {
       char s[32];
       dm_size_human (span, s, sizeof s);
-      fprintf (stderr, _ ("diskmeter-cli: sustained %s over %s, up to %.0f s\n"),
+      fprintf (stderr, _ ("diskmeter-cli: sustained %s over %s, up to %g s\n"),
                dm_mode_name (c.opt.sustained.mode), s, c.opt.sustained.duration_s);
     }
 

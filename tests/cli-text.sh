@@ -145,4 +145,10 @@ dm_check "/cli/text/list-targets-json each folder once" \
 dm_check "/cli/text/list-targets-json access" \
   test "$(dm_json out "all(e['access'] in ('read-only', 'read-write') for e in j)")" = True
 
+# --- sustained's announcement ----------------------------------------------
+# The duration as given, not rounded to whole seconds.
+dm_run out err sustained --duration 1.5 --span 64MiB --buffered --no-history "$target"
+dm_check "/cli/text/sustained exit status 0 (got $DM_RC)" test "$DM_RC" = 0
+line_is sustained-duration err 1 "diskmeter-cli: sustained write over 64.0MiB, up to 1.5 s"
+
 dm_finish
