@@ -151,4 +151,18 @@ dm_run out err sustained --duration 1.5 --span 64MiB --buffered --no-history "$t
 dm_check "/cli/text/sustained exit status 0 (got $DM_RC)" test "$DM_RC" = 0
 line_is sustained-duration err 1 "diskmeter-cli: sustained write over 64.0MiB, up to 1.5 s"
 
+# --- A relative TARGET -----------------------------------------------------
+# Saved as the absolute folder it named when typed, not as "target".
+cd "$DM_TMPDIR" || dm_die "cannot enter $DM_TMPDIR"
+here="$(pwd -P)"
+for typed in target ./target target/ sub/../target; do
+  mkdir -p sub
+  dm_run out err "${ok[@]}" --no-history --format json "$typed"
+  dm_check "/cli/text/relative-target '$typed' exit status 0 (got $DM_RC)" test "$DM_RC" = 0
+  got="$(dm_json out "j['target']['path']")"
+  [ "$got" = "$here/target" ] || dm_log "got $got"
+  dm_check "/cli/text/relative-target '$typed' is saved as $here/target" test "$got" = "$here/target"
+done
+cd / || dm_die "cannot leave $DM_TMPDIR"
+
 dm_finish
