@@ -165,4 +165,19 @@ for typed in target ./target target/ sub/../target; do
 done
 cd / || dm_die "cannot leave $DM_TMPDIR"
 
+# --- Sizes -----------------------------------------------------------------
+# 32MB is not guessed (a report's MB is 10^6 bytes, fio's 2^20): the
+# binary spelling is named, for every size option.
+dm_run out err --size 32MB "$target"
+dm_check "/cli/text/size-32MB exit status 2 (got $DM_RC)" test "$DM_RC" = 2
+line_is size-32MB err 1 \
+  "diskmeter-cli: --size: '32MB' is not a binary size: write 32MiB (1 MB = 1,000,000 bytes)"
+dm_run out err sweep --block 4KB "$target"
+line_is sweep-block-4KB err 1 \
+  "diskmeter-cli: --block: '4KB' is not a binary size: write 4KiB (1 KB = 1,000 bytes)"
+dm_run out err sustained --span 1GB "$target"
+line_is sustained-span-1GB err 1 \
+  "diskmeter-cli: --span: '1GB' is not a binary size: write 1GiB (1 GB = 1,000,000,000 bytes)"
+dm_check "/cli/text/sizes refused before a file was made" test -z "$(ls -A "$target")"
+
 dm_finish
