@@ -15,6 +15,7 @@
 
 #include "dm-i18n.h"
 #include "dm-platform.h"
+#include "dm-reason.h"
 
 /* The measuring commands' messages begin "diskmeter-cli: " as their
  * run-time errors do; the commands that read saved runs name themselves. */
@@ -180,11 +181,15 @@ dm_cli_job_begin (dm_cli_job *job)
 static void
 tell_outcome (const dm_report *r, const char *which)
 {
+  /* The report keeps the engine's English; the terminal says it in the
+   * user's language. */
+  char shown[sizeof r->error + 512];
   if (r->warning[0])
-    fprintf (stderr, _ ("diskmeter-cli: warning: %s\n"), dm_cli_shown (r->warning));
+    fprintf (stderr, _ ("diskmeter-cli: warning: %s\n"),
+             dm_cli_shown (dm_reason_shown (r->warning, shown, sizeof shown)));
   if (r->status == DM_STATUS_FAILED && r->error[0])
     fprintf (stderr, "diskmeter-cli: %s%s%s\n", which ? dm_cli_shown (which) : "",
-             which ? ": " : "", dm_cli_shown (r->error));
+             which ? ": " : "", dm_cli_shown (dm_reason_shown (r->error, shown, sizeof shown)));
 }
 
 int
