@@ -21,10 +21,7 @@
 #include "dm-text.h"
 #include "dm-units.h"
 
-/* A read pass fills its span first; by default it reads this much. */
-#define READ_SPAN_DEFAULT (4ull << 30)
-
-/* The span to run: checked against the free space, with the margin kept. */
+/* The span to run, by the engine's rule (the window's too). */
 static int
 resolve_span (dm_cli_job *c, uint64_t *span, char *why, size_t ws)
 {
@@ -37,40 +34,23 @@ resolve_span (dm_cli_job *c, uint64_t *span, char *why, size_t ws)
     return dm_text_say (why, ws, c->opt.target, "cannot use %s: %s", c->opt.target,
                         dm_strerror (err)), err;
 
-  if (t.is_block_device)
-    {
-      /* A device holds someone's data: the sustained test only reads it. */
-      if (c->opt.sustained.mode != DM_MODE_READ)
-        return dm_text_say (why, ws, c->opt.target,
-                            "the sustained test writes only into a test file in a "
-                            "folder; --mode read measures the device %s",
-                            c->opt.target), -EPERM;
-      uint64_t size = t.size_bytes / DM_BLOCK_MAX_ALIGN * DM_BLOCK_MAX_ALIGN;
-      *span = c->opt.span_given && !c->opt.span_free ? c->opt.sustained.span
-                                            : size < DM_TEST_SIZE_MAX ? size : DM_TEST_SIZE_MAX;
-      if (c->opt.sustained.mode == DM_MODE_READ && !c->opt.span_given && *span > READ_SPAN_DEFAULT)
-        *span = READ_SPAN_DEFAULT;
-      return 0;
-    }
-
-  uint64_t margin = dm_sustained_margin (t.size_bytes);
-  uint64_t room = dm_sustained_free_span (t.free_bytes, t.size_bytes);
+  err = dm_sustained_resolve_span (&t, c->opt.sustained.mode,
+                                   !c->opt.span_given ? DM_SUSTAINED_SPAN_DEFAULT
+                                   : c->opt.span_free ? DM_SUSTAINED_SPAN_FREE
+                                                      : DM_SUSTAINED_SPAN_SIZE,
+                                   c->opt.sustained.span, span);
+  /* A device holds someone's data: the sustained test only reads it. */
+  if (err == -EPERM)
+    return dm_text_say (why, ws, c->opt.target,
+                        "the sustained test writes only into a test file in a "
+                        "folder; --mode read measures the device %s",
+                        c->opt.target), err;
   dm_size_human (t.free_bytes, a, sizeof a);
-  dm_size_human (margin, m, sizeof m);
-  if (c->opt.span_free || !c->opt.span_given)
-    {
-      *span = room;
-      if (c->opt.sustained.mode == DM_MODE_READ && !c->opt.span_given && *span > READ_SPAN_DEFAULT)
-        *span = READ_SPAN_DEFAULT;
-      if (*span < DM_TEST_SIZE_MIN)
-        return dm_text_say (why, ws, c->opt.target,
-                            "not enough free space in %s: %s free, and %s of it stays free",
-                            c->opt.target, a, m), -ENOSPC;
-      return 0;
-    }
-  /* A span given is checked as every run's test file is (with room for
-   * the filesystem's own metadata) when it is created. */
-  *span = c->opt.sustained.span;
+  dm_size_human (dm_sustained_margin (t.size_bytes), m, sizeof m);
+  if (err == -ENOSPC)
+    return dm_text_say (why, ws, c->opt.target,
+                        "not enough free space in %s: %s free, and %s of it stays free",
+                        c->opt.target, a, m), err;
   return 0;
 }
 

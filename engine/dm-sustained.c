@@ -51,6 +51,35 @@ dm_sustained_free_span (uint64_t free_bytes, uint64_t size_bytes)
 }
 
 int
+dm_sustained_resolve_span (const dm_target_info *t, dm_mode mode, dm_sustained_span_kind kind,
+                           uint64_t size, uint64_t *span)
+{
+  bool capped = mode == DM_MODE_READ && kind == DM_SUSTAINED_SPAN_DEFAULT;
+
+  if (t->is_block_device)
+    {
+      /* A disk holds someone's data: the sustained test only reads it. */
+      uint64_t whole = t->size_bytes / DM_BLOCK_MAX_ALIGN * DM_BLOCK_MAX_ALIGN;
+
+      *span = kind == DM_SUSTAINED_SPAN_SIZE ? size
+              : whole < DM_TEST_SIZE_MAX   ? whole
+                                           : DM_TEST_SIZE_MAX;
+      if (capped && *span > DM_SUSTAINED_READ_SPAN_DEFAULT)
+        *span = DM_SUSTAINED_READ_SPAN_DEFAULT;
+      return mode == DM_MODE_READ ? 0 : -EPERM;
+    }
+  if (kind == DM_SUSTAINED_SPAN_SIZE)
+    {
+      *span = size;
+      return 0;
+    }
+  *span = dm_sustained_free_span (t->free_bytes, t->size_bytes);
+  if (capped && *span > DM_SUSTAINED_READ_SPAN_DEFAULT)
+    *span = DM_SUSTAINED_READ_SPAN_DEFAULT;
+  return *span < DM_TEST_SIZE_MIN ? -ENOSPC : 0;
+}
+
+int
 dm_sustained_report_init (dm_report *r, const dm_sustained_plan *p, uint64_t span,
                           const dm_settings *base, char *why, size_t why_size)
 {
@@ -282,18 +311,11 @@ cliff_of (const dm_report *r, dm_sustained_cliff *c)
 void
 dm_sustained_write_json (const dm_report *r, dm_buf *b)
 {
-  size_t start = b->len;
   dm_sustained_cliff c;
 
-  dm_report_write_json (r, b);
-  if (b->error)
+  /* A member of the report's object, as the sweep's is. */
+  if (!dm_report_write_json_open (r, b))
     return;
-  /* Just before the report's closing brace, as the sweep member: readers
-   * of plain reports read a sustained run as one. */
-  if (b->len - start < 3 || memcmp (b->data + b->len - 3, "\n}\n", 3) != 0)
-    return;
-  b->len -= 3;
-  b->data[b->len] = '\0';
   cliff_of (r, &c);
   dm_buf_add (b, ",\n  \"sustained\": {\n    \"mode\": ");
   dm_buf_add_json_string (b, r->n_results ? dm_mode_name (r->results[0].mode) : "write");

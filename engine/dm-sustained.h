@@ -38,6 +38,29 @@ void dm_sustained_plan_init (dm_sustained_plan *p);
 uint64_t dm_sustained_margin (uint64_t size_bytes);
 uint64_t dm_sustained_free_span (uint64_t free_bytes, uint64_t size_bytes);
 
+/* A read pass fills its span first: by default it reads this much at
+ * most, so a read over a large disk or filesystem ends in minutes. */
+#define DM_SUSTAINED_READ_SPAN_DEFAULT (4ull << 30)
+
+/* How the user gave the span: a size, "free" (all free space but the
+ * margin; on a disk its whole size), or not at all (as "free", but a read
+ * reads DM_SUSTAINED_READ_SPAN_DEFAULT at most). */
+typedef enum {
+  DM_SUSTAINED_SPAN_SIZE,
+  DM_SUSTAINED_SPAN_FREE,
+  DM_SUSTAINED_SPAN_DEFAULT,
+} dm_sustained_span_kind;
+
+/* The span a plan of mode runs over on the target t (as dm_target_probe
+ * gives it); size is the span given with DM_SUSTAINED_SPAN_SIZE. A disk is
+ * only read, from its start, at most DM_TEST_SIZE_MAX. A size given is
+ * checked against the free space later, when the test file is made, as
+ * every run's is. 0; -EPERM when a disk would be written; -ENOSPC when
+ * less than DM_TEST_SIZE_MIN is left past the margin. *span is set in
+ * every case, so a caller can say what it would have been. */
+int dm_sustained_resolve_span (const dm_target_info *t, dm_mode mode,
+                               dm_sustained_span_kind kind, uint64_t size, uint64_t *span);
+
 /* Sets up a one-result report for the plan with span bytes (already
  * resolved); the profile is "sustained". 0, or -EINVAL with a reason. */
 int dm_sustained_report_init (dm_report *r, const dm_sustained_plan *p, uint64_t span,

@@ -3,8 +3,9 @@
  * The sustained test's analysis on timelines whose truth is arithmetic: a
  * rate that halves for good at a known byte (also inside a sample), one
  * that only dips, noise around the cliff, a cache shorter than the
- * opening window; the free-space margin; and a run through the test
- * backend whose JSON carries the cliff and reads back unchanged.
+ * opening window; the live cliff the same as its saved file's; the
+ * free-space margin and the span a target gives; and a run through the
+ * test backend whose JSON carries the cliff and reads back unchanged.
  */
 #include <errno.h>
 #include <math.h>
@@ -120,6 +121,113 @@ test_cliff (void)
   DM_CHECK (!c.found);
 }
 
+/* The live window finds the cliff on the samples as a saved file keeps
+ * them: a timeline whose figures do not round evenly names, live, the very
+ * cliff its JSON names once written and read back. */
+static void
+test_cliff_as_saved (void)
+{
+  static dm_sample s[400];
+  dm_sustained_plan p;
+  dm_settings base;
+  dm_sustained_cliff live, loaded;
+  dm_report r, back;
+  dm_buf json;
+  char why[200];
+  unsigned n = two_rates (s, 1000.0 / 3, 100.0 / 7, 1234.5678, 0.1, 30);
+
+  for (unsigned k = 0; k < n; k++)
+    {
+      s[k].t += 1.23456789e-7 * (k % 7);
+      s[k].all.mb_per_s *= 1 + 1e-5 * (k % 5);
+    }
+  dm_sustained_plan_init (&p);
+  p.duration_s = 30;
+  p.sample_s = 0.1;
+  dm_settings_init (&base);
+  DM_CHECK_INT (dm_sustained_report_init (&r, &p, 2ull << 30, &base, why, sizeof why), ==, 0);
+  DM_CHECK_INT (dm_result_set_samples (&r.results[0], s, n, 0.1), ==, 0);
+  dm_sustained_find_cliff_as_saved (s, n, &live);
+  DM_CHECK (live.found);
+
+  dm_buf_init (&json);
+  dm_sustained_write_json (&r, &json);
+  DM_CHECK_INT (dm_report_load_json (&back, json.data, json.len, why, sizeof why), ==, 0);
+  DM_CHECK_INT (back.results[0].n_samples, ==, n);
+  dm_sustained_find_cliff (back.results[0].samples, n, &loaded);
+  DM_CHECK (loaded.found);
+  DM_CHECK_INT (live.cache_bytes, ==, loaded.cache_bytes);
+  DM_CHECK (live.at_s == loaded.at_s && live.before_mb_per_s == loaded.before_mb_per_s
+            && live.after_mb_per_s == loaded.after_mb_per_s);
+  dm_buf_free (&json);
+  dm_report_clear (&back);
+  dm_report_clear (&r);
+}
+
+/* The span each front end runs over: the same rules for the command line
+ * and the window, on a folder and on a disk. */
+static void
+test_span (void)
+{
+  dm_target_info folder = { 0 }, disk = { 0 };
+  uint64_t span = 0;
+
+  /* 100 GiB with 50 GiB free: "free" leaves 5 GiB, a read by default
+   * reads 4 GiB of it, a size given is taken as it is (the test file's
+   * creation checks it). */
+  folder.size_bytes = 100ull << 30;
+  folder.free_bytes = 50ull << 30;
+  DM_CHECK_INT (dm_sustained_resolve_span (&folder, DM_MODE_WRITE, DM_SUSTAINED_SPAN_FREE, 0,
+                                           &span), ==, 0);
+  DM_CHECK_INT (span, ==, 45ull << 30);
+  DM_CHECK_INT (dm_sustained_resolve_span (&folder, DM_MODE_WRITE, DM_SUSTAINED_SPAN_DEFAULT, 0,
+                                           &span), ==, 0);
+  DM_CHECK_INT (span, ==, 45ull << 30);
+  DM_CHECK_INT (dm_sustained_resolve_span (&folder, DM_MODE_READ, DM_SUSTAINED_SPAN_DEFAULT, 0,
+                                           &span), ==, 0);
+  DM_CHECK_INT (span, ==, DM_SUSTAINED_READ_SPAN_DEFAULT);
+  DM_CHECK_INT (dm_sustained_resolve_span (&folder, DM_MODE_READ, DM_SUSTAINED_SPAN_FREE, 0,
+                                           &span), ==, 0);
+  DM_CHECK_INT (span, ==, 45ull << 30);
+  DM_CHECK_INT (dm_sustained_resolve_span (&folder, DM_MODE_READ, DM_SUSTAINED_SPAN_SIZE,
+                                           200ull << 30, &span), ==, 0);
+  DM_CHECK_INT (span, ==, 200ull << 30);
+
+  /* Past the margin less than the smallest test file is left: refused. */
+  folder.size_bytes = 4ull << 30;
+  folder.free_bytes = (1ull << 30) + (8ull << 20);
+  DM_CHECK_INT (dm_sustained_resolve_span (&folder, DM_MODE_WRITE, DM_SUSTAINED_SPAN_DEFAULT, 0,
+                                           &span), ==, -ENOSPC);
+  DM_CHECK_INT (dm_sustained_resolve_span (&folder, DM_MODE_READ, DM_SUSTAINED_SPAN_FREE, 0,
+                                           &span), ==, -ENOSPC);
+  folder.free_bytes = (1ull << 30) + DM_TEST_SIZE_MIN;
+  DM_CHECK_INT (dm_sustained_resolve_span (&folder, DM_MODE_WRITE, DM_SUSTAINED_SPAN_FREE, 0,
+                                           &span), ==, 0);
+  DM_CHECK_INT (span, ==, DM_TEST_SIZE_MIN);
+
+  /* A disk is never written; read, it is read from its start in whole
+   * MiB, by default 4 GiB of it, at most DM_TEST_SIZE_MAX. */
+  disk.is_block_device = true;
+  disk.size_bytes = (2ull << 30) + 12345;
+  DM_CHECK_INT (dm_sustained_resolve_span (&disk, DM_MODE_WRITE, DM_SUSTAINED_SPAN_DEFAULT, 0,
+                                           &span), ==, -EPERM);
+  DM_CHECK_INT (dm_sustained_resolve_span (&disk, DM_MODE_WRITE, DM_SUSTAINED_SPAN_SIZE,
+                                           16ull << 20, &span), ==, -EPERM);
+  DM_CHECK_INT (dm_sustained_resolve_span (&disk, DM_MODE_READ, DM_SUSTAINED_SPAN_DEFAULT, 0,
+                                           &span), ==, 0);
+  DM_CHECK_INT (span, ==, 2ull << 30);
+  disk.size_bytes = 1ull << 40;
+  DM_CHECK_INT (dm_sustained_resolve_span (&disk, DM_MODE_READ, DM_SUSTAINED_SPAN_DEFAULT, 0,
+                                           &span), ==, 0);
+  DM_CHECK_INT (span, ==, DM_SUSTAINED_READ_SPAN_DEFAULT);
+  DM_CHECK_INT (dm_sustained_resolve_span (&disk, DM_MODE_READ, DM_SUSTAINED_SPAN_FREE, 0,
+                                           &span), ==, 0);
+  DM_CHECK_INT (span, ==, DM_TEST_SIZE_MAX);
+  DM_CHECK_INT (dm_sustained_resolve_span (&disk, DM_MODE_READ, DM_SUSTAINED_SPAN_SIZE,
+                                           16ull << 20, &span), ==, 0);
+  DM_CHECK_INT (span, ==, 16ull << 20);
+}
+
 static void
 test_margin (void)
 {
@@ -185,7 +293,9 @@ int
 main (void)
 {
   DM_RUN ("/engine/sustained/cliff", test_cliff);
+  DM_RUN ("/engine/sustained/cliff-as-saved", test_cliff_as_saved);
   DM_RUN ("/engine/sustained/margin", test_margin);
+  DM_RUN ("/engine/sustained/span", test_span);
   DM_RUN ("/engine/sustained/run", test_run);
   return dm_test_done ();
 }

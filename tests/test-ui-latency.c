@@ -5,8 +5,10 @@
  * with nothing measured opens nothing, and Sweep… opens the Sweep window.
  * The detail shows what the disk's own counters saw and why a figure was
  * flagged, or why there are no counters.
- * With DM_LATENCY_PNG set, the detail of a Mix tile is saved there, and
- * with DM_DEVICE_PNG that of a flagged tile.
+ * A result with a timeline shows it under the histogram.
+ * With DM_LATENCY_PNG set, the detail of a Mix tile is saved there, with
+ * DM_DEVICE_PNG that of a flagged tile, and with DM_TIMELINE_PNG that of
+ * a tile with a timeline.
  */
 #include <string.h>
 
@@ -274,6 +276,38 @@ test_device_detail (void)
   report->device_note[0] = '\0';
 }
 
+/* A result with a timeline shows it under the histogram, captioned with
+ * its step; one without shows no timeline. With DM_TIMELINE_PNG set, the
+ * detail with its timeline is saved there. */
+static void
+test_timeline_detail (void)
+{
+  dm_sample samples[40];
+  dm_result *res;
+  g_autofree char *with = NULL;
+  g_autofree char *without = NULL;
+
+  g_settings_set_string (settings, "profile", "default");
+  g_settings_set_boolean (settings, "mix", FALSE);
+  dm_ui_test_spin ();
+  res = finish_result ("SEQ1M_Q8T1", DM_MODE_READ);
+  without = detail_text (0, 0, NULL);
+  g_assert_null (strstr (without, "Throughput over time"));
+
+  /* 20 s at about 500 MB/s with a slow patch, the p99 rising in it. */
+  memset (samples, 0, sizeof samples);
+  for (guint k = 0; k < G_N_ELEMENTS (samples); k++)
+    {
+      samples[k].t = 0.5 * (k + 1);
+      samples[k].all.mb_per_s = (k >= 22 && k < 28 ? 180 : 500) + (k % 7) * 9.5;
+      samples[k].all.latency_us_p99 = (k >= 22 && k < 28 ? 9000 : 2100) + (k % 5) * 130;
+    }
+  g_assert_cmpint (dm_result_set_samples (res, samples, G_N_ELEMENTS (samples), 0.5), ==, 0);
+  with = detail_text (0, 0, g_getenv ("DM_TIMELINE_PNG"));
+  g_assert_nonnull (strstr (with, "Throughput over time, one sample every 0.5 s\n"));
+  g_assert_cmpint (dm_result_set_samples (res, NULL, 0, 0), ==, 0);
+}
+
 static void
 test_sweep_action (void)
 {
@@ -303,6 +337,7 @@ main (int   argc,
   g_test_add_func ("/ui/latency/menu-entry", test_menu_entry);
   g_test_add_func ("/ui/latency/enter-on-tile", test_enter_on_tile);
   g_test_add_func ("/ui/latency/device-detail", test_device_detail);
+  g_test_add_func ("/ui/latency/timeline-detail", test_timeline_detail);
   g_test_add_func ("/ui/latency/sweep-action", test_sweep_action);
   return g_test_run ();
 }

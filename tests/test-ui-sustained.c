@@ -9,6 +9,10 @@
  * FOLDER JSON" holds the Mode control to Read (insensitive, with a tooltip)
  * while the target is a disk, runs the read pass there and saves it, and
  * gives the Write chosen for FOLDER back once the target is FOLDER again.
+ * "show JSON PNG TREE" opens a saved run and saves the whole window (its
+ * header bar too) and its widget tree, one widget a line with its place
+ * and text, so a change in how the window is built can be held to the
+ * same window.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -17,6 +21,7 @@
 #include <gtk/gtk.h>
 
 #include "dm-job.h"
+#include "dm-screenshot.h"
 #include "dm-sustained-window.h"
 #include "dm-ui.h"
 
@@ -263,6 +268,84 @@ device_pass (const char *device,
   return 0;
 }
 
+/* One line per widget: type, CSS classes, bounds in the window, and what
+ * it says or holds; its children indented under it. */
+static void
+dump_tree (GtkWidget *widget,
+           GtkWidget *window,
+           int        depth,
+           GString   *out)
+{
+  g_auto (GStrv) classes = gtk_widget_get_css_classes (widget);
+  g_autofree char *joined = g_strjoinv (".", classes);
+  graphene_rect_t b = GRAPHENE_RECT_INIT (0, 0, 0, 0);
+
+  if (!gtk_widget_compute_bounds (widget, window, &b))
+    b = GRAPHENE_RECT_INIT (-1, -1, -1, -1);
+  g_string_append_printf (out, "%*s%s %s.%s %s%s %.0f,%.0f %.0fx%.0f", depth * 2, "",
+                          G_OBJECT_TYPE_NAME (widget), gtk_widget_get_css_name (widget), joined,
+                          gtk_widget_get_visible (widget) ? "" : "hidden ",
+                          gtk_widget_get_sensitive (widget) ? "" : "insensitive ",
+                          b.origin.x, b.origin.y, b.size.width, b.size.height);
+  if (gtk_widget_get_tooltip_text (widget))
+    g_string_append_printf (out, " tooltip=\"%s\"", gtk_widget_get_tooltip_text (widget));
+  if (GTK_IS_LABEL (widget))
+    g_string_append_printf (out, " label=\"%s\" xalign=%g wrap=%d selectable=%d",
+                            gtk_label_get_label (GTK_LABEL (widget)),
+                            gtk_label_get_xalign (GTK_LABEL (widget)),
+                            gtk_label_get_wrap (GTK_LABEL (widget)),
+                            gtk_label_get_selectable (GTK_LABEL (widget)));
+  if (GTK_IS_EDITABLE (widget) && GTK_IS_ENTRY (widget))
+    g_string_append_printf (out, " text=\"%s\" width-chars=%d",
+                            gtk_editable_get_text (GTK_EDITABLE (widget)),
+                            gtk_editable_get_width_chars (GTK_EDITABLE (widget)));
+  if (GTK_IS_DROP_DOWN (widget))
+    g_string_append_printf (out, " selected=%u of %u",
+                            gtk_drop_down_get_selected (GTK_DROP_DOWN (widget)),
+                            g_list_model_get_n_items (gtk_drop_down_get_model (GTK_DROP_DOWN (widget))));
+  if (GTK_IS_ACTIONABLE (widget) && gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)))
+    g_string_append_printf (out, " action=%s",
+                            gtk_actionable_get_action_name (GTK_ACTIONABLE (widget)));
+  g_string_append_c (out, '\n');
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    dump_tree (c, window, depth + 1, out);
+}
+
+static int
+show_saved (const char *json,
+            const char *png,
+            const char *tree)
+{
+  GtkWidget *window = dm_sustained_window_new (NULL, NULL);
+  g_autoptr (GError) error = NULL;
+  g_autoptr (GString) out = g_string_new (NULL);
+  gint64 until;
+
+  if (!dm_sustained_window_load (DM_SUSTAINED_WINDOW (window), json, &error))
+    {
+      g_printerr ("test-ui-sustained: %s\n", error->message);
+      return 1;
+    }
+  gtk_window_present (GTK_WINDOW (window));
+  until = g_get_monotonic_time () + G_USEC_PER_SEC;
+  while (g_get_monotonic_time () < until)
+    if (!g_main_context_iteration (NULL, FALSE))
+      g_usleep (10000);
+  if (!dm_screenshot_save (window, window, png, &error))
+    {
+      g_printerr ("test-ui-sustained: %s\n", error->message);
+      return 1;
+    }
+  dump_tree (window, window, 0, out);
+  if (!g_file_set_contents (tree, out->str, out->len, &error))
+    {
+      g_printerr ("test-ui-sustained: %s\n", error->message);
+      return 1;
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+  return 0;
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -270,7 +353,7 @@ main (int   argc,
   if (argc < 3)
     {
       g_printerr ("usage: %s close FOLDER SPAN | stop FOLDER SPAN JSON | job FOLDER | "
-                  "device DEVICE FOLDER JSON\n", argv[0]);
+                  "device DEVICE FOLDER JSON | show JSON PNG TREE\n", argv[0]);
       return 2;
     }
   gtk_init ();
@@ -283,6 +366,8 @@ main (int   argc,
     return job_samples (argv[2]);
   if (g_str_equal (argv[1], "device") && argc == 5)
     return device_pass (argv[2], argv[3], argv[4]);
+  if (g_str_equal (argv[1], "show") && argc == 5)
+    return show_saved (argv[2], argv[3], argv[4]);
   g_printerr ("test-ui-sustained: unknown mode %s\n", argv[1]);
   return 2;
 }

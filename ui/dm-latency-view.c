@@ -12,10 +12,10 @@
 
 #include <math.h>
 
-#include "dm-draw.h"
 #include "dm-latency-chart.h"
 #include "dm-latency.h"
 #include "dm-tile.h"
+#include "dm-timeline-chart.h"
 
 struct _DmLatencyView
 {
@@ -28,6 +28,8 @@ struct _DmLatencyView
   GtkWidget *chart;
   GtkWidget *device_table;
   GtkWidget *device_notes;
+  GtkWidget *timeline_title;
+  GtkWidget *timeline;
 
   gboolean   counted;     /* the result holds the disk's counters */
   GtkWidget *note;        /* why it does not, when it does not */
@@ -53,6 +55,7 @@ dm_latency_view_class_init (DmLatencyViewClass *klass)
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   g_type_ensure (DM_TYPE_LATENCY_CHART);
+  g_type_ensure (DM_TYPE_TIMELINE_CHART);
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/diskmeter/Diskmeter/dm-latency-view.ui");
   gtk_widget_class_bind_template_child (widget_class, DmLatencyView, content);
@@ -61,6 +64,8 @@ dm_latency_view_class_init (DmLatencyViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DmLatencyView, chart);
   gtk_widget_class_bind_template_child (widget_class, DmLatencyView, device_table);
   gtk_widget_class_bind_template_child (widget_class, DmLatencyView, device_notes);
+  gtk_widget_class_bind_template_child (widget_class, DmLatencyView, timeline_title);
+  gtk_widget_class_bind_template_child (widget_class, DmLatencyView, timeline);
 }
 
 static void
@@ -181,165 +186,26 @@ dm_latency_view_set_device_note (DmLatencyView *self,
   gtk_label_set_text (GTK_LABEL (self->note), text);
 }
 
-/* ---- the timeline ------------------------------------------------------ */
-
-/* The view's own copy of the samples: the result may be a live one. */
-typedef struct timeline
-{
-  dm_sample *samples;
-  guint      n;
-} timeline;
-
+/* Throughput over time under the histogram, when the result has samples;
+ * the chart keeps its own copy, as the result may be a live one. */
 static void
-timeline_free (gpointer data)
+show_timeline (DmLatencyView   *self,
+               const dm_result *res)
 {
-  timeline *tl = data;
-
-  g_free (tl->samples);
-  g_free (tl);
-}
-
-#define TL_LEFT   64
-#define TL_RIGHT  64
-#define TL_TOP    24
-#define TL_BOTTOM 26
-#define TL_SCALE  0.85
-
-static const GdkRGBA rate_colour = { 0.21, 0.52, 0.89, 1 };    /* MB/s: blue */
-static const GdkRGBA latency_colour = { 0.90, 0.38, 0.00, 1 }; /* p99: orange */
-
-/* A round number at least v, for an axis's top: quarters of it read well. */
-static double
-nice_top (double v)
-{
-  static const double steps[] = { 1, 1.2, 1.6, 2, 2.4, 3, 4, 5, 6, 8 };
-  double p = pow (10, floor (log10 (v > 0 ? v : 1)));
-
-  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
-    if (steps[i] * p >= v)
-      return steps[i] * p;
-  return 10 * p;
-}
-
-/* One value per sample as steps: each holds from the end of the sample
- * before to its own end. */
-static void
-draw_steps (cairo_t         *cr,
-            const timeline  *tl,
-            gboolean         latency,
-            double           x0,
-            double           y0,
-            double           pw,
-            double           ph,
-            double           t_end,
-            double           top)
-{
-  for (guint k = 0; k < tl->n; k++)
-    {
-      double v = latency ? tl->samples[k].all.latency_us_p99 : tl->samples[k].all.mb_per_s;
-      double a = x0 + pw * (k ? tl->samples[k - 1].t : 0) / t_end;
-      double b = x0 + pw * tl->samples[k].t / t_end;
-      double y = y0 + ph - ph * MIN (v, top) / top;
-
-      if (k == 0)
-        cairo_move_to (cr, a, y);
-      else
-        cairo_line_to (cr, a, y);
-      cairo_line_to (cr, b, y);
-    }
-  cairo_stroke (cr);
-}
-
-static void
-draw_timeline (GtkDrawingArea *area,
-               cairo_t        *cr,
-               int             width,
-               int             height,
-               gpointer        data)
-{
-  GtkWidget *widget = GTK_WIDGET (area);
-  const timeline *tl = data;
-  double t_end = tl->samples[tl->n - 1].t, rate_max = 0, lat_max = 0;
-  double pw = width - TL_LEFT - TL_RIGHT, ph = height - TL_TOP - TL_BOTTOM;
-  GdkRGBA fg;
-  char label[64];
-
-  if (pw < 20 || ph < 20 || !(t_end > 0))
-    return;
-  for (guint k = 0; k < tl->n; k++)
-    {
-      rate_max = MAX (rate_max, tl->samples[k].all.mb_per_s);
-      lat_max = MAX (lat_max, tl->samples[k].all.latency_us_p99);
-    }
-  double rate_top = nice_top (rate_max * 1.05), lat_top = nice_top (lat_max * 1.05);
-
-  dm_draw_get_foreground (widget, &fg);
-  cairo_set_line_width (cr, 1);
-  /* Grid and the two scales: MB/s on the left, p99 latency on the right. */
-  for (guint q = 0; q <= 4; q++)
-    {
-      double y = TL_TOP + ph - ph * q / 4.0;
-      g_autofree char *lat = dm_latency_view_format_us (lat_top * q / 4.0);
-
-      cairo_set_source_rgba (cr, fg.red, fg.green, fg.blue, q == 0 ? 0.7 : 0.15);
-      cairo_move_to (cr, TL_LEFT, y + 0.5);
-      cairo_line_to (cr, TL_LEFT + pw, y + 0.5);
-      cairo_stroke (cr);
-      g_ascii_formatd (label, sizeof label, "%.0f", rate_top * q / 4.0);
-      gdk_cairo_set_source_rgba (cr, &rate_colour);
-      dm_draw_text (widget, cr, label, TL_LEFT - 6, y, 1, 0.5, FALSE, TL_SCALE);
-      gdk_cairo_set_source_rgba (cr, &latency_colour);
-      dm_draw_text (widget, cr, q ? lat : "0", TL_LEFT + pw + 6, y, 0, 0.5, FALSE, TL_SCALE);
-    }
-  gdk_cairo_set_source_rgba (cr, &fg);
-  dm_draw_text (widget, cr, "0 s", TL_LEFT, TL_TOP + ph + 4, 0, 0, FALSE, TL_SCALE);
-  g_ascii_formatd (label, sizeof label, "%.1f s", t_end);
-  dm_draw_text (widget, cr, label, TL_LEFT + pw, TL_TOP + ph + 4, 1, 0, FALSE, TL_SCALE);
-  dm_draw_text (widget, cr, "time", TL_LEFT + pw / 2, TL_TOP + ph + 4, 0.5, 0, FALSE, TL_SCALE);
-  gdk_cairo_set_source_rgba (cr, &rate_colour);
-  dm_draw_text (widget, cr, "MB/s", TL_LEFT, 2, 0, 0, TRUE, TL_SCALE);
-  gdk_cairo_set_source_rgba (cr, &latency_colour);
-  dm_draw_text (widget, cr, "p99 latency", TL_LEFT + pw, 2, 1, 0, TRUE, TL_SCALE);
-
-  cairo_set_line_width (cr, 1.5);
-  gdk_cairo_set_source_rgba (cr, &latency_colour);
-  draw_steps (cr, tl, TRUE, TL_LEFT, TL_TOP, pw, ph, t_end, lat_top);
-  cairo_set_line_width (cr, 2);
-  gdk_cairo_set_source_rgba (cr, &rate_colour);
-  draw_steps (cr, tl, FALSE, TL_LEFT, TL_TOP, pw, ph, t_end, rate_top);
-}
-
-/* Throughput over time under the histogram, when the result has samples. */
-static void
-add_timeline (DmLatencyView   *self,
-              const dm_result *res)
-{
-  timeline *tl;
-  GtkWidget *area, *title;
   g_autofree char *caption = NULL;
   char step[G_ASCII_DTOSTR_BUF_SIZE];
 
   if (!res->samples || !res->n_samples)
     return;
-  tl = g_new0 (timeline, 1);
-  tl->samples = g_memdup2 (res->samples, (gsize) res->n_samples * sizeof *res->samples);
-  tl->n = res->n_samples;
-
   caption = g_strdup_printf (_ ("Throughput over time, one sample every %s s"),
                              g_ascii_formatd (step, sizeof step, "%g", res->sample_s));
-  title = gtk_label_new (caption);
-  gtk_label_set_xalign (GTK_LABEL (title), 0);
-  gtk_widget_add_css_class (title, "heading");
-  gtk_box_append (GTK_BOX (self->content), title);
-
-  area = gtk_drawing_area_new ();
-  gtk_widget_set_name (area, "timeline");
-  gtk_drawing_area_set_content_height (GTK_DRAWING_AREA (area), 180);
-  gtk_widget_set_hexpand (area, TRUE);
-  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (area), draw_timeline, tl, timeline_free);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (area), GTK_ACCESSIBLE_PROPERTY_LABEL,
+  gtk_label_set_text (GTK_LABEL (self->timeline_title), caption);
+  gtk_widget_set_visible (self->timeline_title, TRUE);
+  dm_timeline_chart_set_samples (DM_TIMELINE_CHART (self->timeline), res->samples,
+                                 res->n_samples, 0);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->timeline), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   caption, -1);
-  gtk_box_append (GTK_BOX (self->content), area);
+  gtk_widget_set_visible (self->timeline, TRUE);
 }
 
 GtkWidget *
@@ -401,7 +267,7 @@ dm_latency_view_new (GtkWindow       *parent,
   dm_latency_chart_set_histograms (DM_LATENCY_CHART (self->chart),
                                    res->mode != DM_MODE_WRITE ? res->hist_read : NULL,
                                    res->mode != DM_MODE_READ ? res->hist_write : NULL);
-  add_timeline (self, res);
+  show_timeline (self, res);
   return GTK_WIDGET (self);
 }
 

@@ -17,23 +17,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dm-frame-wait.h"
 #include "dm-job.h"
-#include "dm-latency-chart.h"
 #include "dm-platform.h"
 #include "dm-screenshot.h"
+#include "dm-script.h"
 #include "dm-sustained.h"
+#include "dm-timeline-chart.h"
 #include "dm-tool-run.h"
 #include "dm-units.h"
-
-/* A read pass fills its span first; "free" reads at most this much, as
- * diskmeter-cli sustained --mode read does. */
-#define READ_SPAN_DEFAULT (4ull << 30)
 
 struct _DmSustainedWindow
 {
   GtkWindow       parent_instance;
 
+  /* template children */
   GtkWidget      *content;
   GtkWidget      *start_button;
   GtkDropDown    *mode_dropdown;
@@ -58,33 +55,16 @@ struct _DmSustainedWindow
   dm_sustained_cliff cliff;        /* as shown */
   gboolean        have_cliff;
   guint           n_shown;         /* samples drawn */
-
-  DmSustainedScript *script;      /* a copy, its strings owned */
-  DmSustainedScriptDone script_done;
-  gpointer        script_data;
-  int             script_status;
 };
 
-G_DEFINE_FINAL_TYPE (DmSustainedWindow, dm_sustained_window, GTK_TYPE_WINDOW)
+static void scriptable_init (DmScriptableInterface *iface);
 
+G_DEFINE_FINAL_TYPE_WITH_CODE (DmSustainedWindow, dm_sustained_window, GTK_TYPE_WINDOW,
+                               G_IMPLEMENT_INTERFACE (DM_TYPE_SCRIPTABLE, scriptable_init))
+
+/* The Block control's items (dm-sustained-window.ui), in its order. */
 static const uint32_t block_sizes[] = { 4096, 16384, 65536, 131072, 262144, 1048576, 4194304,
                                         8388608 };
-static const char *const block_names[] = { "4K", "16K", "64K", "128K", "256K", "1M", "4M", "8M",
-                                           NULL };
-
-static void script_step (DmSustainedWindow *self);
-
-static void
-script_free (DmSustainedScript *script)
-{
-  if (!script)
-    return;
-  g_free ((char *) script->screenshot);
-  g_free ((char *) script->json);
-  g_free ((char *) script->text);
-  g_free ((char *) script->csv);
-  g_free (script);
-}
 
 /* --- what is shown --------------------------------------------------------- */
 
@@ -235,10 +215,9 @@ read_plan (DmSustainedWindow *self,
   return TRUE;
 }
 
-/* The span to run in folder: "free" is all free space but the margin, as
- * diskmeter-cli sustained takes it; a span given is checked against the
- * free space when the test file is made, as every run's is. On a disk
- * "free" reads the first 4 GiB at most. */
+/* The span to run in folder, by the engine's rule (as diskmeter-cli
+ * sustained takes it): "free" is all free space but the margin, and on a
+ * disk, which is only read, the first 4 GiB at most. */
 static gboolean
 resolve_span (const dm_sustained_plan *p,
               gboolean                 span_free,
@@ -253,26 +232,12 @@ resolve_span (const dm_sustained_plan *p,
 
   if (err < 0)
     return g_snprintf (why, ws, _ ("cannot use %s: %s"), folder, g_strerror (-err)), FALSE;
-  if (t.is_block_device)
-    {
-      /* A disk holds someone's data: it is only read, from its start, as
-       * diskmeter-cli sustained --mode read reads it. */
-      uint64_t size = t.size_bytes / DM_BLOCK_MAX_ALIGN * DM_BLOCK_MAX_ALIGN;
-
-      if (p->mode != DM_MODE_READ)
-        return g_snprintf (why, ws, "%s", dm_tool_run_device_note ()), FALSE;
-      *span = !span_free ? p->span : MIN (size, READ_SPAN_DEFAULT);
-      return TRUE;
-    }
-  if (!span_free)
-    {
-      *span = p->span;
-      return TRUE;
-    }
-  *span = dm_sustained_free_span (t.free_bytes, t.size_bytes);
-  if (p->mode == DM_MODE_READ && *span > READ_SPAN_DEFAULT)
-    *span = READ_SPAN_DEFAULT;
-  if (*span < DM_TEST_SIZE_MIN)
+  err = dm_sustained_resolve_span (&t, p->mode,
+                                   span_free ? DM_SUSTAINED_SPAN_DEFAULT : DM_SUSTAINED_SPAN_SIZE,
+                                   p->span, span);
+  if (err == -EPERM)
+    return g_snprintf (why, ws, "%s", dm_tool_run_device_note ()), FALSE;
+  if (err < 0)
     {
       dm_size_human (t.free_bytes, a, sizeof a);
       dm_size_human (dm_sustained_margin (t.size_bytes), m, sizeof m);
@@ -355,12 +320,7 @@ on_job_finished (DmJob             *job,
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
   show_summary (self, r);
   update_actions (self);
-  if (self->script)
-    {
-      if (code != 0)
-        self->script_status = 1;
-      script_step (self);
-    }
+  dm_script_run_finished (self, code == 0 ? 0 : 1);
 }
 
 gboolean
@@ -452,10 +412,8 @@ save_png (DmSustainedWindow *self,
           GError           **error)
 {
   /* As the main window's Save Screenshot, larger when a script asks. */
-  double scale = self->script && self->script->screenshot_scale > 0
-                   ? self->script->screenshot_scale : 1;
-
-  return dm_screenshot_save_scaled (GTK_WIDGET (self), self->content, scale, path, error);
+  return dm_screenshot_save_scaled (GTK_WIDGET (self), self->content,
+                                    dm_script_screenshot_scale (self), path, error);
 }
 
 gboolean
@@ -590,254 +548,59 @@ dm_sustained_window_load (DmSustainedWindow *self,
 
 /* --- scripts --------------------------------------------------------------- */
 
-static void
-script_finish (DmSustainedWindow *self)
+static gboolean
+scriptable_start (DmScriptable *window)
 {
-  DmSustainedScript *script = g_steal_pointer (&self->script);
-  const struct { const char *format; const char *path; } outputs[] = {
-    { "json", script->json }, { "text", script->text }, { "csv", script->csv },
-  };
-  gboolean quit = script->quit_when_done;
+  DmSustainedWindow *self = DM_SUSTAINED_WINDOW (window);
+  g_autoptr (GError) error = NULL;
 
-  /* The screenshot first, while the script's scale still applies. */
-  self->script = script;
-  if (script->screenshot)
-    {
-      g_autoptr (GError) error = NULL;
-
-      if (!save_png (self, script->screenshot, &error))
-        {
-          g_printerr ("diskmeter: %s\n", error->message);
-          self->script_status = MAX (self->script_status, 1);
-        }
-      else
-        g_print ("diskmeter: saved screenshot %s\n", script->screenshot);
-    }
-  self->script = NULL;
-  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
-    {
-      g_autoptr (GError) error = NULL;
-
-      if (!outputs[i].path)
-        continue;
-      if (!dm_sustained_window_save (self, outputs[i].format, outputs[i].path, &error))
-        {
-          g_printerr ("diskmeter: %s\n", error->message);
-          self->script_status = MAX (self->script_status, 1);
-        }
-      else
-        g_print ("diskmeter: saved %s\n", outputs[i].path);
-    }
-  if (self->have_cliff && self->cliff.found)
-    g_print ("diskmeter: sustained: cliff after %" G_GUINT64_FORMAT " bytes, %.1f MB/s before, "
-             "%.1f MB/s after\n", (guint64) self->cliff.cache_bytes, self->cliff.before_mb_per_s,
-             self->cliff.after_mb_per_s);
-  else if (self->have_cliff)
-    g_print ("diskmeter: sustained: no cliff\n");
-  script_free (script);
-  if (self->script_done)
-    self->script_done (self->script_data, self->script_status);
-  self->script_done = NULL;
-  if (quit)
-    gtk_window_destroy (GTK_WINDOW (self));
-}
-
-static void
-script_after_paint (GtkWidget *widget)
-{
-  DmSustainedWindow *self = DM_SUSTAINED_WINDOW (widget);
-
-  /* Right after a paint the chart's node is fresh: the screenshot shows
-   * the final timeline and its marks. */
-  if (self->script)
-    script_finish (self);
-}
-
-/* After a run (or instead of one): draw once more, then save. */
-static void
-script_step (DmSustainedWindow *self)
-{
-  dm_frame_wait_paint (GTK_WIDGET (self), script_after_paint);
+  if (dm_sustained_window_start (self, &error))
+    return TRUE;
+  g_printerr ("diskmeter: %s\n", error->message);
+  gtk_label_set_text (GTK_LABEL (self->status_label), error->message);
+  return FALSE;
 }
 
 static gboolean
-script_begin (gpointer data)
+scriptable_save (DmScriptable *window,
+                 const char   *format,
+                 const char   *path,
+                 GError      **error)
 {
-  DmSustainedWindow *self = data;
-  g_autoptr (GError) error = NULL;
-
-  if (!self->script)
-    return G_SOURCE_REMOVE;
-  if (!self->script->run)
-    {
-      script_step (self);
-      return G_SOURCE_REMOVE;
-    }
-  self->script->run = FALSE;
-  if (!dm_sustained_window_start (self, &error))
-    {
-      g_printerr ("diskmeter: %s\n", error->message);
-      gtk_label_set_text (GTK_LABEL (self->status_label), error->message);
-      self->script_status = 1;
-      script_step (self);
-    }
-  return G_SOURCE_REMOVE;
+  return dm_sustained_window_save (DM_SUSTAINED_WINDOW (window), format, path, error);
 }
 
-void
-dm_sustained_window_run_script (DmSustainedWindow       *self,
-                                const DmSustainedScript *script,
-                                DmSustainedScriptDone    done,
-                                gpointer                 user_data)
+static gboolean
+scriptable_is_running (DmScriptable *window)
 {
-  g_return_if_fail (DM_IS_SUSTAINED_WINDOW (self));
-
-  if (self->script || is_running (self))
-    {
-      g_printerr ("diskmeter: a sustained run is already under way; the new request was "
-                  "ignored\n");
-      if (done)
-        done (user_data, 1);
-      return;
-    }
-  self->script = g_memdup2 (script, sizeof *script);
-  self->script->screenshot = g_strdup (script->screenshot);
-  self->script->json = g_strdup (script->json);
-  self->script->text = g_strdup (script->text);
-  self->script->csv = g_strdup (script->csv);
-  self->script_done = done;
-  self->script_data = user_data;
-  self->script_status = 0;
-  /* From the first frame on screen, and a moment for the first layouts,
-   * as the main window's scripts wait. */
-  dm_frame_wait_first (GTK_WIDGET (self), 150, script_begin);
+  return is_running (DM_SUSTAINED_WINDOW (window));
 }
 
-/* --- life ------------------------------------------------------------------ */
-
-static GtkWidget *
-add_field (GtkWidget  *grid,
-           const char *label,
-           GtkWidget  *field,
-           int         column,
-           int         row,
-           int         span)
+/* The cliff as the chart marks it, for a script's log. */
+static char *
+scriptable_summary (DmScriptable *window)
 {
-  GtkWidget *l = gtk_label_new (label);
+  DmSustainedWindow *self = DM_SUSTAINED_WINDOW (window);
 
-  gtk_label_set_xalign (GTK_LABEL (l), 1);
-  gtk_grid_attach (GTK_GRID (grid), l, column, row, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), field, column + 1, row, span, 1);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (field), GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
-  return field;
-}
-
-static GtkWidget *
-new_entry (const char *text,
-           int         width,
-           const char *tooltip)
-{
-  GtkWidget *entry = gtk_entry_new ();
-
-  gtk_editable_set_text (GTK_EDITABLE (entry), text);
-  gtk_editable_set_width_chars (GTK_EDITABLE (entry), width);
-  if (tooltip)
-    gtk_widget_set_tooltip_text (entry, tooltip);
-  return entry;
+  if (!self->have_cliff)
+    return NULL;
+  if (!self->cliff.found)
+    return g_strdup ("sustained: no cliff");
+  return g_strdup_printf ("sustained: cliff after %" G_GUINT64_FORMAT " bytes, %.1f MB/s "
+                          "before, %.1f MB/s after", (guint64) self->cliff.cache_bytes,
+                          self->cliff.before_mb_per_s, self->cliff.after_mb_per_s);
 }
 
 static void
-build (DmSustainedWindow *self)
+scriptable_init (DmScriptableInterface *iface)
 {
-  const char *const modes[] = { _ ("Write"), _ ("Read"), NULL };
-  static const char *const patterns[] = { "SEQ", "RND", NULL };
-  GtkWidget *header = gtk_header_bar_new ();
-  GtkWidget *stop = gtk_button_new_with_label (_ ("Stop"));
-  GtkWidget *save = gtk_menu_button_new ();
-  GtkWidget *grid = gtk_grid_new ();
-  GtkWidget *line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  g_autoptr (GMenu) menu = g_menu_new ();
-
-  self->start_button = gtk_button_new_with_label (_ ("Start"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->start_button), "sustained.start");
-  gtk_widget_add_css_class (self->start_button, "suggested-action");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (stop), "sustained.stop");
-  gtk_widget_set_tooltip_text (stop, _ ("Stop, keep the samples so far and remove the test file"));
-  g_menu_append (menu, _ ("Save JSON…"), "sustained.save::json");
-  g_menu_append (menu, _ ("Save CSV…"), "sustained.save::csv");
-  g_menu_append (menu, _ ("Save Text…"), "sustained.save::text");
-  g_menu_append (menu, _ ("Save PNG…"), "sustained.save::png");
-  gtk_menu_button_set_label (GTK_MENU_BUTTON (save), _ ("Save"));
-  gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (save), G_MENU_MODEL (menu));
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), self->start_button);
-  gtk_header_bar_pack_start (GTK_HEADER_BAR (header), stop);
-  gtk_header_bar_pack_end (GTK_HEADER_BAR (header), save);
-  gtk_window_set_titlebar (GTK_WINDOW (self), header);
-  gtk_window_set_title (GTK_WINDOW (self), _ ("Sustained"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 1000, 640);
-
-  self->content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 10);
-  gtk_widget_set_margin_top (self->content, 10);
-  gtk_widget_set_margin_bottom (self->content, 10);
-  gtk_widget_set_margin_start (self->content, 12);
-  gtk_widget_set_margin_end (self->content, 12);
-
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 8);
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
-  self->mode_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (modes));
-  self->pattern_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (patterns));
-  self->block_dropdown = GTK_DROP_DOWN (gtk_drop_down_new_from_strings (block_names));
-  gtk_drop_down_set_selected (self->block_dropdown, 5);  /* 1M */
-  self->qd_entry = new_entry ("8", 4, NULL);
-  self->threads_entry = new_entry ("1", 4, NULL);
-  /* xgettext:no-c-format */
-  self->span_entry = new_entry ("free", 8, _ ("The test file's size, or free: all free space but "
-                                           "the larger of 1 GiB and 5 % of the filesystem"));
-  self->duration_entry = new_entry ("60", 5, _ ("At most this many seconds; the run ends sooner "
-                                             "once the span is covered"));
-  self->sample_entry = new_entry ("0.5", 4, _ ("The timeline's step in seconds, 0.1 to 10"));
-  self->target_entry = new_entry ("", 20, NULL);
-  gtk_widget_set_hexpand (self->target_entry, TRUE);
-  add_field (grid, "Mode", GTK_WIDGET (self->mode_dropdown), 0, 0, 1);
-  add_field (grid, "Pattern", GTK_WIDGET (self->pattern_dropdown), 2, 0, 1);
-  add_field (grid, "Block", GTK_WIDGET (self->block_dropdown), 4, 0, 1);
-  add_field (grid, "Queue depth", self->qd_entry, 6, 0, 1);
-  add_field (grid, "Threads", self->threads_entry, 8, 0, 1);
-  add_field (grid, "Span", self->span_entry, 0, 1, 1);
-  add_field (grid, "Duration (s)", self->duration_entry, 2, 1, 1);
-  add_field (grid, "Sample (s)", self->sample_entry, 4, 1, 1);
-  add_field (grid, "Folder", self->target_entry, 6, 1, 3);
-  gtk_box_append (GTK_BOX (self->content), grid);
-
-  self->status_label = gtk_label_new ("");
-  gtk_label_set_xalign (GTK_LABEL (self->status_label), 0);
-  gtk_label_set_wrap (GTK_LABEL (self->status_label), TRUE);
-  gtk_widget_set_hexpand (self->status_label, TRUE);
-  self->time_label = gtk_label_new ("");
-  gtk_widget_add_css_class (self->time_label, "numeric");
-  gtk_box_append (GTK_BOX (line), self->status_label);
-  gtk_box_append (GTK_BOX (line), self->time_label);
-  gtk_box_append (GTK_BOX (self->content), line);
-  self->progress_bar = gtk_progress_bar_new ();
-  gtk_box_append (GTK_BOX (self->content), self->progress_bar);
-
-  self->chart = dm_timeline_chart_new ();
-  gtk_widget_set_hexpand (self->chart, TRUE);
-  gtk_widget_set_vexpand (self->chart, TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->chart), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  "Throughput over time", -1);
-  gtk_box_append (GTK_BOX (self->content), self->chart);
-
-  self->summary_label = gtk_label_new ("Start writes once through a test file as large as the "
-                                       "span, or until the duration is over, and draws the rate "
-                                       "as it goes; the cliff is where it fell below half of its "
-                                       "opening rate for good (a write cache running out).");
-  gtk_label_set_xalign (GTK_LABEL (self->summary_label), 0);
-  gtk_label_set_wrap (GTK_LABEL (self->summary_label), TRUE);
-  gtk_label_set_selectable (GTK_LABEL (self->summary_label), TRUE);
-  gtk_box_append (GTK_BOX (self->content), self->summary_label);
-  gtk_window_set_child (GTK_WINDOW (self), self->content);
+  iface->start = scriptable_start;
+  iface->save = scriptable_save;
+  iface->is_running = scriptable_is_running;
+  iface->summary = scriptable_summary;
 }
+
+/* --- life ------------------------------------------------------------------ */
 
 static void
 dm_sustained_window_dispose (GObject *object)
@@ -845,15 +608,6 @@ dm_sustained_window_dispose (GObject *object)
   DmSustainedWindow *self = DM_SUSTAINED_WINDOW (object);
 
   dm_tool_run_dispose (&self->run);
-  /* A script whose window went away before its files: it failed. */
-  if (self->script)
-    {
-      g_printerr ("diskmeter: the Sustained window was closed before the run was saved\n");
-      g_clear_pointer (&self->script, script_free);
-      if (self->script_done)
-        self->script_done (self->script_data, 1);
-      self->script_done = NULL;
-    }
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (dm_sustained_window_parent_class)->dispose (object);
 }
@@ -873,6 +627,29 @@ dm_sustained_window_class_init (DmSustainedWindowClass *klass)
 
   object_class->dispose = dm_sustained_window_dispose;
   object_class->finalize = dm_sustained_window_finalize;
+
+  /* Dispose has no gtk_widget_dispose_template: GtkWindow unparents its
+   * own titlebar and child, and a second unparent would be a critical. */
+  g_type_ensure (DM_TYPE_TIMELINE_CHART);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/io/github/diskmeter/Diskmeter/dm-sustained-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, content);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, start_button);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, mode_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, pattern_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, block_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, qd_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, threads_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, span_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, duration_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, sample_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, target_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, time_label);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, chart);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, summary_label);
+
   gtk_widget_class_install_action (widget_class, "sustained.start", NULL, action_start);
   gtk_widget_class_install_action (widget_class, "sustained.stop", NULL, action_stop);
   gtk_widget_class_install_action (widget_class, "sustained.save", "s", action_save);
@@ -899,7 +676,7 @@ on_target_changed (DmSustainedWindow *self)
 static void
 dm_sustained_window_init (DmSustainedWindow *self)
 {
-  build (self);
+  gtk_widget_init_template (GTK_WIDGET (self));
   dm_tool_run_init (&self->run, GTK_WINDOW (self), self->status_label, self->time_label,
                     self->progress_bar, (DmToolRunSave) dm_sustained_window_save);
   dm_tool_run_set_mode (&self->run, self->mode_dropdown, 1);
