@@ -135,7 +135,8 @@ target_row (const dm_target_info *t, char cells[N_COLS][1100])
   snprintf (cells[COL_KIND], sizeof cells[0], "%s", target_kinds[t->kind]);
   snprintf (cells[COL_SIZE], sizeof cells[0], "%s", size);
   snprintf (cells[COL_FREE], sizeof cells[0], "%s", free_);
-  snprintf (cells[COL_FS], sizeof cells[0], "%s", t->filesystem[0] ? dm_cli_shown (t->filesystem) : "-");
+  snprintf (cells[COL_FS], sizeof cells[0], "%s",
+            t->filesystem[0] ? dm_cli_shown (t->filesystem) : "-");
   snprintf (cells[COL_LABEL], sizeof cells[0], "%s", t->label[0] ? dm_cli_shown (t->label) : "-");
   snprintf (cells[COL_BUS], sizeof cells[0], "%s", t->bus[0] ? dm_cli_shown (t->bus) : "-");
   snprintf (cells[COL_ACCESS], sizeof cells[0], "%s", target_access (t));

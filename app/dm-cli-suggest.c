@@ -38,7 +38,8 @@ dm_cli_edit_distance (const char *a, size_t la, const char *b, size_t lb)
         if (d[i][j - 1] + 1 < best)
           best = d[i][j - 1] + 1;
         /* "sewep": two letters swapped is one slip, not two. */
-        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+        if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]
+            && d[i - 2][j - 2] + 1 < best)
           best = d[i - 2][j - 2] + 1;
         d[i][j] = best;
       }

@@ -102,7 +102,8 @@ dm_cli_sustained_main (int argc, char **argv)
   if (err < 0)
     {
       char shown[sizeof why + 512];
-      fprintf (stderr, "diskmeter-cli: %s\n", dm_cli_shown (dm_reason_shown (why, shown, sizeof shown)));
+      fprintf (stderr, "diskmeter-cli: %s\n",
+               dm_cli_shown (dm_reason_shown (why, shown, sizeof shown)));
       return DM_CLI_EXIT_FAILED;
     }
   if (dm_sustained_report_init (&c.report, &c.opt.sustained, span, &c.opt.settings, why,
