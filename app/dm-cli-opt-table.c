@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dm-cli-suggest.h"
 #include "dm-i18n.h"
 #include "dm-units.h"
 
@@ -187,8 +188,7 @@ dm_opt_parse (const dm_opt_parser *p, int argc, char **argv, char *why, size_t w
             return dm_why (why, ws, _ ("--%.*s is not an option of %s (see %s --help)"), (int) len,
                            name, p->who, p->who);
           if (!o)
-            return dm_why (why, ws, _ ("unknown option '--%.*s'"), (int) (len < 200 ? len : 200),
-                           name);
+            return dm_cli_unknown_option (p, name, len, why, ws);
           if (eq && o->kind == DM_OPT_FLAG)
             return dm_why (why, ws, _ ("--%s takes no value"), o->name);
           v.text = eq ? eq + 1 : NULL;
