@@ -78,9 +78,8 @@ dm_opt_find (const dm_opt *table, size_t n, unsigned command, const char *name, 
   return NULL;
 }
 
-/* Checks v->text against the row's kind and range and fills in v. */
-static int
-check_value (const dm_opt *o, dm_opt_value *v, char *why, size_t ws)
+int
+dm_opt_check (const dm_opt *o, dm_opt_value *v, char *why, size_t ws)
 {
   char inner[200], a[32], b[32];
   const char *t = v->text;
@@ -202,7 +201,7 @@ dm_opt_parse (const dm_opt_parser *p, int argc, char **argv, char *why, size_t w
             return dm_why (why, ws, _ ("--%s needs a value"), o->name);
           v.text = argv[++i];
         }
-      if ((err = check_value (o, &v, why, ws)) < 0)
+      if ((err = dm_opt_check (o, &v, why, ws)) < 0)
         return err;
       if ((err = p->set (p->user, o, &v, why, ws)) < 0)
         return err;

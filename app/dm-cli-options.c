@@ -15,6 +15,7 @@
 #include "dm-i18n.h"
 #include "dm-compare.h"
 #include "dm-merge.h"
+#include "dm-schedule.h"
 #include "dm-profile.h"
 #include "dm-report.h"
 #include "dm-units.h"

@@ -19,7 +19,7 @@
 #include "dm-compare.h"
 #include "dm-history.h"
 #include "dm-interleave.h"
-#include "dm-merge.h"
+#include "dm-schedule.h"
 #include "dm-profile.h"
 #include "dm-units.h"
 

@@ -97,6 +97,32 @@ dm_buf_add_json_string (dm_buf *b, const char *s)
 }
 
 void
+dm_buf_add_csv_field (dm_buf *b, const char *text)
+{
+  dm_buf cell;
+  dm_buf_init (&cell);
+  dm_text_add_cell (&cell, text);
+  const char *s = cell.error || !cell.data ? "" : cell.data;
+  if (strpbrk (s, ",\"\r\n") == NULL)
+    dm_buf_add (b, s);
+  else
+    {
+      /* Quoted, with the quotes inside doubled. */
+      dm_buf_add (b, "\"");
+      for (const char *p = s, *q; *p; p = q)
+        {
+          q = strchr (p, '"');
+          q = q ? q + 1 : p + strlen (p);
+          dm_buf_addn (b, p, (size_t) (q - p));
+          if (q[-1] == '"')
+            dm_buf_add (b, "\"");
+        }
+      dm_buf_add (b, "\"");
+    }
+  dm_buf_free (&cell);
+}
+
+void
 dm_buf_add_double (dm_buf *b, const char *fmt, double v)
 {
   char tmp[64];

@@ -28,3 +28,7 @@ void dm_buf_add_double (dm_buf *b, const char *fmt, double v);
 /* Appends s as a JSON string literal, quotes included, always valid UTF-8
  * whatever bytes s holds (dm_text_add_json). */
 void dm_buf_add_json_string (dm_buf *b, const char *s);
+/* Appends s as one CSV field: as a spreadsheet cell shows it
+ * (dm_text_add_cell), quoted by RFC 4180 where it holds a comma, a quote
+ * or a line break. Every CSV writer's text goes through it. */
+void dm_buf_add_csv_field (dm_buf *b, const char *s);

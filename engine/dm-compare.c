@@ -270,12 +270,6 @@ dm_compare_write_text (const dm_compare *c, dm_buf *b)
     }
 }
 
-static void
-csv_field (dm_buf *b, const char *s)
-{
-  dm_text_add_csv (b, s);
-}
-
 void
 dm_compare_write_csv (const dm_compare *c, dm_buf *b)
 {
@@ -283,7 +277,7 @@ dm_compare_write_csv (const dm_compare *c, dm_buf *b)
   for (unsigned i = 0; i < c->n_runs; i++)
     {
       dm_buf_add (b, ",");
-      csv_field (b, c->names[i]);
+      dm_buf_add_csv_field (b, c->names[i]);
       dm_buf_printf (b, ",%c_colour", 'A' + (i % 26));
       if (i > 0)
         {

@@ -7,17 +7,7 @@
 
 #include <string.h>
 
-#include "dm-text.h"
 #include "dm-units.h"
-
-/* A user's or the OS's text: lines and tabs as typed, quoted by RFC 4180;
- * no other control character reaches a terminal or a spreadsheet, and
- * bytes that are not UTF-8 are escaped (dm_text_add_csv). */
-static void
-field (dm_buf *b, const char *text)
-{
-  dm_text_add_csv (b, text);
-}
 
 static void
 number (dm_buf *b, const char *fmt, double v)
@@ -94,19 +84,19 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
       number (b, "%.2f", l->max);
       number (b, "%.2f", res->cpu_percent);
       dm_buf_add (b, ",");
-      field (b, r->backend);
+      dm_buf_add_csv_field (b, r->backend);
       dm_buf_printf (b, ",%s,", r->cached ? "yes" : "no");
-      field (b, r->target.path);
+      dm_buf_add_csv_field (b, r->target.path);
       dm_buf_add (b, ",");
-      field (b, r->target.real_path[0] ? r->target.real_path : r->target.path);
+      dm_buf_add_csv_field (b, r->target.real_path[0] ? r->target.real_path : r->target.path);
       dm_buf_add (b, ",");
-      field (b, r->target.filesystem);
+      dm_buf_add_csv_field (b, r->target.filesystem);
       dm_buf_add (b, ",");
-      field (b, r->target.device);
+      dm_buf_add_csv_field (b, r->target.device);
       dm_buf_add (b, ",");
-      field (b, r->target.model);
+      dm_buf_add_csv_field (b, r->target.model);
       dm_buf_printf (b, ",%s,%s,", size, date);
-      field (b, r->comment);
+      dm_buf_add_csv_field (b, r->comment);
       device_columns (b, &res->device);
       if (r->n_thresholds)
         {

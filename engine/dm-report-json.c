@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "dm-merge.h"
+#include "dm-schedule.h"
 #include "dm-text.h"
 #include "dm-units.h"
 
@@ -239,8 +239,9 @@ iso_time (int64_t t, char *buf, size_t size)
   strftime (buf, size, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
-void
-dm_report_write_json (const dm_report *r, dm_buf *b)
+/* Everything but the top-level object's closing brace. */
+static void
+write_members (const dm_report *r, dm_buf *b)
 {
   const dm_settings *s = &r->settings;
   json j = { b, 0, true };
@@ -399,5 +400,18 @@ dm_report_write_json (const dm_report *r, dm_buf *b)
     }
   close_ (&j, "]");
   j.depth = 0;
+}
+
+void
+dm_report_write_json (const dm_report *r, dm_buf *b)
+{
+  write_members (r, b);
   dm_buf_add (b, "\n}\n");
+}
+
+bool
+dm_report_write_json_open (const dm_report *r, dm_buf *b)
+{
+  write_members (r, b);
+  return !b->error;
 }

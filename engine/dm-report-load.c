@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "dm-json.h"
-#include "dm-merge.h"
+#include "dm-schedule.h"
 #include "dm-text.h"
 #include "dm-units.h"
 

@@ -185,6 +185,10 @@ double dm_result_value (const dm_result *res, int unit);
 
 void dm_report_write_text (const dm_report *r, dm_buf *out);
 void dm_report_write_json (const dm_report *r, dm_buf *out);
+/* The same with the top-level object left open, for a feature's writer
+ * (sweep, sustained) to add its member and close with "\n}\n": readers of
+ * plain reports read its file as one. false where out ran out of memory. */
+bool dm_report_write_json_open (const dm_report *r, dm_buf *out);
 void dm_report_write_csv (const dm_report *r, dm_buf *out);
 /* CSV of the timelines: one row per sample of every result (--samples). */
 void dm_report_write_samples_csv (const dm_report *r, dm_buf *out);

@@ -311,18 +311,11 @@ cliff_of (const dm_report *r, dm_sustained_cliff *c)
 void
 dm_sustained_write_json (const dm_report *r, dm_buf *b)
 {
-  size_t start = b->len;
   dm_sustained_cliff c;
 
-  dm_report_write_json (r, b);
-  if (b->error)
+  /* A member of the report's object, as the sweep's is. */
+  if (!dm_report_write_json_open (r, b))
     return;
-  /* Just before the report's closing brace, as the sweep member: readers
-   * of plain reports read a sustained run as one. */
-  if (b->len - start < 3 || memcmp (b->data + b->len - 3, "\n}\n", 3) != 0)
-    return;
-  b->len -= 3;
-  b->data[b->len] = '\0';
   cliff_of (r, &c);
   dm_buf_add (b, ",\n  \"sustained\": {\n    \"mode\": ");
   dm_buf_add_json_string (b, r->n_results ? dm_mode_name (r->results[0].mode) : "write");

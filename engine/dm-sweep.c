@@ -6,11 +6,8 @@
  */
 #include "dm-sweep.h"
 
-#include "dm-gettext.h"
-
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,22 +15,6 @@
 #include "dm-json.h"
 #include "dm-units.h"
 #include "dm-text.h"
-
-static int
-fail (char *why, size_t why_size, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
-
-static int
-fail (char *why, size_t why_size, const char *fmt, ...)
-{
-  if (why && why_size)
-    {
-      va_list ap;
-      va_start (ap, fmt);
-      vsnprintf (why, why_size, dm_gettext (fmt), ap);
-      va_end (ap);
-    }
-  return -EINVAL;
-}
 
 void
 dm_sweep_plan_init (dm_sweep_plan *p)
@@ -62,26 +43,26 @@ dm_sweep_list_parse (const char *text, unsigned min, unsigned max, unsigned *out
   const char *p = text;
   unsigned count = 0;
   if (!text || !*text)
-    return fail (why, why_size, "an empty list");
+    return dm_why (why, why_size, "an empty list");
   while (p)
     {
       const char *end = strchr (p, ',');
       size_t len = end ? (size_t) (end - p) : strlen (p);
       char word[32], inner[160];
       if (len == 0 || len >= sizeof word)
-        return fail (why, why_size, "'%s' is not a list of numbers like 1,2,4,8", text);
+        return dm_why (why, why_size, "'%s' is not a list of numbers like 1,2,4,8", text);
       memcpy (word, p, len);
       word[len] = '\0';
       unsigned v;
       if (dm_uint_parse (word, min, max, &v, inner, sizeof inner) < 0)
-        return fail (why, why_size, "%s", inner);
+        return dm_why (why, why_size, "%s", inner);
       bool seen = false;
       for (unsigned i = 0; i < count; i++)
         seen |= out[i] == v;
       if (!seen)
         {
           if (count == DM_SWEEP_MAX_LIST)
-            return fail (why, why_size, "at most %d values", DM_SWEEP_MAX_LIST);
+            return dm_why (why, why_size, "at most %d values", DM_SWEEP_MAX_LIST);
           out[count++] = v;
         }
       p = end ? end + 1 : NULL;
@@ -117,13 +98,13 @@ dm_sweep_report_init (dm_report *r, const dm_sweep_plan *p, const dm_settings *s
     note[0] = '\0';
   if (p->block_size < DM_BLOCK_MIN || p->block_size > DM_BLOCK_MAX
       || (p->block_size & (p->block_size - 1)))
-    return fail (why, why_size, "the block size must be a power of two from 4KiB to 8MiB");
+    return dm_why (why, why_size, "the block size must be a power of two from 4KiB to 8MiB");
   if (!p->n_queue_depths || !p->n_threads
       || p->n_queue_depths > DM_SWEEP_MAX_LIST || p->n_threads > DM_SWEEP_MAX_LIST)
-    return fail (why, why_size, "a sweep needs 1 to %d queue depths and thread counts",
-                 DM_SWEEP_MAX_LIST);
+    return dm_why (why, why_size, "a sweep needs 1 to %d queue depths and thread counts",
+                   DM_SWEEP_MAX_LIST);
   if (p->mode >= DM_N_MODES)
-    return fail (why, why_size, "the mode must be read, write or mix");
+    return dm_why (why, why_size, "the mode must be read, write or mix");
 
   for (unsigned i = 0; i < p->n_queue_depths; i++)
     for (unsigned k = 0; k < p->n_threads; k++)
@@ -131,8 +112,8 @@ dm_sweep_report_init (dm_report *r, const dm_sweep_plan *p, const dm_settings *s
         unsigned qd = p->queue_depths[i], t = p->threads[k];
         total++;
         if (qd < 1 || qd > DM_QUEUE_MAX || t < 1 || t > DM_THREADS_MAX)
-          return fail (why, why_size, "queue depths must be 1..%d and threads 1..%d",
-                       DM_QUEUE_MAX, DM_THREADS_MAX);
+          return dm_why (why, why_size, "queue depths must be 1..%d and threads 1..%d",
+                         DM_QUEUE_MAX, DM_THREADS_MAX);
         /* More threads than the CPUs can run measure the scheduler, and
          * more I/O in flight or buffer memory than this measures the
          * machine's memory, not the disk. */
@@ -168,7 +149,7 @@ dm_sweep_report_init (dm_report *r, const dm_sweep_plan *p, const dm_settings *s
 #undef REASON
 
   if (!n)
-    return fail (why, why_size, "no combination can run here: %s", reasons);
+    return dm_why (why, why_size, "no combination can run here: %s", reasons);
   if (n < total && note && note_size)
     snprintf (note, note_size, "left out %u of %u combinations: %s", total - n, total, reasons);
 
@@ -176,7 +157,7 @@ dm_sweep_report_init (dm_report *r, const dm_sweep_plan *p, const dm_settings *s
   int err = dm_report_init (r, s, specs, n, DM_MODE_BIT (p->mode));
   if (err < 0)
     {
-      fail (why, why_size, "%s", err == -ENOMEM ? "out of memory" : "nothing to run");
+      dm_why (why, why_size, "%s", err == -ENOMEM ? "out of memory" : "nothing to run");
       return err;
     }
   snprintf (r->profile, sizeof r->profile, "sweep");
@@ -430,20 +411,13 @@ void
 dm_sweep_write_json (const dm_report *r, const dm_sweep_plan *p, dm_buf *b)
 {
   unsigned qds[DM_SWEEP_MAX_LIST], ts[DM_SWEEP_MAX_LIST], n_qds, n_ts;
-  size_t start = b->len;
   int knee_index = -1, best_index = -1;
   double bound = p ? p->latency_bound_us : 0;
 
-  dm_report_write_json (r, b);
-  if (b->error)
+  /* The sweep member goes into the report's object, so readers of plain
+   * reports read a sweep report as one. */
+  if (!dm_report_write_json_open (r, b))
     return;
-  /* The report writer ends the top-level object with "\n}\n"; the sweep
-   * member goes just before that brace, so readers of plain reports read
-   * a sweep report as one. */
-  if (b->len - start < 3 || memcmp (b->data + b->len - 3, "\n}\n", 3) != 0)
-    return;
-  b->len -= 3;
-  b->data[b->len] = '\0';
 
   if (p)
     {

@@ -159,32 +159,6 @@ dm_text_add_cell (dm_buf *b, const char *s)
   add_shown (b, s, true);
 }
 
-void
-dm_text_add_csv (dm_buf *b, const char *text)
-{
-  dm_buf cell;
-  dm_buf_init (&cell);
-  dm_text_add_cell (&cell, text);
-  const char *s = cell.error || !cell.data ? "" : cell.data;
-  if (strpbrk (s, ",\"\r\n") == NULL)
-    dm_buf_add (b, s);
-  else
-    {
-      /* Quoted, with the quotes inside doubled. */
-      dm_buf_add (b, "\"");
-      for (const char *p = s, *q; *p; p = q)
-        {
-          q = strchr (p, '"');
-          q = q ? q + 1 : p + strlen (p);
-          dm_buf_addn (b, p, (size_t) (q - p));
-          if (q[-1] == '"')
-            dm_buf_add (b, "\"");
-        }
-      dm_buf_add (b, "\"");
-    }
-  dm_buf_free (&cell);
-}
-
 const char *
 dm_text_shown (char *dst, size_t size, const char *s)
 {

@@ -36,9 +36,6 @@ void dm_text_add_shown (dm_buf *b, const char *s);
 /* Appends s as a spreadsheet cell shows it: as shown, but newlines,
  * carriage returns and tabs kept (the workbook's cells). */
 void dm_text_add_cell (dm_buf *b, const char *s);
-/* Appends s as one CSV field: a cell, quoted by RFC 4180 where it holds a
- * comma, a quote or a line break. */
-void dm_text_add_csv (dm_buf *b, const char *s);
 /* The same as dm_text_add_shown into a fixed buffer (cut at a boundary); returns dst. */
 const char *dm_text_shown (char *dst, size_t size, const char *s);
 

@@ -15,6 +15,7 @@
 
 #include "dm-xlsx.h"
 #include "dm-platform.h"
+#include "dm-schedule.h"
 #include "dm-text.h"
 #include "dm-units.h"
 

@@ -4,8 +4,9 @@
 # The window's code calls downward only: the application knows the main
 # window, the main window knows the History window, and nothing answers back
 # by calling up. The History window asks with signals, the main window tells
-# the application with its running and exit-status properties, and the
-# window's private header stays among the window's own files (and its tests).
+# the application with its running property (a script with its done
+# callback), and the window's private header stays among the window's own
+# files (and its tests).
 # And the build's facts are stated once (config.h).
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 

@@ -68,10 +68,10 @@ test_shown (void)
 
   dm_buf b;
   dm_buf_init (&b);
-  dm_text_add_csv (&b, "a,\"b\"\nc\x1b");
+  dm_buf_add_csv_field (&b, "a,\"b\"\nc\x1b");
   DM_CHECK_STR (b.data, "\"a,\"\"b\"\"\nc\\x1b\"");
   dm_buf_clear (&b);
-  dm_text_add_csv (&b, "plain");
+  dm_buf_add_csv_field (&b, "plain");
   DM_CHECK_STR (b.data, "plain");
   dm_buf_free (&b);
 }

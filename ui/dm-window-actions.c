@@ -166,8 +166,7 @@ dm_window_save_screenshot (DmWindow    *self,
 {
   /* The sweep window saves its PNG the same way. */
   /* A scripted screenshot may ask for a larger, sharper picture. */
-  double scale = self->script && self->script->screenshot_scale > 0
-                   ? self->script->screenshot_scale : 1;
+  double scale = dm_script_screenshot_scale (self);
 
   return dm_screenshot_save_scaled (GTK_WIDGET (self), self->content, scale, path, error);
 }

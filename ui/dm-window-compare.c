@@ -41,7 +41,7 @@ _dm_window_history_save (DmWindow        *self,
   dm_report_view_free (&view);
   if (err < 0)
     g_warning ("The run was not saved in the history: %s", dm_strerror (err));
-  else if (self->script)
+  else if (dm_script_get (self))
     g_print ("diskmeter: kept in the history as %s\n", path);
   if (self->history_window)
     dm_history_window_reload (DM_HISTORY_WINDOW (self->history_window));

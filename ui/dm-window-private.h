@@ -14,6 +14,7 @@
 #include "dm-job.h"
 #include "dm-platform.h"
 #include "dm-report.h"
+#include "dm-script.h"
 #include "dm-thresholds-dialog.h"
 #include "dm-window.h"
 
@@ -68,7 +69,6 @@ struct _DmWindow
 
   DmJob         *job;
   gboolean       close_after_job; /* the window was closed mid-run */
-  DmScript      *script;
   guint          reported;        /* results already logged by a script (bits) */
 
   /* comparison: a second target run interleaved with the first */
@@ -84,7 +84,6 @@ struct _DmWindow
   guint          n_saved;
   GtkWidget     *history_window;  /* weak: open while the user keeps it */
   gboolean       running;         /* the property: a job is on */
-  int            exit_status;     /* the property: worst of the scripted runs */
   dm_threshold   rules[DM_THRESHOLDS_MAX]; /* green/red limits, from settings */
   unsigned       n_rules;
 };
@@ -92,8 +91,6 @@ struct _DmWindow
 typedef enum { DM_EXPORT_TEXT, DM_EXPORT_JSON, DM_EXPORT_CSV, DM_EXPORT_PNG } DmExportKind;
 
 /* dm-window.c */
-void        _dm_window_set_exit_status     (DmWindow        *self,
-                                            int              status);
 void        _dm_window_set_status          (DmWindow        *self,
                                             const char      *text);
 char       *_dm_window_current_target      (DmWindow        *self);
@@ -137,9 +134,7 @@ gboolean    _dm_window_open_latency_view   (DmWindow        *self,
                                             guint            c);
 
 /* dm-window-script.c */
-void        _dm_window_script_save         (DmWindow        *self,
-                                            gboolean         with_screenshot);
-void        _dm_window_script_continue     (DmWindow        *self);
+void        _dm_window_scriptable_init     (DmScriptableInterface *iface);
 
 /* dm-window-compare.c */
 void        _dm_window_history_save        (DmWindow        *self,

@@ -24,9 +24,11 @@
 #include "dm-tile.h"
 #include "dm-ui.h"
 
-G_DEFINE_FINAL_TYPE (DmWindow, dm_window, GTK_TYPE_APPLICATION_WINDOW)
+G_DEFINE_FINAL_TYPE_WITH_CODE (DmWindow, dm_window, GTK_TYPE_APPLICATION_WINDOW,
+                               G_IMPLEMENT_INTERFACE (DM_TYPE_SCRIPTABLE,
+                                                      _dm_window_scriptable_init))
 
-enum { PROP_0, PROP_RUNNING, PROP_EXIT_STATUS, PROP_MODES, N_PROPS };
+enum { PROP_0, PROP_RUNNING, PROP_MODES, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 /* --- messages -------------------------------------------------------------- */
@@ -408,17 +410,6 @@ set_running (DmWindow *self,
   _dm_window_sync_modes (self);
 }
 
-/* A scripted run's outcome: the worst status wins, as a shell expects. */
-void
-_dm_window_set_exit_status (DmWindow *self,
-                            int       status)
-{
-  if (status <= self->exit_status)
-    return;
-  self->exit_status = status;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXIT_STATUS]);
-}
-
 static const char *
 phase_text (dm_phase phase)
 {
@@ -463,7 +454,7 @@ on_job_progress (DmJob    *job,
                    && res->status != DM_STATUS_COMPLETE && res->status != DM_STATUS_FAILED);
       /* An unattended run logs each figure as it is final, so a script or
        * a CI log can follow it without a screen. */
-      if (self->script && i < 32 && !(self->reported & (1u << i))
+      if (dm_script_get (self) && i < 32 && !(self->reported & (1u << i))
           && res->status == DM_STATUS_COMPLETE)
         {
           g_autofree char *line = dm_tile_describe (&res->spec, res->mode,
@@ -598,19 +589,15 @@ on_job_finished (DmJob    *job,
           break;
         }
 
-  if (self->script)
-    _dm_window_set_exit_status (self, code == 0 ? 0 : 1);
   if (self->close_after_job)
     {
       /* A scripted run that was stopped still leaves its figures behind:
        * the finished tests are in the files, marked as cancelled. */
-      if (self->script)
-        _dm_window_script_save (self, FALSE);
+      dm_script_save_before_close (self, code == 0 ? 0 : 1);
       gtk_window_destroy (GTK_WINDOW (self));
       return;
     }
-  if (self->script)
-    _dm_window_script_continue (self);
+  dm_script_run_finished (self, code == 0 ? 0 : 1);
 }
 
 void
@@ -695,6 +682,26 @@ dm_window_is_running (DmWindow *self)
   return self->job != NULL;
 }
 
+gboolean
+dm_window_save (DmWindow    *self,
+                const char  *format,
+                const char  *path,
+                GError     **error)
+{
+  static const char *const formats[] = {
+    [DM_EXPORT_TEXT] = "text", [DM_EXPORT_JSON] = "json", [DM_EXPORT_CSV] = "csv",
+    [DM_EXPORT_PNG] = "png",
+  };
+
+  g_return_val_if_fail (DM_IS_WINDOW (self), FALSE);
+
+  for (guint kind = 0; kind < G_N_ELEMENTS (formats); kind++)
+    if (g_strcmp0 (format, formats[kind]) == 0)
+      return _dm_window_export_to (self, kind, path, error);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "Cannot save as %s", format);
+  return FALSE;
+}
+
 /* --- life cycle ---------------------------------------------------------- */
 
 static gboolean
@@ -745,7 +752,6 @@ dm_window_dispose (GObject *object)
   if (self->settings)
     g_signal_handlers_disconnect_by_data (self->settings, self);
   g_clear_object (&self->settings);
-  g_clear_pointer (&self->script, dm_script_free);
   G_OBJECT_CLASS (dm_window_parent_class)->dispose (object);
 }
 
@@ -778,9 +784,6 @@ dm_window_get_property (GObject    *object,
     {
     case PROP_RUNNING:
       g_value_set_boolean (value, self->running);
-      break;
-    case PROP_EXIT_STATUS:
-      g_value_set_int (value, self->exit_status);
       break;
     case PROP_MODES:
       g_value_take_string (value, self->settings ? g_settings_get_string (self->settings, "modes")
@@ -844,11 +847,6 @@ dm_window_class_init (DmWindowClass *klass)
   properties[PROP_RUNNING] =
     g_param_spec_boolean ("running", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /* What the process should exit with after scripted runs: 0, or 1 once
-   * a run, a start or a save has failed. */
-  properties[PROP_EXIT_STATUS] =
-    g_param_spec_int ("exit-status", NULL, NULL, 0, 255, 0,
-                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* Which columns a run measures: the modes setting, and the state of
    * the win.modes action ("all", "read", "write", "read,mix"). */
   properties[PROP_MODES] =

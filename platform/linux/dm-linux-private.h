@@ -4,6 +4,7 @@
  */
 #pragma once
 
+#include "dm-faults-private.h"
 #include "dm-platform.h"
 
 struct dm_file {
@@ -11,9 +12,6 @@ struct dm_file {
   bool direct;
   bool nocow;  /* copy-on-write switched off before the first byte (btrfs) */
 };
-
-/* Non-zero (the code to fail with) when a test armed a fault at point. */
-int _dm_fault_check (dm_fault_point point);
 
 /* Opens a block device with open(2)'s flags; a read the kernel refuses
  * goes through udisks2's OpenForBenchmark where it runs (dm-udisks-linux.c).

@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dm-faults-private.h"
 #include "dm-platform.h"
 
 struct dm_file {
@@ -46,9 +47,6 @@ wchar_t *_dm_win_path (const char *utf8, int *err);
  * alike. Returns 0 or an engine code. */
 int _dm_win_ioctl (HANDLE h, DWORD code, const void *in, DWORD in_size,
                    void *out, DWORD out_size, DWORD *returned);
-
-/* 0, or the code of a fault a test armed for this operation. */
-int _dm_fault_check (dm_fault_point point);
 
 /* A new handle with its own file object, so that each worker's completion
  * port can own one (a file object belongs to at most one port). */

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Test-only fault injection for the test file's operations on Windows, the
- * same contract as on Linux: the nth next call of an operation fails with
- * the armed code. Production code pays one relaxed load per file operation
- * and none per measured I/O.
+ * Test-only fault injection for the file operations of the platform layer,
+ * the same on every OS: the nth next call of an operation fails with the
+ * armed code. The counters are atomics so a test may arm a fault while
+ * another thread runs; production code pays one relaxed load per file
+ * operation, none per measured I/O.
  */
-#include "dm-win-private.h"
+#include "dm-faults-private.h"
 
 #include <errno.h>
 #include <stdatomic.h>
@@ -26,17 +27,14 @@ int
 _dm_fault_check (dm_fault_point point)
 {
   unsigned n = atomic_load_explicit (&countdown[point], memory_order_relaxed);
-
-  while (n > 0)
+  while (n)
     {
-      int code;
-
       if (!atomic_compare_exchange_weak (&countdown[point], &n, n - 1))
         continue;
       if (n > 1)
         return 0;
-      code = atomic_load (&codes[point]);
-      return code != 0 ? code : -EIO;
+      int code = atomic_load (&codes[point]);
+      return code ? code : -EIO;
     }
   return 0;
 }
