@@ -134,6 +134,24 @@ timeline_steps (cairo_t               *cr,
     }
 }
 
+/* How wide text is as the axes' labels draw it. */
+static double
+text_width (GtkWidget  *widget,
+            const char *text)
+{
+  PangoLayout *layout = gtk_widget_create_pango_layout (widget, text);
+  PangoFontDescription *font = pango_font_description_copy (
+      pango_context_get_font_description (pango_layout_get_context (layout)));
+  int w, h;
+
+  pango_font_description_set_size (font, pango_font_description_get_size (font) * LABEL_SCALE);
+  pango_layout_set_font_description (layout, font);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  pango_font_description_free (font);
+  g_object_unref (layout);
+  return w;
+}
+
 /* The time axis's step: 1, 2 or 5 times a power of ten, for about five
  * ticks over t_end; digits, the decimals its labels need. */
 static double
@@ -337,16 +355,23 @@ dm_timeline_chart_snapshot (GtkWidget   *widget,
     char names[16][16];
     guint n = dm_timeline_chart_time_ticks (t_end, ticks, names, G_N_ELEMENTS (ticks));
 
+    double shown_to = -G_MAXDOUBLE;
+
     gdk_cairo_set_source_rgba (cr, &fg);
     for (guint k = 0; k < n; k++)
       {
         double x = floor (TL_LEFT + pw * ticks[k] / t_end) + 0.5;
+        double w = text_width (widget, names[k]);
+        double left = k == 0 ? x : x - w / 2;
 
         cairo_move_to (cr, x, top + ph);
         cairo_line_to (cr, x, top + ph + 4);
         cairo_stroke (cr);
-        dm_draw_text (widget, cr, names[k], x, top + ph + 5, k == 0 ? 0 : 0.5, 0, FALSE,
-                      LABEL_SCALE);
+        /* A narrow chart names every other tick rather than overprint. */
+        if (left < shown_to + 8)
+          continue;
+        dm_draw_text (widget, cr, names[k], left, top + ph + 5, 0, 0, FALSE, LABEL_SCALE);
+        shown_to = left + w;
       }
   }
 
