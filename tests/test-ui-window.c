@@ -1163,6 +1163,58 @@ test_script_exit_status (void)
   g_assert_cmpint (status, ==, 1);
 }
 
+/* The count, size and unit dropdowns and their keys are one: a key set
+ * elsewhere (a menu, the command line, D-Bus) shows in the dropdown, a
+ * size the list lacks is added to it, one that does not parse leaves it
+ * alone, and a pick in the dropdown is the key. */
+static void
+test_dropdowns_follow_keys (void)
+{
+  GtkDropDown *count = window->count_dropdown;
+  GtkDropDown *size = window->size_dropdown;
+  GtkDropDown *units = window->units_dropdown;
+
+  g_settings_set_int (settings, "count", 3);
+  g_settings_set_string (settings, "size", "1024MiB");
+  g_settings_set_string (settings, "units", "IOPS");
+  dm_ui_test_spin ();
+  g_assert_cmpuint (gtk_drop_down_get_selected (count), ==, 2);
+  g_assert_cmpstr (selected_label (size), ==, "1GiB");
+  g_assert_cmpuint (gtk_drop_down_get_selected (units), ==, DM_UNIT_IOPS);
+  /* Shown in its canonical form, the key keeps the words it was given. */
+  {
+    g_autofree char *kept = g_settings_get_string (settings, "size");
+    g_assert_cmpstr (kept, ==, "1024MiB");
+  }
+
+  g_settings_set_string (settings, "size", "100MiB");
+  dm_ui_test_spin ();
+  g_assert_cmpstr (selected_label (size), ==, "100MiB");
+  g_settings_set_string (settings, "size", "lots");
+  dm_ui_test_spin ();
+  g_assert_cmpstr (selected_label (size), ==, "100MiB");
+
+  gtk_drop_down_set_selected (count, 4);
+  gtk_drop_down_set_selected (units, DM_UNIT_MBPS);
+  g_assert_cmpint (g_settings_get_int (settings, "count"), ==, 5);
+  {
+    g_autofree char *unit = g_settings_get_string (settings, "units");
+    g_assert_cmpstr (unit, ==, dm_unit_name (DM_UNIT_MBPS));
+  }
+  {
+    GListModel *sizes = gtk_drop_down_get_model (size);
+
+    for (guint i = 0; i < g_list_model_get_n_items (sizes); i++)
+      if (!g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (sizes), i), "1GiB"))
+        gtk_drop_down_set_selected (size, i);
+  }
+  {
+    g_autofree char *picked = g_settings_get_string (settings, "size");
+    g_assert_cmpstr (picked, ==, "1GiB");
+  }
+  reset_settings ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1184,6 +1236,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/zoom-and-title", test_zoom_and_title);
   g_test_add_func ("/ui/window/modes", test_modes);
   g_test_add_func ("/ui/window/modes-device", test_modes_device);
+  g_test_add_func ("/ui/window/dropdowns-follow-keys", test_dropdowns_follow_keys);
   g_test_add_func ("/ui/window/rows-not-run", test_rows_not_run);
   g_test_add_func ("/ui/app/options-rewrite", test_options_rewrite);
   g_test_add_func ("/ui/script/every-window", test_script_every_window);
