@@ -69,7 +69,81 @@ best = max(range(w), key=lambda x: cols[x])
 print(best if cols[best] >= 100 else -1, cols[best], w)
 EOF
 }
+# --- few samples, read back from the picture -------------------------------
+# tests/pixels/sustained.json holds one sample; flat.json is it held for
+# twelve samples (3 s), at the opening rate throughout. The chart's MB/s blue
+# is counted inside the chart's box (the tree gives it): one sample is a
+# dot, not a level drawn across; a rate that holds its opening level keeps
+# its line in sight over the dashed "opening" line; the time axis
+# names round ticks in seconds and no word "time"; the progress bar is in
+# the status line, hidden once nothing runs; the footer names the target,
+# the date and the system, as the main window's does.
+chart_blue ()
+{
+  python3 - "$1" "$2" <<'EOF'
+import contextlib, io, os, re, sys
+sys.path.insert(0, os.environ["DM_TESTS_DIR"])
+path, tree = sys.argv[1], sys.argv[2]
+sys.argv = ["png.py", "stats", path]
+with contextlib.redirect_stdout(io.StringIO()):
+    import png
+box = re.search(r"DmTimelineChart \S+ +(\d+),(\d+) (\d+)x(\d+)", open(tree).read())
+x0, y0, cw, ch = map(int, box.groups())
+w, h, bpp, rows = png.read_png(path)
+blue = lambda line, x: all(abs(line[x * bpp + i] - v) <= 8 for i, v in enumerate((54, 133, 227)))
+# The plot, inside the chart's 64 px scales and under its scale names.
+xs = range(x0 + 64, x0 + cw - 64)
+ys = range(y0 + 30, y0 + ch - 28)
+widest = max(sum(1 for x in xs if blue(rows[y], x)) for y in ys)
+total = sum(1 for y in ys for x in xs if blue(rows[y], x))
+shown = sum(1 for x in xs if any(blue(rows[y], x) for y in ys))
+print(widest, total, shown, len(xs))
+EOF
+}
+# Spaces before a tree line's type: how deep the widget is.
+depth () { sed 's/[^ ].*//' <<<"$1" | tr -d '\n' | wc -c; }
 export DM_TESTS_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+python3 - "$DM_TESTS_DIR/pixels/sustained.json" "$out/flat.json" <<'EOF'
+import copy, json, sys
+j = json.load(open(sys.argv[1]))
+r = j["results"][0]
+r["samples"] = [dict(copy.deepcopy(r["samples"][0]), t=0.25 * (k + 1)) for k in range(12)]
+json.dump(j, open(sys.argv[2], "w"))
+EOF
+for name in one flat; do
+  json="$out/flat.json"
+  [ "$name" = one ] && json="$DM_TESTS_DIR/pixels/sustained.json"
+  timeout 60 "$DM_UI_SUSTAINED" show "$json" "$out/$name.png" "$out/$name.tree" \
+    >"$out/$name.log" 2>&1
+  dm_check "the window showed the $name-sample run (status $?)" test -s "$out/$name.tree"
+done
+read -r widest total _ _ < <(chart_blue "$out/one.png" "$out/one.tree")
+dm_log "one sample: $total MB/s pixels, at most $widest in a row"
+dm_check "one sample is a dot ($total pixels), not a line across (widest row $widest px)" \
+  test "${total:-0}" -ge 12 -a "${widest:-999}" -le 16
+read -r widest total shown plot < <(chart_blue "$out/flat.png" "$out/flat.tree")
+dm_log "a rate at its opening level: its line shows in $shown of $plot columns"
+dm_check "the MB/s line stays in sight over the opening level ($shown of $plot columns)" \
+  python3 -c "import sys; sys.exit(0 if ${shown:-0} >= 0.95 * ${plot:-1} else 1)"
+if command -v tesseract >/dev/null; then
+  tesseract "$out/flat.png" "$out/flat" >/dev/null 2>&1
+  axis=$(grep -E '^ *[0O] ?s ' "$out/flat.txt" | head -1)
+  dm_log "the time axis read by OCR: '$axis'"
+  dm_check "the time axis names round ticks in seconds ('$axis')" \
+    test "$(grep -oE '[0-9O.]+ ?s\b' <<<"$axis" | wc -l)" -ge 4
+  dm_check "no 'time' on the chart that reads as a tick" test -z "$(grep -wi time "$out/flat.txt")"
+fi
+for name in one flat; do
+  bar=$(grep GtkProgressBar "$out/$name.tree")
+  chart=$(grep DmTimelineChart "$out/$name.tree")
+  dm_check "$name: the progress bar is in the status line, not across the chart" \
+    test "$(depth "$bar")" -gt "$(depth "$chart")"
+  dm_check "$name: the progress bar is hidden when nothing runs" grep -q ' hidden ' <<<"$bar"
+  footer=$(grep -A1 'label.dm-footer' "$out/$name.tree" | tr '\n' ' ')
+  dm_log "$name: footer $footer"
+  dm_check "$name: the footer names the folder, its filesystem, the date and the system" \
+    grep -qE '/srv/diskmeter-pixels · tmpfs 2026/12/0[12] [0-9:]+ · Debian' <<<"$footer"
+done
 
 # --- a scripted run ---------------------------------------------------------
 before=$(avail "$mnt")

@@ -10,7 +10,8 @@
 # tests/slow-fs.c, a device whose knee is where its parallelism says (QD 2
 # with two reads in service, QD 4 with four): the outline must move right.
 # A disk as target is only read: the Mode control says so and nothing is
-# written to it.
+# written to it. A sweep with no knee and no bound keys neither in its
+# legend, and the picture carries the footer that says what was measured.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/gui-lib.sh"
 
@@ -35,6 +36,24 @@ dm_check "diskmeter-cli sweep exit status 0 (got $DM_RC)" test "$DM_RC" = 0
 
 dm_gui_start_display || dm_die "no X display for the window"
 dm_track_pid "$_dm_xvfb_pid"
+
+# tests/pixels/sweep.json has neither a knee nor a latency bound: its
+# legend keys neither outline (no knee red, no best-under-bound orange in
+# the picture), and its footer names the folder, the filesystem, the date
+# and the system, as the main window's does (OCR).
+timeout 60 "$DM_GUI" --open "$DM_SOURCE_ROOT/tests/pixels/sweep.json" \
+  --save-screenshot "$out/plain.png" --quit-when-done >"$out/plain.log" 2>&1
+dm_check "the sweep without knee or bound was shown and saved (status $?)" test -s "$out/plain.png"
+read -r _ _ _ red orange < <(dm_png colours "$out/plain.png" 224,28,36 255,120,0)
+dm_check "no knee: no knee key in the legend ($red red pixels)" test "${red:-1}" = 0
+dm_check "no bound: no best-under-bound key ($orange orange pixels)" test "${orange:-1}" = 0
+if command -v tesseract >/dev/null; then
+  tesseract "$out/plain.png" "$out/plain" >/dev/null 2>&1
+  footer=$(grep -A1 'tmpfs' "$out/plain.txt" | tr '\n' ' ')
+  dm_log "the footer read by OCR: '$footer'"
+  dm_check "the sweep's picture has the footer: folder, filesystem, date, system" \
+    grep -qE 'pixels . tmpfs +[0-9]*/12/0[12] [0-9]{2}:[0-9]{2}:[0-9]{2} . Debian' <<<"$footer"
+fi
 timeout 60 "$DM_UI_SWEEP" "$out/sweep.json" "$out/sweep.png" "$out/latency.png" 1 1 \
   >"$out/render.log" 2>&1
 rc=$?

@@ -9,10 +9,16 @@
  * With DM_LATENCY_PNG set, the detail of a Mix tile is saved there, with
  * DM_DEVICE_PNG that of a flagged tile, and with DM_TIMELINE_PNG that of
  * a tile with a timeline.
+ * The detail's table reads in three significant digits throughout; Copy
+ * and Save give it as tab-separated text with the same figures, and Escape
+ * closes the detail.
  */
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "dm-application.h"
+#include "dm-format.h"
 #include "dm-ui-test.h"
 #include "dm-latency-view.h"
 #include "dm-screenshot.h"
@@ -308,6 +314,125 @@ test_timeline_detail (void)
   g_assert_cmpint (dm_result_set_samples (res, NULL, 0, 0), ==, 0);
 }
 
+/* The latency view open now (there is one). */
+static GtkWidget *
+open_view (void)
+{
+  g_autoptr (GListModel) toplevels = g_object_ref (gtk_window_get_toplevels ());
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr (GtkWindow) w = g_list_model_get_item (toplevels, i);
+
+      if (DM_IS_LATENCY_VIEW (w))
+        return GTK_WIDGET (w);
+    }
+  g_assert_not_reached ();
+}
+
+static void
+on_text_read (GObject      *clipboard,
+              GAsyncResult *result,
+              gpointer      data)
+{
+  *(char **) data = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (clipboard), result, NULL);
+}
+
+/* Three significant digits: "1.70 ms", "27.4 µs", "0.500 µs", "100 µs". */
+static gboolean
+three_digits (const char *figure)
+{
+  guint digits = 0;
+  gboolean leading = TRUE;
+
+  if (!g_regex_match_simple ("^[0-9]+(\\.[0-9]+)? (µs|ms|s)$", figure, 0, 0))
+    return FALSE;
+  for (const char *p = figure; *p && *p != ' '; p++)
+    {
+      if (*p == '.' || (leading && *p == '0'))
+        continue;
+      leading = FALSE;
+      digits++;
+    }
+  return digits == 3;
+}
+
+static void
+test_table_text (void)
+{
+  g_autofree char *copied = NULL;
+  g_autofree char *saved = NULL;
+  g_autofree char *shown = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("diskmeter-latency-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "table.txt", NULL);
+  g_auto (GStrv) lines = NULL;
+  GtkWidget *view;
+  GString *labels = g_string_new (NULL);
+
+  /* The rule, at the edges of a unit and of a digit. */
+  for (guint i = 0; i < 6; i++)
+    {
+      static const struct { double us; const char *text; } cases[] = {
+        { 1700, "1.70 ms" }, { 2740, "2.74 ms" }, { 999.96, "1.00 ms" }, { 9.996, "10.0 µs" },
+        { 0.5, "0.500 µs" }, { 1234567, "1.23 s" },
+      };
+      g_autofree char *text = dm_format_latency_us (cases[i].us);
+      g_assert_cmpstr (text, ==, cases[i].text);
+    }
+
+  g_settings_set_string (settings, "profile", "default");
+  g_settings_set_boolean (settings, "mix", TRUE);
+  dm_ui_test_spin ();
+  finish_result ("SEQ1M_Q8T1", DM_MODE_MIX);
+  count_views (NULL, TRUE);
+  g_assert_true (press (_dm_window_get_tile (window, 0, 2), "Return"));
+  dm_ui_test_spin ();
+  view = open_view ();
+  collect_labels (view, labels);
+  shown = g_string_free (labels, FALSE);
+
+  /* Copy: the heading, the columns, then a row per figure. */
+  gtk_widget_activate_action (view, "latency.copy", NULL);
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (view), NULL, on_text_read, &copied);
+  while (!copied)
+    g_main_context_iteration (NULL, TRUE);
+  g_test_message ("copied:\n%s", copied);
+  lines = g_strsplit (copied, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 11);
+  g_assert_nonnull (strstr (lines[0], "I/Os measured"));
+  g_assert_cmpstr (lines[1], ==, "\tread\twrite");
+  g_assert_cmpstr (lines[10], ==, "");
+  for (guint i = 2; i < 10; i++)
+    {
+      g_auto (GStrv) cells = g_strsplit (lines[i], "\t", -1);
+
+      g_assert_cmpuint (g_strv_length (cells), ==, 3);
+      for (guint c = 1; c < 3; c++)
+        {
+          g_autofree char *label = g_strdup_printf ("\n%s\n", cells[c]);
+
+          g_assert_true (three_digits (cells[c]));
+          /* The window shows the figure copied. */
+          g_assert_nonnull (strstr (shown, label));
+        }
+    }
+
+  /* Save: the same text in a file. */
+  gtk_widget_activate_action (view, "latency.save-to", "s", path);
+  g_assert_true (g_file_get_contents (path, &saved, NULL, NULL));
+  g_assert_cmpstr (saved, ==, copied);
+  g_remove (path);
+  g_rmdir (dir);
+
+  /* Escape closes the detail; Ctrl+C copies, Ctrl+S saves. */
+  g_assert_true (press (view, "<Control>c"));
+  g_assert_true (press (view, "Escape"));
+  dm_ui_test_spin ();
+  g_assert_cmpuint (count_views (NULL, FALSE), ==, 0);
+  g_settings_set_boolean (settings, "mix", FALSE);
+  dm_ui_test_spin ();
+}
+
 static void
 test_sweep_action (void)
 {
@@ -339,5 +464,6 @@ main (int   argc,
   g_test_add_func ("/ui/latency/device-detail", test_device_detail);
   g_test_add_func ("/ui/latency/timeline-detail", test_timeline_detail);
   g_test_add_func ("/ui/latency/sweep-action", test_sweep_action);
+  g_test_add_func ("/ui/latency/table-text", test_table_text);
   return g_test_run ();
 }

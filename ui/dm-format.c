@@ -197,3 +197,28 @@ dm_format_seconds_left (double seconds)
     return g_strdup_printf ("%u:%02u:%02u left", s / 3600, (s / 60) % 60, s % 60);
   return g_strdup_printf ("%u:%02u left", s / 60, s % 60);
 }
+
+char *
+dm_format_latency_us (double us)
+{
+  static const struct { double scale; const char *unit; } units[] = {
+    { 1, "µs" }, { 1e3, "ms" }, { 1e6, "s" },
+  };
+  guint u = 0;
+  double v;
+  int decimals;
+
+  if (!(us > 0) || !isfinite (us))
+    return g_strdup ("–");
+  /* The unit the figure reads in once rounded to three digits: 999.96 µs
+   * is "1.00 ms", not "1000 µs". */
+  while (u + 1 < G_N_ELEMENTS (units) && us / units[u].scale >= 999.5)
+    u++;
+  v = us / units[u].scale;
+  /* Three significant digits, the zeros kept: "1.70 ms" beside "2.74 ms",
+   * never "1.7 ms". Decimals from the rounded figure, so 9.996 is "10.0". */
+  decimals = 2 - (int) floor (log10 (v));
+  if (decimals > 0 && fabs (v) * pow (10, decimals) >= 999.5)
+    decimals--;
+  return g_strdup_printf ("%.*f %s", CLAMP (decimals, 0, 9), v, units[u].unit);
+}

@@ -45,5 +45,8 @@ char   *dm_tile_describe      (const dm_spec *spec,
                                gboolean     has_value);
 const char *dm_unit_display_name (dm_unit unit);
 char   *dm_format_seconds_left (double     seconds);
+/* A latency for the latency detail's table: three significant digits in
+ * µs, ms or s, trailing zeros kept ("1.70 ms", "27.4 µs"); "–" for none. */
+char   *dm_format_latency_us  (double     us);
 
 G_END_DECLS

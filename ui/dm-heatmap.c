@@ -304,18 +304,28 @@ draw (DmHeatmap *self,
           dm_draw_text (widget, cr, "(best)", g.legend.origin.x + LEGEND_W + 4,
                         g.legend.origin.y + 16, 0, 0, FALSE, 0.7);
         }
+      /* A key only for an outline that is drawn: a sweep with no knee
+       * or no bound has nothing for it to explain. */
       if (g.legend.size.height > 90)
         {
           double y = g.legend.origin.y + g.legend.size.height / 2 - 14;
           graphene_rect_t key = GRAPHENE_RECT_INIT (g.legend.origin.x + LEGEND_W + 4, y, 14, 14);
 
-          outline_cell (cr, &key, 1.5, &knee_colour, FALSE);
-          gdk_cairo_set_source_rgba (cr, &fg);
-          dm_draw_text (widget, cr, "knee", key.origin.x + 18, y + 7, 0, 0.5, FALSE, 0.8);
-          key.origin.y += 20;
-          outline_cell (cr, &key, 1.5, &best_colour, TRUE);
-          gdk_cairo_set_source_rgba (cr, &fg);
-          dm_draw_text (widget, cr, "best ≤ bound", key.origin.x + 18, y + 27, 0, 0.5, FALSE, 0.8);
+          if (self->knee[0] >= 0 && self->knee[1] >= 0)
+            {
+              outline_cell (cr, &key, 1.5, &knee_colour, FALSE);
+              gdk_cairo_set_source_rgba (cr, &fg);
+              dm_draw_text (widget, cr, "knee", key.origin.x + 18, key.origin.y + 7, 0, 0.5,
+                            FALSE, 0.8);
+              key.origin.y += 20;
+            }
+          if (self->best[0] >= 0 && self->best[1] >= 0)
+            {
+              outline_cell (cr, &key, 1.5, &best_colour, TRUE);
+              gdk_cairo_set_source_rgba (cr, &fg);
+              dm_draw_text (widget, cr, "best ≤ bound", key.origin.x + 18, key.origin.y + 7, 0,
+                            0.5, FALSE, 0.8);
+            }
         }
     }
 }

@@ -6,12 +6,15 @@
  * Beside the table: what the disk's own counters saw over the same runs,
  * and why a flagged figure may not be the disk's. Below, the timeline:
  * throughput over the measured time with the p99 latency beside it.
+ * The table is kept as text too, for Copy and Save, in the digits shown.
  */
 #include "dm-latency-view.h"
 #include "dm-i18n-ui.h"
 
 #include <math.h>
 
+#include "dm-file-dialog.h"
+#include "dm-format.h"
 #include "dm-latency-chart.h"
 #include "dm-latency.h"
 #include "dm-tile.h"
@@ -33,6 +36,7 @@ struct _DmLatencyView
 
   gboolean   counted;     /* the result holds the disk's counters */
   GtkWidget *note;        /* why it does not, when it does not */
+  GString   *text;        /* the heading and the table, tab-separated */
 };
 
 G_DEFINE_FINAL_TYPE (DmLatencyView, dm_latency_view, GTK_TYPE_WINDOW)
@@ -49,10 +53,70 @@ dm_latency_view_format_us (double us)
   return g_strdup_printf ("%.3g µs", us);
 }
 
+static gboolean
+save_text (DmLatencyView *self,
+           const char    *path,
+           GError       **error)
+{
+  return g_file_set_contents (path, self->text->str, self->text->len, error);
+}
+
+static void
+action_copy (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), DM_LATENCY_VIEW (widget)->text->str);
+}
+
+static void
+action_save_to (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *parameter)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!save_text (DM_LATENCY_VIEW (widget), g_variant_get_string (parameter, NULL), &error))
+    g_printerr ("diskmeter: %s\n", error->message);
+}
+
+static void
+on_save_response (GtkNativeDialog *dialog,
+                  int              response,
+                  DmLatencyView   *self)
+{
+  g_autofree char *path = dm_file_dialog_get_path (dialog, response);
+
+  if (path)
+    gtk_widget_activate_action (GTK_WIDGET (self), "latency.save-to", "s", path);
+  g_object_unref (dialog);
+}
+
+static void
+action_save (GtkWidget  *widget,
+             const char *action_name,
+             GVariant   *parameter)
+{
+  GtkFileChooserNative *chooser = dm_file_dialog_new_save (GTK_WINDOW (widget), _ ("Save Latency"),
+                                                           "diskmeter-latency.txt");
+
+  g_signal_connect (chooser, "response", G_CALLBACK (on_save_response), widget);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+dm_latency_view_finalize (GObject *object)
+{
+  g_string_free (DM_LATENCY_VIEW (object)->text, TRUE);
+  G_OBJECT_CLASS (dm_latency_view_parent_class)->finalize (object);
+}
+
 static void
 dm_latency_view_class_init (DmLatencyViewClass *klass)
 {
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  G_OBJECT_CLASS (klass)->finalize = dm_latency_view_finalize;
 
   g_type_ensure (DM_TYPE_LATENCY_CHART);
   g_type_ensure (DM_TYPE_TIMELINE_CHART);
@@ -66,12 +130,23 @@ dm_latency_view_class_init (DmLatencyViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DmLatencyView, device_notes);
   gtk_widget_class_bind_template_child (widget_class, DmLatencyView, timeline_title);
   gtk_widget_class_bind_template_child (widget_class, DmLatencyView, timeline);
+
+  gtk_widget_class_install_action (widget_class, "latency.copy", NULL, action_copy);
+  gtk_widget_class_install_action (widget_class, "latency.save", NULL, action_save);
+  gtk_widget_class_install_action (widget_class, "latency.save-to", "s", action_save_to);
+  /* A detail is looked at and put away: Escape closes it, as a dialog. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK, "latency.copy",
+                                       NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK, "latency.save",
+                                       NULL);
 }
 
 static void
 dm_latency_view_init (DmLatencyView *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->text = g_string_new (NULL);
 }
 
 static void
@@ -231,26 +306,32 @@ dm_latency_view_new (GtkWindow       *parent,
       n_columns = 2;
       attach_label (self->table, _ ("read"), 1, 0, TRUE);
       attach_label (self->table, _ ("write"), 2, 0, TRUE);
+      g_string_append_printf (self->text, "\t%s\t%s\n", _ ("read"), _ ("write"));
     }
   else
     {
+      const char *name = res->mode == DM_MODE_WRITE ? _ ("write") : _ ("read");
       const dm_histogram *h = res->mode == DM_MODE_WRITE ? res->hist_write : res->hist_read;
       latency_of (h, &res->latency, &columns[0]);
       n_columns = 1;
-      attach_label (self->table, res->mode == DM_MODE_WRITE ? _ ("write") : _ ("read"), 1, 0, TRUE);
+      attach_label (self->table, name, 1, 0, TRUE);
+      g_string_append_printf (self->text, "\t%s\n", name);
     }
   attach_label (self->table, "", 0, 0, TRUE);
 
   for (guint i = 0; i < G_N_ELEMENTS (names); i++)
     {
       attach_label (self->table, names[i], 0, i + 1, TRUE);
+      g_string_append (self->text, names[i]);
       for (guint c = 0; c < n_columns; c++)
         {
           const dm_latency *l = &columns[c];
           double v[] = { l->min, l->p50, l->p90, l->p99, l->p99_9, l->p99_99, l->max, l->mean };
-          g_autofree char *text = dm_latency_view_format_us (v[i]);
+          g_autofree char *text = dm_format_latency_us (v[i]);
           attach_label (self->table, text, c + 1, i + 1, FALSE);
+          g_string_append_printf (self->text, "\t%s", text);
         }
+      g_string_append_c (self->text, '\n');
     }
 
   if (res->hist_read)
@@ -262,6 +343,8 @@ dm_latency_view_new (GtkWindow       *parent,
   else
     heading = g_strdup_printf (_ ("%s: no latency histogram in this result"), title);
   gtk_label_set_text (GTK_LABEL (self->heading), heading);
+  g_string_prepend (self->text, "\n");
+  g_string_prepend (self->text, heading);
   show_device (self, res);
 
   dm_latency_chart_set_histograms (DM_LATENCY_CHART (self->chart),

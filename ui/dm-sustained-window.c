@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dm-footer.h"
 #include "dm-job.h"
 #include "dm-platform.h"
 #include "dm-screenshot.h"
@@ -47,6 +48,7 @@ struct _DmSustainedWindow
   GtkWidget      *progress_bar;
   GtkWidget      *chart;
   GtkWidget      *summary_label;
+  GtkWidget      *footer_label;
 
   GSettings      *settings;        /* may be NULL */
   DmToolRun       run;             /* the job, or a saved run shown */
@@ -169,6 +171,9 @@ update_actions (DmSustainedWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "sustained.start", !running);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "sustained.stop", running);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "sustained.save", shown_report (self) != NULL);
+  gtk_widget_set_visible (self->progress_bar, running);
+  dm_footer_show (self->footer_label, shown_report (self),
+                  gtk_editable_get_text (GTK_EDITABLE (self->target_entry)));
 }
 
 /* --- planning -------------------------------------------------------------- */
@@ -649,6 +654,7 @@ dm_sustained_window_class_init (DmSustainedWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, chart);
   gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, DmSustainedWindow, footer_label);
 
   gtk_widget_class_install_action (widget_class, "sustained.start", NULL, action_start);
   gtk_widget_class_install_action (widget_class, "sustained.stop", NULL, action_stop);
@@ -671,6 +677,7 @@ on_target_changed (DmSustainedWindow *self)
     }
   else if (g_strcmp0 (shown, note) == 0 && !is_running (self))
     gtk_label_set_text (GTK_LABEL (self->status_label), "");
+  update_actions (self);
 }
 
 static void

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "dm-footer.h"
 #include "dm-heatmap.h"
 #include "dm-job.h"
 #include "dm-json.h"
@@ -47,6 +48,7 @@ struct _DmSweepWindow
   GtkWidget     *throughput_map;
   GtkWidget     *latency_map;
   GtkWidget     *summary_label;
+  GtkWidget     *footer_label;
 
   GSettings     *settings;        /* may be NULL */
   unsigned       logical_cpus;
@@ -201,6 +203,9 @@ update_actions (DmSweepWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "sweep.stop", running);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "sweep.save", shown_report (self) != NULL);
   gtk_widget_set_sensitive (self->start_button, !running);
+  gtk_widget_set_visible (self->progress_bar, running);
+  dm_footer_show (self->footer_label, shown_report (self),
+                  gtk_editable_get_text (GTK_EDITABLE (self->target_entry)));
 }
 
 /* --- planning -------------------------------------------------------------- */
@@ -665,6 +670,7 @@ on_target_changed (DmSweepWindow *self)
   dm_tool_run_check_target (&self->run,
                             gtk_editable_get_text (GTK_EDITABLE (self->target_entry)));
   update_estimate (self);
+  update_actions (self);
 }
 
 static void
@@ -714,6 +720,7 @@ dm_sweep_window_class_init (DmSweepWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, throughput_map);
   gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, latency_map);
   gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, footer_label);
 
   gtk_widget_class_install_action (widget_class, "sweep.start", NULL, action_start);
   gtk_widget_class_install_action (widget_class, "sweep.stop", NULL, action_stop);

@@ -19,6 +19,10 @@
 #define TL_LEFT   64.0
 #define TL_RIGHT  64.0
 
+/* Fewer samples than this are drawn as dots too, and without the opening
+ * and last-quarter levels, which need a run of samples to mean anything. */
+#define FEW_SAMPLES 4
+
 /* The two looks: the Sustained window's chart, and the compact one under
  * the latency detail's histogram (as it was drawn before it was this
  * widget, so its pixels stay the same). */
@@ -96,6 +100,8 @@ timeline_steps (cairo_t               *cr,
                 double                 t_end,
                 double                 top)
 {
+  double radius = cairo_get_line_width (cr) * 1.5 + 1.5;
+
   for (guint k = 0; k < self->n_samples; k++)
     {
       const dm_sample *s = &self->samples[k];
@@ -104,6 +110,9 @@ timeline_steps (cairo_t               *cr,
       double b = TL_LEFT + pw * s->t / t_end;
       double y = y0 + ph - ph * MIN (v, top) / top;
 
+      /* One sample is one figure, not a level held across the axis. */
+      if (self->n_samples == 1)
+        break;
       if (k == 0)
         cairo_move_to (cr, a, y);
       else
@@ -111,6 +120,87 @@ timeline_steps (cairo_t               *cr,
       cairo_line_to (cr, b, y);
     }
   cairo_stroke (cr);
+  /* With few samples each is also a dot where it closed, so the chart
+   * shows how little it rests on. */
+  for (guint k = 0; k < self->n_samples && self->n_samples < FEW_SAMPLES; k++)
+    {
+      const dm_sample *s = &self->samples[k];
+      double v = latency ? s->all.latency_us_p99 : s->all.mb_per_s;
+
+      cairo_new_sub_path (cr);
+      cairo_arc (cr, TL_LEFT + pw * s->t / t_end, y0 + ph - ph * MIN (v, top) / top, radius, 0,
+                 2 * G_PI);
+      cairo_fill (cr);
+    }
+}
+
+/* How wide text is as the axes' labels draw it. */
+static double
+text_width (GtkWidget  *widget,
+            const char *text)
+{
+  PangoLayout *layout = gtk_widget_create_pango_layout (widget, text);
+  PangoFontDescription *font = pango_font_description_copy (
+      pango_context_get_font_description (pango_layout_get_context (layout)));
+  int w, h;
+
+  pango_font_description_set_size (font, pango_font_description_get_size (font) * LABEL_SCALE);
+  pango_layout_set_font_description (layout, font);
+  pango_layout_get_pixel_size (layout, &w, &h);
+  pango_font_description_free (font);
+  g_object_unref (layout);
+  return w;
+}
+
+/* The time axis's step: 1, 2 or 5 times a power of ten, for about five
+ * ticks over t_end; digits, the decimals its labels need. */
+static double
+time_step (double t_end,
+           int   *digits)
+{
+  static const double steps[] = { 1, 2, 5, 10 };
+  double raw = t_end / 5, p = pow (10, floor (log10 (raw)));
+  double step = 10 * p;
+
+  for (guint i = 0; i < G_N_ELEMENTS (steps); i++)
+    if (steps[i] * p >= raw)
+      {
+        step = steps[i] * p;
+        break;
+      }
+  *digits = step >= 1 ? 0 : (int) ceil (-log10 (step) - 1e-9);
+  return step;
+}
+
+guint
+dm_timeline_chart_time_ticks (double  t_end,
+                              double *ticks,
+                              char  (*labels)[16],
+                              guint   max)
+{
+  int digits;
+  double step;
+  guint n = 0;
+
+  if (!(t_end > 0) || !isfinite (t_end))
+    return 0;
+  step = time_step (t_end, &digits);
+  for (guint k = 0; n < max && k * step <= t_end * (1 + 1e-9); k++, n++)
+    {
+      char number[G_ASCII_DTOSTR_BUF_SIZE];
+
+      ticks[n] = k * step;
+      if (k == 0)
+        {
+          g_strlcpy (labels[n], "0 s", sizeof labels[n]);
+          continue;
+        }
+      g_snprintf (labels[n], sizeof labels[n], "%s s",
+                  g_ascii_formatd (number, sizeof number, digits == 0 ? "%.0f"
+                                   : digits == 1 ? "%.1f" : digits == 2 ? "%.2f" : "%.3f",
+                                   ticks[n]));
+    }
+  return n;
 }
 
 /* A mark's label on a backdrop of the background's tone, so it stays
@@ -150,28 +240,40 @@ backdrop_text (GtkWidget  *widget,
   g_object_unref (layout);
 }
 
-/* A level (the rate before or after the cliff): dashed, with its figure. */
+/* A level (the rate before or after the cliff): dashed, with its figure
+ * over it. */
+typedef struct level
+{
+  double      x0, x1, y;
+  char       *label;
+  gboolean    label_left;
+} level;
+
+/* The dashed line goes under the samples' lines (a rate that holds its
+ * level stays in sight), its figure above them. */
 static void
-timeline_level (GtkWidget *widget,
-                cairo_t   *cr,
-                double     x0,
-                double     x1,
-                double     y,
-                const char *label,
-                gboolean    label_left)
+timeline_level (GtkWidget   *widget,
+                cairo_t     *cr,
+                const level *l,
+                gboolean     label)
 {
   double dash[] = { 6, 4 };
 
-  if (x1 - x0 < 2)
+  if (!l->label || l->x1 - l->x0 < 2)
     return;
   gdk_cairo_set_source_rgba (cr, &level_colour);
+  if (label)
+    {
+      backdrop_text (widget, cr, l->label, l->label_left ? l->x0 + 4 : l->x1 - 4, l->y - 4,
+                     l->label_left ? 0 : 1, 1);
+      return;
+    }
   cairo_set_line_width (cr, 2);
   cairo_set_dash (cr, dash, 2, 0);
-  cairo_move_to (cr, x0, y);
-  cairo_line_to (cr, x1, y);
+  cairo_move_to (cr, l->x0, l->y);
+  cairo_line_to (cr, l->x1, l->y);
   cairo_stroke (cr);
   cairo_set_dash (cr, NULL, 0, 0);
-  backdrop_text (widget, cr, label, label_left ? x0 + 4 : x1 - 4, y - 4, label_left ? 0 : 1, 1);
 }
 
 static void
@@ -185,6 +287,8 @@ dm_timeline_chart_snapshot (GtkWidget   *widget,
   double top = lk->top;
   double pw = width - TL_LEFT - TL_RIGHT, ph = height - top - lk->bottom;
   double rate_max = 0, lat_max = 0, rate_top, lat_top, t_end;
+  g_autofree char *before = NULL, *after = NULL;
+  level levels[2] = { { 0 }, { 0 } };
   gboolean latency;
   char label[64];
   GdkRGBA fg;
@@ -244,12 +348,58 @@ dm_timeline_chart_snapshot (GtkWidget   *widget,
       return;
     }
 
-  /* The time axis: 0, the end, and "time" between. */
-  gdk_cairo_set_source_rgba (cr, &fg);
-  dm_draw_text (widget, cr, "0 s", TL_LEFT, top + ph + 4, 0, 0, FALSE, LABEL_SCALE);
-  g_ascii_formatd (label, sizeof label, "%.1f s", t_end);
-  dm_draw_text (widget, cr, label, TL_LEFT + pw, top + ph + 4, 1, 0, FALSE, LABEL_SCALE);
-  dm_draw_text (widget, cr, "time", TL_LEFT + pw / 2, top + ph + 4, 0.5, 0, FALSE, LABEL_SCALE);
+  /* The time axis: round ticks, each named in seconds; the first label
+   * starts at the axis, the others are centred on their tick. */
+  {
+    double ticks[16];
+    char names[16][16];
+    guint n = dm_timeline_chart_time_ticks (t_end, ticks, names, G_N_ELEMENTS (ticks));
+
+    double shown_to = -G_MAXDOUBLE;
+
+    gdk_cairo_set_source_rgba (cr, &fg);
+    for (guint k = 0; k < n; k++)
+      {
+        double x = floor (TL_LEFT + pw * ticks[k] / t_end) + 0.5;
+        double w = text_width (widget, names[k]);
+        double left = k == 0 ? x : x - w / 2;
+
+        cairo_move_to (cr, x, top + ph);
+        cairo_line_to (cr, x, top + ph + 4);
+        cairo_stroke (cr);
+        /* A narrow chart names every other tick rather than overprint. */
+        if (left < shown_to + 8)
+          continue;
+        dm_draw_text (widget, cr, names[k], left, top + ph + 5, 0, 0, FALSE, LABEL_SCALE);
+        shown_to = left + w;
+      }
+  }
+
+  if (self->has_marks)
+    {
+      const DmTimelineMarks *m = &self->marks;
+      double xc = m->found ? TL_LEFT + pw * CLAMP (m->at_s / t_end, 0, 1) : TL_LEFT + pw;
+      double yb = top + ph - ph * MIN (m->before_mb_per_s, rate_top) / rate_top;
+      double ya = top + ph - ph * MIN (m->after_mb_per_s, rate_top) / rate_top;
+      g_autofree char *rate_b = format_rate (m->before_mb_per_s);
+      g_autofree char *rate_a = format_rate (m->after_mb_per_s);
+
+      before = g_strdup_printf ("%s %s", m->found ? _ ("before") : _ ("opening"), rate_b);
+      after = g_strdup_printf ("%s %s", m->found ? _ ("after") : _ ("last quarter"), rate_a);
+      if (m->found)
+        {
+          levels[0] = (level) { TL_LEFT, xc, yb, before, TRUE };
+          levels[1] = (level) { xc, TL_LEFT + pw, ya, after, FALSE };
+        }
+      else if (self->n_samples >= FEW_SAMPLES)
+        {
+          levels[0] = (level) { TL_LEFT, TL_LEFT + pw, yb, before, TRUE };
+          if (fabs (ya - yb) > 14)
+            levels[1] = (level) { TL_LEFT + pw * 0.75, TL_LEFT + pw, ya, after, FALSE };
+        }
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (levels); i++)
+    timeline_level (widget, cr, &levels[i], FALSE);
 
   if (self->n_samples)
     {
@@ -262,42 +412,25 @@ dm_timeline_chart_snapshot (GtkWidget   *widget,
       timeline_steps (cr, self, FALSE, top, pw, ph, t_end, rate_top);
     }
 
-  if (self->has_marks)
+  for (guint i = 0; i < G_N_ELEMENTS (levels); i++)
+    timeline_level (widget, cr, &levels[i], TRUE);
+  if (self->has_marks && self->marks.found)
     {
       const DmTimelineMarks *m = &self->marks;
-      double xc = m->found ? TL_LEFT + pw * CLAMP (m->at_s / t_end, 0, 1) : TL_LEFT + pw;
-      double yb = top + ph - ph * MIN (m->before_mb_per_s, rate_top) / rate_top;
-      double ya = top + ph - ph * MIN (m->after_mb_per_s, rate_top) / rate_top;
-      g_autofree char *rate_b = format_rate (m->before_mb_per_s);
-      g_autofree char *rate_a = format_rate (m->after_mb_per_s);
-      g_autofree char *before = g_strdup_printf ("%s %s", m->found ? _ ("before") : _ ("opening"),
-                                                 rate_b);
-      g_autofree char *after = g_strdup_printf ("%s %s", m->found ? _ ("after") : _ ("last quarter"),
-                                                rate_a);
-      if (m->found)
-        {
-          char size[32];
-          g_autofree char *text = NULL;
+      double xc = TL_LEFT + pw * CLAMP (m->at_s / t_end, 0, 1);
+      char size[32];
+      g_autofree char *text = NULL;
 
-          /* The cliff: a red line from top to bottom, named at the top. */
-          gdk_cairo_set_source_rgba (cr, &cliff_colour);
-          cairo_set_line_width (cr, 3);
-          cairo_move_to (cr, floor (xc) + 0.5, top - 4);
-          cairo_line_to (cr, floor (xc) + 0.5, top + ph);
-          cairo_stroke (cr);
-          dm_size_human (m->cache_bytes, size, sizeof size);
-          text = g_strdup_printf (_ ("cliff after %s"), size);
-          backdrop_text (widget, cr, text, xc > TL_LEFT + pw * 0.7 ? xc - 6 : xc + 6, top + 2,
-                         xc > TL_LEFT + pw * 0.7 ? 1 : 0, 0);
-          timeline_level (widget, cr, TL_LEFT, xc, yb, before, TRUE);
-          timeline_level (widget, cr, xc, TL_LEFT + pw, ya, after, FALSE);
-        }
-      else
-        {
-          timeline_level (widget, cr, TL_LEFT, TL_LEFT + pw, yb, before, TRUE);
-          if (fabs (ya - yb) > 14)
-            timeline_level (widget, cr, TL_LEFT + pw * 0.75, TL_LEFT + pw, ya, after, FALSE);
-        }
+      /* The cliff: a red line from top to bottom, named at the top. */
+      gdk_cairo_set_source_rgba (cr, &cliff_colour);
+      cairo_set_line_width (cr, 3);
+      cairo_move_to (cr, floor (xc) + 0.5, top - 4);
+      cairo_line_to (cr, floor (xc) + 0.5, top + ph);
+      cairo_stroke (cr);
+      dm_size_human (m->cache_bytes, size, sizeof size);
+      text = g_strdup_printf (_ ("cliff after %s"), size);
+      backdrop_text (widget, cr, text, xc > TL_LEFT + pw * 0.7 ? xc - 6 : xc + 6, top + 2,
+                     xc > TL_LEFT + pw * 0.7 ? 1 : 0, 0);
     }
   cairo_destroy (cr);
 }

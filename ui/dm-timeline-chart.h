@@ -44,4 +44,12 @@ void       dm_timeline_chart_set_compact (DmTimelineChart       *self,
                                           gboolean               compact);
 gboolean   dm_timeline_chart_get_compact (DmTimelineChart       *self);
 
+/* The time axis's ticks over 0 to t_end (1, 2 or 5 times a power of ten
+ * apart, about five) and their labels ("0.05 s"); returns how many, at
+ * most max. */
+guint      dm_timeline_chart_time_ticks  (double                 t_end,
+                                          double                *ticks,
+                                          char                 (*labels)[16],
+                                          guint                  max);
+
 G_END_DECLS

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The footer's text, in one place, so the main window's grid and the Sweep
+ * and Sustained windows name a run in the same words and order. It is a
+ * plain string: each window puts it in a label styled .dm-footer.
+ */
+#include "dm-footer.h"
+#include "dm-i18n-ui.h"
+
+#include <string.h>
+
+char *
+dm_footer_text (const char           *where,
+                const dm_target_info *t,
+                const dm_system_info *sys,
+                int64_t               finished,
+                gboolean              cached,
+                const char           *compared_with)
+{
+  GString *s = g_string_new (where ? where : "");
+  char date[64] = "";
+  gsize machine;
+
+  /* What a screenshot must say to be worth pasting: where and on what on
+   * the first line, when and on which system on the second. The label
+   * wraps, so a narrow window still shows all of it. */
+  if (t && t->filesystem[0])
+    g_string_append_printf (s, " · %s", t->filesystem);
+  if (t && t->model[0])
+    g_string_append_printf (s, " · %s", t->model);
+  else if (t && t->device[0] && strcmp (t->device, t->filesystem) != 0)
+    g_string_append_printf (s, " · %s", t->device);
+  if (compared_with)
+    {
+      g_string_append (s, " · ");
+      g_string_append_printf (s, _("compared with %s"), compared_with);
+    }
+  g_string_append_c (s, '\n');
+  machine = s->len;
+  if (finished)
+    {
+      dm_format_local_time (finished, date, sizeof date);
+      g_string_append (s, date);
+    }
+  if (sys && sys->os[0])
+    g_string_append_printf (s, "%s%s", s->len > machine ? " · " : "", sys->os);
+  if (cached)
+    g_string_append_printf (s, "%s%s", s->len > machine ? " · " : "", _("cached (no O_DIRECT)"));
+  if (t && t->is_block_device)
+    g_string_append_printf (s, "%s%s", s->len > machine ? " · " : "", _("read tests only"));
+  if (s->str[s->len - 1] == '\n')
+    g_string_truncate (s, s->len - 1);
+  /* A folder's name need not be UTF-8; a label takes nothing else. */
+  if (!g_utf8_validate (s->str, s->len, NULL))
+    {
+      char *valid = g_utf8_make_valid (s->str, s->len);
+
+      g_string_free (s, TRUE);
+      return valid;
+    }
+  return g_string_free (s, FALSE);
+}
+
+void
+dm_footer_show (GtkWidget       *label,
+                const dm_report *r,
+                const char      *where)
+{
+  g_autofree char *text = NULL;
+
+  if (r && r->target.path[0])
+    where = r->target.path;
+  text = dm_footer_text (where, r ? &r->target : NULL, r ? &r->system : NULL,
+                         r ? r->finished : 0, r && r->cached, NULL);
+  gtk_label_set_text (GTK_LABEL (label), text);
+}
