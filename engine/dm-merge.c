@@ -364,7 +364,10 @@ dm_merge_add (dm_merge *m, const dm_report *r, const char *name, char *why, size
   const unsigned h = m->n_hosts;
 
   if (!st || st->refused)
-    return dm_why (why, why_size, "%s: the merge was already refused", name);
+    {
+      snprintf (why, why_size, "%s: the merge was already refused", name);
+      return -EINVAL;
+    }
   if (check_host (m, r, name, why, why_size) < 0)
     {
       st->refused = true;
@@ -408,10 +411,13 @@ dm_merge_end (dm_merge *m, char *why, size_t why_size)
   char when[40];
 
   if (!st || st->refused)
-    return dm_why (why, why_size, "the merge was already refused");
+    {
+      snprintf (why, why_size, "the merge was already refused");
+      return -EINVAL;
+    }
   st->refused = true; /* until it is complete */
   if (m->n_hosts < 2)
-    return dm_why (why, why_size, "a merge takes 2 result files or more");
+    return dm_why (why, why_size, "merge needs two result files or more");
   if (!m->n_rows)
     return dm_why (why, why_size, "%s: no results", m->hosts[0].name);
 
@@ -474,7 +480,7 @@ dm_merge_build (dm_merge *m, const dm_report *const *reports, const char *const 
   int err;
   memset (m, 0, sizeof *m);
   if (n < 2)
-    return dm_why (why, why_size, "a merge takes 2 result files or more");
+    return dm_why (why, why_size, "merge needs two result files or more");
   if (dm_merge_begin (m, flags) < 0)
     return dm_why (why, why_size, "out of memory");
   for (unsigned h = 0; h < n; h++)
