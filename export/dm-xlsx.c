@@ -30,14 +30,19 @@ typedef struct book {
   lxw_format   *head;
   lxw_format   *num[3][3]; /* [unit MB/s, IOPS, us][none, green, red] */
   char          tmp[1200];
+  char          dir[1100];  /* the scratch folder, for as long as the workbook */
 } book;
 
 static const char *const unit_formats[3] = { "0.00", "0", "0.0" };
 
+/* big: rows go to scratch files in Diskmeter's folder as they are
+ * written, not into memory, for a fleet of thousands of hosts (each row is
+ * then written in order, and texts are kept in their cells rather than in
+ * one shared table, a slightly larger file). */
 static int
-book_open (book *b, char *why, size_t why_size)
+book_open (book *b, bool big, char *why, size_t why_size)
 {
-  char dir[1100];
+  char *dir = b->dir;
   int err;
   memset (b, 0, sizeof *b);
   /* libxlsxwriter writes its file by name, with fopen("wb"); only then
@@ -48,7 +53,7 @@ book_open (book *b, char *why, size_t why_size)
    * truncated, and a path in a folder such as /dev needs no room for it.
    * The name is first made ours, created new and empty, so no link
    * planted there is followed. */
-  if ((err = dm_data_dir (dir, sizeof dir)) < 0)
+  if ((err = dm_data_dir (dir, sizeof b->dir)) < 0)
     {
       snprintf (why, why_size, "no folder for the workbook's scratch file: %s",
                 dm_strerror (err));
@@ -70,7 +75,8 @@ book_open (book *b, char *why, size_t why_size)
       snprintf (why, why_size, "cannot create %s: %s", b->tmp, dm_strerror (err));
       return err;
     }
-  b->wb = workbook_new (b->tmp);
+  lxw_workbook_options options = { .constant_memory = big, .tmpdir = big ? dir : NULL };
+  b->wb = workbook_new_opt (b->tmp, &options);
   if (!b->wb)
     {
       remove (b->tmp);
@@ -305,7 +311,7 @@ dm_xlsx_write_runs (const dm_report *const *runs, const char *const *labels, uns
       snprintf (why, why_size, "%s", dm_strerror (-ENOMEM));
       return -ENOMEM;
     }
-  int err = book_open (&b, why, why_size);
+  int err = book_open (&b, false, why, why_size);
   if (err < 0)
     {
       free (sources);
@@ -344,7 +350,8 @@ dm_xlsx_write_merge (const dm_merge *m, const char *path, char *why, size_t why_
   };
   char name[32], when[40];
   book b;
-  int err = book_open (&b, why, why_size);
+  /* Up to the 256 hosts a merge once took, the workbook is as it was. */
+  int err = book_open (&b, m->n_hosts > 256, why, why_size);
   if (err < 0)
     return err;
 

@@ -251,6 +251,21 @@ for row in m['results']:
 sys.exit(1 if bad else 0)
 EOF
 dm_check "300 hosts add up to the reference" [ $? = 0 ]
+# Their workbook, written row by row to scratch files for a fleet this
+# size: every host in the Hosts and Settings sheets, and a valid zip.
+if "$DM_CLI" merge a.json a.json --allow-duplicates --format xlsx --output probe.xlsx \
+     2>/dev/null; then
+  dm_run x.out x.err merge fleet/host-*.json --format xlsx --output fleet.xlsx
+  dm_check "300 hosts' workbook is written" [ "$DM_RC" = 0 -a -s fleet.xlsx ]
+  dm_check "with a row per host and test, and per host in Settings" python3 -c '
+import json, zipfile
+z = zipfile.ZipFile("fleet.xlsx")
+assert z.testzip() is None
+tests = len(json.load(open("fleet.json"))["results"])
+rows = [z.read("xl/worksheets/sheet%d.xml" % k).decode().count("<row ") for k in (1, 2, 3)]
+assert rows == [1 + tests, 1 + 300 * tests, 1 + 300], rows
+assert "host-00300.json" in z.read("xl/worksheets/sheet3.xml").decode()'
+fi
 # Among them, one host's file again under another name is still found.
 cp fleet/host-00150.json fleet/host-00301.json
 dm_check "a copy among 301 files is refused, naming the copy" \
