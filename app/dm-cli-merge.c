@@ -38,43 +38,47 @@ dm_cli_merge_main (int argc, char **argv)
       return 1;
     }
 
-  dm_report *reports = calloc (n, sizeof *reports);
-  const dm_report *rp[DM_MERGE_MAX];
+  /* One report at a time: read, added to the merge and dropped, so a
+   * fleet of thousands of hosts needs memory for its tests, not for every
+   * host's report. After a file the merge refuses, the rest are still
+   * read, because a file that cannot be read at all is named first, as
+   * it always was. */
+  static dm_report report;
+  dm_merge m;
+  char refused[sizeof why] = "";
   status = 1;
-  unsigned loaded = 0;
-  if (!reports)
+  if (dm_merge_begin (&m, o.allow_duplicates ? DM_MERGE_ALLOW_DUPLICATES : 0) < 0)
     {
       fprintf (stderr, _ ("diskmeter-cli merge: out of memory\n"));
       return 1;
     }
-  for (; loaded < n; loaded++)
+  for (unsigned h = 0; h < n; h++)
     {
       char *text = NULL;
       size_t len;
-      int err = dm_file_read_all (paths[loaded], DM_REPORT_FILE_MAX, &text, &len);
+      int err = dm_file_read_all (paths[h], DM_REPORT_FILE_MAX, &text, &len);
       if (err < 0)
         {
-          fprintf (stderr, _ ("diskmeter-cli merge: cannot read %s: %s\n"),
-                   dm_cli_shown (paths[loaded]),
+          fprintf (stderr, _ ("diskmeter-cli merge: cannot read %s: %s\n"), dm_cli_shown (paths[h]),
                    err == -EFBIG ? "larger than any result file" : dm_strerror (err));
           goto out;
         }
-      err = dm_report_load_json (&reports[loaded], text, len, why, sizeof why);
+      err = dm_report_load_json (&report, text, len, why, sizeof why);
       free (text);
       if (err < 0)
         {
-          fprintf (stderr, _ ("diskmeter-cli merge: %s: %s\n"), dm_cli_shown (paths[loaded]),
+          fprintf (stderr, _ ("diskmeter-cli merge: %s: %s\n"), dm_cli_shown (paths[h]),
                    dm_cli_shown (why));
           goto out;
         }
-      rp[loaded] = &reports[loaded];
+      if (!refused[0] && dm_merge_add (&m, &report, paths[h], refused, sizeof refused) < 0
+          && !refused[0])
+        snprintf (refused, sizeof refused, "%s: cannot be merged", paths[h]);
+      dm_report_clear (&report);
     }
-
-  dm_merge m;
-  if (dm_merge_build (&m, rp, paths, n, o.allow_duplicates ? DM_MERGE_ALLOW_DUPLICATES : 0, why,
-                      sizeof why) < 0)
+  if (refused[0] || dm_merge_end (&m, refused, sizeof refused) < 0)
     {
-      fprintf (stderr, _ ("diskmeter-cli merge: %s\n"), dm_cli_shown (why));
+      fprintf (stderr, _ ("diskmeter-cli merge: %s\n"), dm_cli_shown (refused));
       goto out;
     }
   int err;
@@ -94,7 +98,6 @@ dm_cli_merge_main (int argc, char **argv)
       dm_buf_free (&out);
       snprintf (why, sizeof why, "%s", dm_strerror (err));
     }
-  dm_merge_clear (&m);
   if (err < 0)
     fprintf (stderr, _ ("diskmeter-cli merge: cannot write %s: %s\n"),
              output ? dm_cli_shown (output) : "the report", dm_cli_shown (why));
@@ -102,8 +105,6 @@ dm_cli_merge_main (int argc, char **argv)
     status = 0;
 
 out:
-  for (unsigned i = 0; i < loaded; i++)
-    dm_report_clear (&reports[i]);
-  free (reports);
+  dm_merge_clear (&m);
   return status;
 }

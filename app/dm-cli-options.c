@@ -473,7 +473,7 @@ static const command_info commands[] = {
     N_ ("Adds up the results of hosts that ran the same tests with the same settings at the same "
     "time (diskmeter-cli --start-at): MB/s and IOPS summed over hosts, each host's own "
     "figures, the spread between hosts, and latency percentiles of all I/Os from the hosts' "
-    "merged histograms."), NULL, DM_MERGE_MAX },
+    "merged histograms."), NULL, DM_CLI_MAX_ARGS },
   { DM_CLI_SHOW, "show", "diskmeter-cli show", { "[OPTIONS] FILE" },
     N_ ("a saved run again, as text, JSON or CSV"),
     N_ ("Prints a saved run (a JSON report) again, as text, JSON or CSV; a sweep as diskmeter-cli "
@@ -576,7 +576,7 @@ on_arg (void *user, const char *arg, char *why, size_t ws)
       {
       case DM_CLI_COMPARE:
         return dm_why (why, ws, _ ("at most %d files, got more at '%s'"), DM_COMPARE_MAX, arg);
-      case DM_CLI_MERGE: return dm_why (why, ws, _ ("at most %d files"), DM_MERGE_MAX);
+      case DM_CLI_MERGE: return dm_why (why, ws, _ ("at most %d files"), DM_CLI_MAX_ARGS);
       case DM_CLI_SHOW:
         return dm_why (why, ws, _ ("one file at a time (diskmeter-cli compare shows several)"));
       case DM_CLI_HISTORY: return dm_why (why, ws, _ ("too many arguments"));

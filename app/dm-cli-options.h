@@ -20,7 +20,10 @@
 #include "dm-units.h"
 
 #define DM_CLI_MAX_TESTS 32
-#define DM_CLI_MAX_ARGS  256 /* files of merge (DM_MERGE_MAX) */
+/* Files of merge: a fleet's hosts. 65,536 names are about what a Linux
+ * command line holds (ARG_MAX, 2 MiB by default); the array is static and
+ * only the pointers given are touched. */
+#define DM_CLI_MAX_ARGS  65536
 
 typedef enum { DM_FORMAT_TEXT, DM_FORMAT_JSON, DM_FORMAT_CSV, DM_FORMAT_XLSX } dm_format;
 

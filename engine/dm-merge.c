@@ -4,9 +4,12 @@
  * same tests with the same settings measured at the same time, so
  * everything else is refused with the offending file named; what remains
  * adds up exactly: figures per host summed, histograms per host added
- * bucket by bucket before any percentile is read.
+ * bucket by bucket before any percentile is read. Each report is folded
+ * in as it comes and dropped: what stays is a row per host and test, the
+ * tests' histograms, and the few bytes that tell a run given twice.
  */
 #include "dm-merge.h"
+#include "dm-merge-private.h"
 #include "dm-text.h"
 
 #include <errno.h>
@@ -103,476 +106,409 @@ span_of (const dm_report *r, const dm_result *res, bool scheduled, int64_t *a, i
     }
 }
 
-/* Whether b is a's run again: a file given twice, or a copy of it with
- * another name or comment. A report has no run id and no host name; what
- * tells two hosts apart is when they ran, their test file's random name,
- * their system, and above all what they measured, which no two hosts
- * repeat byte for byte (on a block device the test file is the device on
- * every host, and a fleet's hosts may start in the same second). */
-static bool
-same_run (const dm_report *a, const dm_report *b)
+/* Where the hosts added so far still share a span of time, and the first
+ * that did not, as a merge of them all at once would find it. */
+typedef struct overlap {
+  int64_t lo, hi;
+  long    fail_host; /* -1 while they overlap */
+  int64_t fail_at;   /* the start of that host's span */
+} overlap;
+
+static void
+overlap_add (overlap *o, unsigned h, int64_t a, int64_t b)
 {
-  if (a->started != b->started || a->finished != b->finished
-      || strcmp (a->test_file, b->test_file) || strcmp (a->target.path, b->target.path)
-      || strcmp (a->system.kernel, b->system.kernel)
-      || strcmp (a->system.cpu_model, b->system.cpu_model) || a->n_results != b->n_results)
-    return false;
-  for (unsigned i = 0; i < a->n_results; i++)
+  if (o->fail_host >= 0)
+    return;
+  if (h == 0 || a > o->lo)
+    o->lo = a;
+  if (h == 0 || b < o->hi)
+    o->hi = b;
+  if (o->lo >= o->hi)
     {
-      const dm_result *x = &a->results[i], *y = &b->results[i];
-      if (x->started_ms != y->started_ms || x->n_runs != y->n_runs)
-        return false;
-      for (unsigned k = 0; k < x->n_runs; k++)
-        if (x->runs[k].bytes != y->runs[k].bytes || x->runs[k].ios != y->runs[k].ios
-            || x->runs[k].mb_per_s != y->runs[k].mb_per_s)
-          return false;
+      o->fail_host = h;
+      o->fail_at = a;
+    }
+}
+
+typedef struct merge_test {
+  char         name[32];  /* the first host's, as messages give it */
+  dm_histogram read;      /* all hosts' reads */
+  dm_histogram write;
+  overlap      window;    /* of the scheduled runs */
+} merge_test;
+
+struct dm_merge_state {
+  unsigned       flags;
+  bool           refused;
+  unsigned       cap;      /* hosts the arrays have room for */
+  dm_settings    settings; /* the first host's */
+  merge_test    *tests;    /* n_rows */
+  dm_histogram  *hists;    /* behind rows[].hist, then one to work in */
+  overlap        runs;     /* of the whole runs, for unscheduled hosts */
+  _dm_merge_pool strings;  /* the hosts' texts and thresholds */
+  _dm_merge_pool keys;     /* what tells each run apart, tagged with its host */
+  dm_buf         key;      /* the key being made */
+};
+
+void
+dm_merge_source_of (dm_merge_source *s, const dm_report *r, const char *name)
+{
+  *s = (dm_merge_source) {
+    .name = name,
+    .comment = r->comment,
+    .profile = r->profile,
+    .backend = r->backend,
+    .status = r->status,
+    .started = r->started,
+    .settings = &r->settings,
+    .target_path = r->target.path,
+    .mount_point = r->target.mount_point,
+    .filesystem = r->target.filesystem,
+    .device = r->target.device,
+    .model = r->target.model,
+    .driver = r->target.driver,
+    .size_bytes = r->target.size_bytes,
+    .os = r->system.os,
+    .kernel = r->system.kernel,
+    .cpu_model = r->system.cpu_model,
+    .logical_cpus = r->system.logical_cpus,
+    .memory_bytes = r->system.memory_bytes,
+    .thresholds = r->thresholds,
+    .n_thresholds = r->n_thresholds,
+  };
+}
+
+int
+dm_merge_begin (dm_merge *m, unsigned flags)
+{
+  memset (m, 0, sizeof *m);
+  m->state = calloc (1, sizeof *m->state);
+  if (!m->state)
+    return -ENOMEM;
+  m->state->flags = flags;
+  m->state->runs.fail_host = -1;
+  m->scheduled = true;
+  dm_buf_init (&m->state->key);
+  return 0;
+}
+
+/* What tells a run from another host's: a report has no run id and no
+ * host name, so it is when it ran, its test file's random name, its
+ * system, and above all what it measured, which no two hosts repeat byte
+ * for byte (on a block device the test file is the device on every host,
+ * and a fleet's hosts may start in the same second). false if it cannot
+ * equal any other (a figure that is not a number). */
+static bool
+run_key (const dm_report *r, dm_buf *k)
+{
+  dm_buf_clear (k);
+  dm_buf_addn (k, (const char *) &r->started, sizeof r->started);
+  dm_buf_addn (k, (const char *) &r->finished, sizeof r->finished);
+  dm_buf_addn (k, r->test_file, strlen (r->test_file) + 1);
+  dm_buf_addn (k, r->target.path, strlen (r->target.path) + 1);
+  dm_buf_addn (k, r->system.kernel, strlen (r->system.kernel) + 1);
+  dm_buf_addn (k, r->system.cpu_model, strlen (r->system.cpu_model) + 1);
+  dm_buf_addn (k, (const char *) &r->n_results, sizeof r->n_results);
+  for (unsigned i = 0; i < r->n_results; i++)
+    {
+      const dm_result *x = &r->results[i];
+      dm_buf_addn (k, (const char *) &x->started_ms, sizeof x->started_ms);
+      dm_buf_addn (k, (const char *) &x->n_runs, sizeof x->n_runs);
+      for (unsigned j = 0; j < x->n_runs; j++)
+        {
+          /* Equal figures, as == sees them: -0 is 0, NaN equals nothing. */
+          double mb = x->runs[j].mb_per_s == 0 ? 0 : x->runs[j].mb_per_s;
+          if (isnan (mb))
+            return false;
+          dm_buf_addn (k, (const char *) &x->runs[j].bytes, sizeof x->runs[j].bytes);
+          dm_buf_addn (k, (const char *) &x->runs[j].ios, sizeof x->runs[j].ios);
+          dm_buf_addn (k, (const char *) &mb, sizeof mb);
+        }
     }
   return true;
+}
+
+/* The first host's tests become the merge's rows. */
+static int
+start_rows (dm_merge *m, const dm_report *r)
+{
+  dm_merge_state *st = m->state;
+  st->settings = r->settings;
+  m->n_rows = r->n_results;
+  m->rows = calloc (m->n_rows ? m->n_rows : 1, sizeof *m->rows);
+  st->tests = calloc (m->n_rows ? m->n_rows : 1, sizeof *st->tests);
+  st->hists = malloc ((m->n_rows + 1) * sizeof *st->hists);
+  if (!m->rows || !st->tests || !st->hists)
+    return -ENOMEM;
+  for (unsigned i = 0; i < m->n_rows; i++)
+    {
+      dm_merge_row *row = &m->rows[i];
+      merge_test *t = &st->tests[i];
+      const dm_result *ref = &r->results[i];
+      row->spec = ref->spec;
+      row->mode = ref->mode;
+      row->read_percent = ref->read_percent;
+      row->hist = &st->hists[i];
+      dm_histogram_reset (row->hist);
+      dm_histogram_reset (&t->read);
+      dm_histogram_reset (&t->write);
+      dm_spec_name (&ref->spec, t->name, sizeof t->name);
+      t->window.fail_host = -1;
+    }
+  return 0;
+}
+
+/* Room for one more host in every row. */
+static int
+reserve_host (dm_merge *m)
+{
+  dm_merge_state *st = m->state;
+  if (m->n_hosts < st->cap)
+    return 0;
+  unsigned cap = st->cap ? st->cap * 2 : 16;
+  dm_merge_source *hosts = realloc (m->hosts, cap * sizeof *hosts);
+  if (!hosts)
+    return -ENOMEM;
+  m->hosts = hosts;
+  for (unsigned i = 0; i < m->n_rows; i++)
+    {
+      dm_merge_host *cells = realloc (m->rows[i].hosts, cap * sizeof *cells);
+      if (!cells)
+        return -ENOMEM;
+      m->rows[i].hosts = cells;
+    }
+  st->cap = cap;
+  return 0;
+}
+
+/* The host's texts, stored once in the pool: a kernel or CPU every host
+ * shares costs one copy. */
+static int
+keep_source (dm_merge *m, const dm_report *r, const char *name)
+{
+  dm_merge_state *st = m->state;
+  _dm_merge_pool *p = &st->strings;
+  dm_merge_source *s = &m->hosts[m->n_hosts];
+  const char **texts[] = { &s->comment, &s->profile, &s->backend, &s->target_path,
+                           &s->mount_point, &s->filesystem, &s->device, &s->model,
+                           &s->driver, &s->os, &s->kernel, &s->cpu_model };
+  unsigned tag;
+  dm_merge_source_of (s, r, name);
+  s->settings = &st->settings;
+  for (unsigned k = 0; k < sizeof texts / sizeof texts[0]; k++)
+    if (!(*texts[k] = _dm_merge_pool_string (p, *texts[k])))
+      return -ENOMEM;
+  s->thresholds = _dm_merge_pool_add (p, r->thresholds, r->n_thresholds * sizeof *r->thresholds,
+                                      0, &tag);
+  return s->thresholds ? 0 : -ENOMEM;
+}
+
+/* The checks a report must pass, in the order a merge of every file at
+ * once made them, so the reason given is the same. */
+static int
+check_host (dm_merge *m, const dm_report *r, const char *name, char *why, size_t why_size)
+{
+  dm_merge_state *st = m->state;
+  const unsigned h = m->n_hosts;
+  const char *first = h ? m->hosts[0].name : name;
+  const char *diff;
+  char name_a[32];
+
+  if (r->status != DM_STATUS_COMPLETE)
+    return dm_why (why, why_size, "%s: the run did not complete (%s%s%s)", name,
+                   dm_status_name (r->status), r->error[0] ? ": " : "", r->error);
+  if (h && (diff = settings_differ (&st->settings, &r->settings)))
+    return dm_why (why, why_size, "%s: its settings differ from %s's (%s)", name, first, diff);
+  if (h && r->n_results != m->n_rows)
+    return dm_why (why, why_size, "%s: it has %u tests where %s has %u", name, r->n_results,
+                   first, m->n_rows);
+  if (!h && start_rows (m, r) < 0)
+    return dm_why (why, why_size, "out of memory");
+  for (unsigned i = 0; i < r->n_results; i++)
+    {
+      const dm_result *res = &r->results[i];
+      const dm_merge_row *ref = &m->rows[i];
+      dm_spec_name (&res->spec, name_a, sizeof name_a);
+      if (strcmp (name_a, st->tests[i].name) || res->mode != ref->mode
+          || res->read_percent != ref->read_percent)
+        return dm_why (why, why_size, "%s: its tests differ from %s's (%s %s where %s has %s %s)",
+                       name, first, name_a, dm_mode_name (res->mode), first, st->tests[i].name,
+                       dm_mode_name (ref->mode));
+      if (res->status != DM_STATUS_COMPLETE || !res->n_runs)
+        return dm_why (why, why_size, "%s: %s %s did not complete", name, name_a,
+                       dm_mode_name (res->mode));
+    }
+  if (!(st->flags & DM_MERGE_ALLOW_DUPLICATES) && run_key (r, &st->key))
+    {
+      unsigned e;
+      if (st->key.error
+          || !_dm_merge_pool_add (&st->keys, st->key.data, st->key.len, h, &e))
+        return dm_why (why, why_size, "out of memory");
+      if (e != h)
+        {
+          char when[40];
+          dm_time_format_ms (r->started * 1000, when, sizeof when);
+          return dm_why (why, why_size,
+                         "%s: the same run as %s (started %s, test file %s), which would count "
+                         "one host twice; --allow-duplicates merges it anyway",
+                         name, m->hosts[e].name, when, r->test_file[0] ? r->test_file : "unknown");
+        }
+    }
+  return 0;
+}
+
+int
+dm_merge_add (dm_merge *m, const dm_report *r, const char *name, char *why, size_t why_size)
+{
+  dm_merge_state *st = m->state;
+  const unsigned h = m->n_hosts;
+
+  if (!st || st->refused)
+    {
+      snprintf (why, why_size, "%s: the merge was already refused", name);
+      return -EINVAL;
+    }
+  if (check_host (m, r, name, why, why_size) < 0)
+    {
+      st->refused = true;
+      return -EINVAL;
+    }
+  if (reserve_host (m) < 0 || keep_source (m, r, name) < 0)
+    {
+      st->refused = true;
+      return dm_why (why, why_size, "out of memory");
+    }
+
+  dm_histogram *scratch = &st->hists[m->n_rows];
+  int64_t a, b;
+  span_of (r, NULL, false, &a, &b);
+  overlap_add (&st->runs, h, a, b);
+  for (unsigned i = 0; i < m->n_rows; i++)
+    {
+      dm_merge_row *row = &m->rows[i];
+      merge_test *t = &st->tests[i];
+      const dm_result *res = &r->results[i];
+      host_figures (res, &row->hosts[h], scratch);
+      row->sum_mb_per_s += row->hosts[h].mb_per_s;
+      row->sum_iops += row->hosts[h].iops;
+      if (res->hist_read)
+        dm_histogram_merge (&t->read, res->hist_read);
+      if (res->hist_write)
+        dm_histogram_merge (&t->write, res->hist_write);
+      if (!res->started_ms)
+        m->scheduled = false;
+      span_of (r, res, true, &a, &b);
+      overlap_add (&t->window, h, a, b);
+    }
+  m->n_hosts++;
+  return 0;
+}
+
+int
+dm_merge_end (dm_merge *m, char *why, size_t why_size)
+{
+  dm_merge_state *st = m->state;
+  char when[40];
+
+  if (!st || st->refused)
+    {
+      snprintf (why, why_size, "the merge was already refused");
+      return -EINVAL;
+    }
+  st->refused = true; /* until it is complete */
+  if (m->n_hosts < 2)
+    return dm_why (why, why_size, "merge needs two result files or more");
+  if (!m->n_rows)
+    return dm_why (why, why_size, "%s: no results", m->hosts[0].name);
+
+  /* The first test whose windows did not overlap, and in it the first
+   * file that left none; unscheduled, the first file whose run did. */
+  for (unsigned i = 0; i < m->n_rows && m->scheduled; i++)
+    {
+      const overlap *o = &st->tests[i].window;
+      if (o->fail_host < 0)
+        continue;
+      dm_time_format_ms (o->fail_at, when, sizeof when);
+      return dm_why (why, why_size,
+                     "%s: its %s %s started at %s and did not overlap the other "
+                     "hosts' (were the clocks or --start-at different?)",
+                     m->hosts[o->fail_host].name, st->tests[i].name,
+                     dm_mode_name (m->rows[i].mode), when);
+    }
+  if (!m->scheduled && st->runs.fail_host >= 0)
+    {
+      dm_time_format_ms (st->runs.fail_at, when, sizeof when);
+      return dm_why (why, why_size, "%s: its run (from %s) did not overlap the other files' in time",
+                     m->hosts[st->runs.fail_host].name, when);
+    }
+
+  for (unsigned i = 0; i < m->n_rows; i++)
+    {
+      dm_merge_row *row = &m->rows[i];
+      merge_test *t = &st->tests[i];
+      if (m->scheduled)
+        {
+          row->window_start_ms = t->window.lo;
+          row->window_end_ms = t->window.hi;
+        }
+      dm_histogram_merge (row->hist, &t->read);
+      dm_histogram_merge (row->hist, &t->write);
+      dm_latency_from_histogram (&row->latency, row->hist);
+      if (row->mode == DM_MODE_MIX)
+        {
+          dm_latency_from_histogram (&row->latency_read, &t->read);
+          dm_latency_from_histogram (&row->latency_write, &t->write);
+        }
+      spread (&row->hosts[0].mb_per_s, sizeof row->hosts[0], m->n_hosts, &row->min_mb_per_s,
+              &row->max_mb_per_s, &row->cv_mb_per_s);
+      spread (&row->hosts[0].iops, sizeof row->hosts[0], m->n_hosts, &row->min_iops,
+              &row->max_iops, &row->cv_iops);
+    }
+  /* What only adding needed goes before the report is written. */
+  free (st->tests);
+  st->tests = NULL;
+  _dm_merge_pool_clear (&st->keys);
+  dm_buf_free (&st->key);
+  st->refused = false;
+  return 0;
 }
 
 int
 dm_merge_build (dm_merge *m, const dm_report *const *reports, const char *const *names,
                 unsigned n, unsigned flags, char *why, size_t why_size)
 {
-  char name_a[32], name_b[32];
+  int err;
   memset (m, 0, sizeof *m);
-  if (n < 2 || n > DM_MERGE_MAX)
-    return dm_why (why, why_size, "a merge takes 2 to %d result files", DM_MERGE_MAX);
-  const dm_report *first = reports[0];
-
-  m->scheduled = true;
+  if (n < 2)
+    return dm_why (why, why_size, "merge needs two result files or more");
+  if (dm_merge_begin (m, flags) < 0)
+    return dm_why (why, why_size, "out of memory");
   for (unsigned h = 0; h < n; h++)
-    {
-      const dm_report *r = reports[h];
-      const char *diff;
-      if (r->status != DM_STATUS_COMPLETE)
-        return dm_why (why, why_size, "%s: the run did not complete (%s%s%s)", names[h],
-                       dm_status_name (r->status), r->error[0] ? ": " : "", r->error);
-      if (h && (diff = settings_differ (&first->settings, &r->settings)))
-        return dm_why (why, why_size, "%s: its settings differ from %s's (%s)", names[h],
-                       names[0], diff);
-      if (h && r->n_results != first->n_results)
-        return dm_why (why, why_size, "%s: it has %u tests where %s has %u", names[h],
-                       r->n_results, names[0], first->n_results);
-      for (unsigned i = 0; i < r->n_results; i++)
-        {
-          const dm_result *res = &r->results[i], *ref = &first->results[i];
-          dm_spec_name (&res->spec, name_a, sizeof name_a);
-          dm_spec_name (&ref->spec, name_b, sizeof name_b);
-          if (strcmp (name_a, name_b) || res->mode != ref->mode
-              || res->read_percent != ref->read_percent)
-            return dm_why (why, why_size, "%s: its tests differ from %s's (%s %s where %s has %s %s)",
-                           names[h], names[0], name_a, dm_mode_name (res->mode), names[0], name_b,
-                           dm_mode_name (ref->mode));
-          if (res->status != DM_STATUS_COMPLETE || !res->n_runs)
-            return dm_why (why, why_size, "%s: %s %s did not complete", names[h], name_a,
-                           dm_mode_name (res->mode));
-          if (!res->started_ms)
-            m->scheduled = false;
-        }
-      for (unsigned e = 0; e < h && !(flags & DM_MERGE_ALLOW_DUPLICATES); e++)
-        if (same_run (reports[e], r))
-          {
-            char when[40];
-            dm_time_format_ms (r->started * 1000, when, sizeof when);
-            return dm_why (why, why_size,
-                           "%s: the same run as %s (started %s, test file %s), which would count "
-                           "one host twice; --allow-duplicates merges it anyway",
-                           names[h], names[e], when, r->test_file[0] ? r->test_file : "unknown");
-          }
-      m->reports[h] = r;
-      m->names[h] = names[h];
-    }
-  m->n_hosts = n;
-  if (!first->n_results)
-    return dm_why (why, why_size, "%s: no results", names[0]);
-
-  /* Overlap: each file against the window every file before it shares. */
-  for (unsigned i = 0; i < first->n_results; i++)
-    {
-      int64_t lo = 0, hi = 0;
-      for (unsigned h = 0; h < n; h++)
-        {
-          int64_t a, b;
-          span_of (reports[h], &reports[h]->results[i], m->scheduled, &a, &b);
-          if (h == 0 || a > lo)
-            lo = a;
-          if (h == 0 || b < hi)
-            hi = b;
-          if (lo >= hi)
-            {
-              char when[40];
-              dm_spec_name (&first->results[i].spec, name_a, sizeof name_a);
-              dm_time_format_ms (a, when, sizeof when);
-              if (m->scheduled)
-                return dm_why (why, why_size,
-                               "%s: its %s %s started at %s and did not overlap the other "
-                               "hosts' (were the clocks or --start-at different?)",
-                               names[h], name_a, dm_mode_name (first->results[i].mode), when);
-              return dm_why (why, why_size,
-                             "%s: its run (from %s) did not overlap the other files' in time",
-                             names[h], when);
-            }
-        }
-      if (!m->scheduled)
-        break;
-    }
-
-  m->n_rows = first->n_results;
-  m->rows = calloc (m->n_rows, sizeof *m->rows);
-  m->hists = malloc ((m->n_rows * 3 + 1) * sizeof *m->hists);
-  m->host_cells = calloc ((size_t) m->n_rows * n, sizeof *m->host_cells);
-  if (!m->rows || !m->hists || !m->host_cells)
-    {
-      dm_merge_clear (m);
-      return dm_why (why, why_size, "out of memory");
-    }
-  dm_histogram *scratch = &m->hists[m->n_rows * 3];
-  for (unsigned i = 0; i < m->n_rows; i++)
-    {
-      dm_merge_row *row = &m->rows[i];
-      dm_histogram *hr = &m->hists[3 * i + 1], *hw = &m->hists[3 * i + 2];
-      const dm_result *ref = &first->results[i];
-      row->spec = ref->spec;
-      row->mode = ref->mode;
-      row->read_percent = ref->read_percent;
-      row->hist = &m->hists[3 * i];
-      row->hosts = &m->host_cells[(size_t) i * n];
-      dm_histogram_reset (row->hist);
-      dm_histogram_reset (hr);
-      dm_histogram_reset (hw);
-      for (unsigned h = 0; h < n; h++)
-        {
-          const dm_result *res = &reports[h]->results[i];
-          host_figures (res, &row->hosts[h], scratch);
-          row->sum_mb_per_s += row->hosts[h].mb_per_s;
-          row->sum_iops += row->hosts[h].iops;
-          if (res->hist_read)
-            dm_histogram_merge (hr, res->hist_read);
-          if (res->hist_write)
-            dm_histogram_merge (hw, res->hist_write);
-          if (m->scheduled)
-            {
-              int64_t a, b;
-              span_of (reports[h], res, true, &a, &b);
-              if (h == 0 || a > row->window_start_ms)
-                row->window_start_ms = a;
-              if (h == 0 || b < row->window_end_ms)
-                row->window_end_ms = b;
-            }
-        }
-      dm_histogram_merge (row->hist, hr);
-      dm_histogram_merge (row->hist, hw);
-      dm_latency_from_histogram (&row->latency, row->hist);
-      if (row->mode == DM_MODE_MIX)
-        {
-          dm_latency_from_histogram (&row->latency_read, hr);
-          dm_latency_from_histogram (&row->latency_write, hw);
-        }
-      spread (&row->hosts[0].mb_per_s, sizeof row->hosts[0], n, &row->min_mb_per_s,
-              &row->max_mb_per_s, &row->cv_mb_per_s);
-      spread (&row->hosts[0].iops, sizeof row->hosts[0], n, &row->min_iops, &row->max_iops,
-              &row->cv_iops);
-    }
-  return 0;
+    if ((err = dm_merge_add (m, reports[h], names[h], why, why_size)) < 0)
+      goto out;
+  err = dm_merge_end (m, why, why_size);
+out:
+  if (err < 0)
+    dm_merge_clear (m);
+  return err;
 }
 
 void
 dm_merge_clear (dm_merge *m)
 {
+  dm_merge_state *st = m->state;
+  for (unsigned i = 0; i < m->n_rows && m->rows; i++)
+    free (m->rows[i].hosts);
   free (m->rows);
-  free (m->hists);
-  free (m->host_cells);
+  free (m->hosts);
+  if (st)
+    {
+      free (st->tests);
+      free (st->hists);
+      _dm_merge_pool_clear (&st->strings);
+      _dm_merge_pool_clear (&st->keys);
+      dm_buf_free (&st->key);
+      free (st);
+    }
   memset (m, 0, sizeof *m);
-}
-
-/* ---- writers -------------------------------------------------------------- */
-
-static void
-num (dm_buf *b, const char *fmt, double v)
-{
-  dm_buf_add_double (b, fmt, v);
-}
-
-void
-dm_merge_write_text (const dm_merge *m, dm_buf *b)
-{
-  char name[32], when[40];
-  const dm_settings *s = &m->reports[0]->settings;
-  char size[32];
-
-  dm_size_format (s->test_size, size, sizeof size);
-  dm_buf_printf (b, "Diskmeter %s - fleet report of %u hosts\n", DM_VERSION, m->n_hosts);
-  dm_buf_printf (b, "Settings: %u x ", s->count);
-  num (b, "%g", s->measure_s);
-  dm_buf_printf (b, " s, %s, warm-up ", size);
-  num (b, "%g", s->warmup_s);
-  dm_buf_add (b, " s, interval ");
-  num (b, "%g", s->interval_s);
-  dm_buf_add (b, " s\n");
-  dm_buf_add (b, m->scheduled ? "Runs: scheduled (--start-at); sums are over the window every host measured\n"
-                              : "Runs: not scheduled; they overlapped in time, not window by window\n");
-  for (unsigned h = 0; h < m->n_hosts; h++)
-    {
-      /* A file name or comment is one line, shown escaped: neither can
-       * forge a row of the fleet's table or drive the terminal. */
-      dm_buf_printf (b, "Host %u: ", h + 1);
-      dm_text_add_shown (b, m->names[h]);
-      if (m->reports[h]->comment[0])
-        {
-          dm_buf_add (b, " - ");
-          dm_text_add_shown (b, m->reports[h]->comment);
-        }
-      dm_buf_add (b, "\n");
-    }
-  dm_buf_add (b, "\nMB/s and IOPS: mean over each host's measured runs, summed over hosts.\n"
-                 "Latency: all I/Os of all hosts, from their merged histograms.\n\n");
-  dm_buf_printf (b, "%-14s %-5s %-18s %11s %11s %10s %10s %10s %10s %7s\n", "Test", "Mode", "Host",
-                 "MB/s", "IOPS", "p50 us", "p99 us", "p99.9 us", "max us", "CV %");
-  for (unsigned i = 0; i < m->n_rows; i++)
-    {
-      const dm_merge_row *row = &m->rows[i];
-      dm_spec_name (&row->spec, name, sizeof name);
-      dm_buf_printf (b, "%-14s %-5s %-18s ", name, dm_mode_title (row->mode), "sum");
-      num (b, "%11.2f", row->sum_mb_per_s);
-      num (b, " %11.1f", row->sum_iops);
-      num (b, " %10.1f", row->latency.p50);
-      num (b, " %10.1f", row->latency.p99);
-      num (b, " %10.1f", row->latency.p99_9);
-      num (b, " %10.1f", row->latency.max);
-      num (b, " %7.1f", row->cv_mb_per_s);
-      dm_buf_add (b, "\n");
-      for (unsigned h = 0; h < m->n_hosts; h++)
-        {
-          const dm_merge_host *c = &row->hosts[h];
-          const char *base = strrchr (m->names[h], '/');
-          base = base ? base + 1 : m->names[h];
-          char shown[300], col[64];
-          dm_text_shorten (col, sizeof col, dm_text_shown (shown, sizeof shown, base), 18);
-          dm_buf_printf (b, "%-14s %-5s %-18s ", "", "", col);
-          num (b, "%11.2f", c->mb_per_s);
-          num (b, " %11.1f", c->iops);
-          num (b, " %10.1f", c->latency.p50);
-          num (b, " %10.1f", c->latency.p99);
-          num (b, " %10.1f", c->latency.p99_9);
-          num (b, " %10.1f", c->latency.max);
-          dm_buf_add (b, "\n");
-        }
-      dm_buf_add (b, "  spread: MB/s ");
-      num (b, "%.2f", row->min_mb_per_s);
-      dm_buf_add (b, " to ");
-      num (b, "%.2f", row->max_mb_per_s);
-      dm_buf_add (b, ", IOPS ");
-      num (b, "%.1f", row->min_iops);
-      dm_buf_add (b, " to ");
-      num (b, "%.1f", row->max_iops);
-      dm_buf_add (b, " (CV ");
-      num (b, "%.1f", row->cv_iops);
-      dm_buf_add (b, " %)");
-      if (row->window_start_ms)
-        {
-          dm_time_format_ms (row->window_start_ms, when, sizeof when);
-          dm_buf_printf (b, "; common window from %s for ", when);
-          num (b, "%.3f", (double) (row->window_end_ms - row->window_start_ms) / 1000);
-          dm_buf_add (b, " s");
-        }
-      dm_buf_add (b, "\n");
-    }
-}
-
-/* A small JSON writer: the merge's own layout, stable field names. */
-static void
-jkey (dm_buf *b, bool *first, const char *k)
-{
-  dm_buf_add (b, *first ? "" : ", ");
-  *first = false;
-  if (k)
-    {
-      dm_buf_add_json_string (b, k);
-      dm_buf_add (b, ": ");
-    }
-}
-
-static void
-jnum (dm_buf *b, bool *first, const char *k, const char *fmt, double v)
-{
-  jkey (b, first, k);
-  dm_buf_add_double (b, fmt, v);
-}
-
-static void
-jstr (dm_buf *b, bool *first, const char *k, const char *v)
-{
-  jkey (b, first, k);
-  dm_buf_add_json_string (b, v);
-}
-
-static void
-jlatency (dm_buf *b, bool *first, const char *k, const dm_latency *l)
-{
-  bool f = true;
-  jkey (b, first, k);
-  dm_buf_add (b, "{");
-  jnum (b, &f, "min", "%.3f", l->min);
-  jnum (b, &f, "mean", "%.3f", l->mean);
-  jnum (b, &f, "max", "%.3f", l->max);
-  jnum (b, &f, "stdev", "%.3f", l->stdev);
-  jnum (b, &f, "p50", "%.3f", l->p50);
-  jnum (b, &f, "p90", "%.3f", l->p90);
-  jnum (b, &f, "p99", "%.3f", l->p99);
-  jnum (b, &f, "p99_9", "%.3f", l->p99_9);
-  jnum (b, &f, "p99_99", "%.3f", l->p99_99);
-  dm_buf_add (b, "}");
-}
-
-void
-dm_merge_write_json (const dm_merge *m, dm_buf *b)
-{
-  const dm_settings *s = &m->reports[0]->settings;
-  char name[32], when[40];
-  bool f;
-
-  dm_buf_printf (b, "{\n  \"tool\": {\"name\": \"Diskmeter\", \"version\": \"%s\"},\n", DM_VERSION);
-  dm_buf_add (b, "  \"kind\": \"merge\",\n");
-  dm_buf_printf (b, "  \"scheduled\": %s,\n", m->scheduled ? "true" : "false");
-  f = true;
-  dm_buf_add (b, "  \"settings\": {");
-  jnum (b, &f, "count", "%.0f", s->count);
-  jnum (b, &f, "test_size", "%.0f", (double) s->test_size);
-  jnum (b, &f, "measure_s", "%.6g", s->measure_s);
-  jnum (b, &f, "interval_s", "%.6g", s->interval_s);
-  jnum (b, &f, "warmup_s", "%.6g", s->warmup_s);
-  dm_buf_add (b, "},\n  \"hosts\": [");
-  for (unsigned h = 0; h < m->n_hosts; h++)
-    {
-      const dm_report *r = m->reports[h];
-      f = true;
-      dm_buf_add (b, h ? ",\n    {" : "\n    {");
-      jstr (b, &f, "file", m->names[h]);
-      jstr (b, &f, "comment", r->comment);
-      jstr (b, &f, "target", r->target.path);
-      jstr (b, &f, "device", r->target.device);
-      jstr (b, &f, "backend", r->backend);
-      dm_time_format_ms (r->started * 1000, when, sizeof when);
-      jstr (b, &f, "started", when);
-      dm_buf_add (b, "}");
-    }
-  dm_buf_add (b, "\n  ],\n  \"results\": [");
-  for (unsigned i = 0; i < m->n_rows; i++)
-    {
-      const dm_merge_row *row = &m->rows[i];
-      dm_spec_name (&row->spec, name, sizeof name);
-      f = true;
-      dm_buf_add (b, i ? ",\n    {" : "\n    {");
-      jstr (b, &f, "test", name);
-      jstr (b, &f, "mode", dm_mode_name (row->mode));
-      jnum (b, &f, "read_percent", "%.0f", row->read_percent);
-      jnum (b, &f, "host_count", "%.0f", m->n_hosts);
-      jnum (b, &f, "mb_per_s", "%.3f", row->sum_mb_per_s);
-      jnum (b, &f, "iops", "%.1f", row->sum_iops);
-      jkey (b, &f, "spread");
-      dm_buf_add (b, "{\"mb_per_s\": {\"min\": ");
-      num (b, "%.3f", row->min_mb_per_s);
-      dm_buf_add (b, ", \"max\": ");
-      num (b, "%.3f", row->max_mb_per_s);
-      dm_buf_add (b, ", \"cv_percent\": ");
-      num (b, "%.3f", row->cv_mb_per_s);
-      dm_buf_add (b, "}, \"iops\": {\"min\": ");
-      num (b, "%.1f", row->min_iops);
-      dm_buf_add (b, ", \"max\": ");
-      num (b, "%.1f", row->max_iops);
-      dm_buf_add (b, ", \"cv_percent\": ");
-      num (b, "%.3f", row->cv_iops);
-      dm_buf_add (b, "}}");
-      jlatency (b, &f, "latency_us", &row->latency);
-      if (row->mode == DM_MODE_MIX)
-        {
-          jlatency (b, &f, "latency_read_us", &row->latency_read);
-          jlatency (b, &f, "latency_write_us", &row->latency_write);
-        }
-      if (row->window_start_ms)
-        {
-          jkey (b, &f, "window");
-          dm_time_format_ms (row->window_start_ms, when, sizeof when);
-          dm_buf_printf (b, "{\"start\": \"%s\", ", when);
-          dm_time_format_ms (row->window_end_ms, when, sizeof when);
-          dm_buf_printf (b, "\"end\": \"%s\"}", when);
-        }
-      dm_buf_add (b, ",\n      \"latency_histogram\": [");
-      bool first_bucket = true;
-      for (unsigned k = 0; k < DM_HIST_BUCKETS; k++)
-        if (row->hist->buckets[k])
-          {
-            dm_buf_printf (b, "%s[%llu, %llu]", first_bucket ? "" : ", ",
-                           (unsigned long long) dm_histogram_bucket_low (k),
-                           (unsigned long long) row->hist->buckets[k]);
-            first_bucket = false;
-          }
-      dm_buf_add (b, "],\n      \"per_host\": [");
-      for (unsigned h = 0; h < m->n_hosts; h++)
-        {
-          const dm_merge_host *c = &row->hosts[h];
-          bool g = true;
-          dm_buf_add (b, h ? ",\n        {" : "\n        {");
-          jstr (b, &g, "file", m->names[h]);
-          jnum (b, &g, "mb_per_s", "%.3f", c->mb_per_s);
-          jnum (b, &g, "iops", "%.1f", c->iops);
-          jlatency (b, &g, "latency_us", &c->latency);
-          if (c->started_ms)
-            {
-              dm_time_format_ms (c->started_ms, when, sizeof when);
-              jstr (b, &g, "started", when);
-            }
-          dm_buf_add (b, "}");
-        }
-      dm_buf_add (b, "\n      ]}");
-    }
-  dm_buf_add (b, "\n  ]\n}\n");
-}
-
-static void
-csv_row (dm_buf *b, const char *test, dm_mode mode, const char *host, double mb, double iops,
-         const dm_latency *l)
-{
-  dm_buf_printf (b, "%s,%s,", test, dm_mode_name (mode));
-  dm_buf_add_csv_field (b, host);
-  dm_buf_add (b, ",");
-  num (b, "%.3f", mb);
-  dm_buf_add (b, ",");
-  num (b, "%.1f", iops);
-  const double v[] = { l->mean, l->p50, l->p90, l->p99, l->p99_9, l->p99_99, l->max };
-  for (unsigned k = 0; k < sizeof v / sizeof v[0]; k++)
-    {
-      dm_buf_add (b, ",");
-      num (b, "%.3f", v[k]);
-    }
-}
-
-void
-dm_merge_write_csv (const dm_merge *m, dm_buf *b)
-{
-  char name[32];
-  dm_buf_add (b, "test,mode,host,mb_per_s,iops,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,"
-                 "lat_p99_9_us,lat_p99_99_us,lat_max_us,min_mb_per_s,max_mb_per_s,cv_mb_per_s,"
-                 "min_iops,max_iops,cv_iops\r\n");
-  for (unsigned i = 0; i < m->n_rows; i++)
-    {
-      const dm_merge_row *row = &m->rows[i];
-      dm_spec_name (&row->spec, name, sizeof name);
-      csv_row (b, name, row->mode, "sum", row->sum_mb_per_s, row->sum_iops, &row->latency);
-      const double v[] = { row->min_mb_per_s, row->max_mb_per_s, row->cv_mb_per_s,
-                           row->min_iops, row->max_iops, row->cv_iops };
-      for (unsigned k = 0; k < sizeof v / sizeof v[0]; k++)
-        {
-          dm_buf_add (b, ",");
-          num (b, "%.3f", v[k]);
-        }
-      dm_buf_add (b, "\r\n");
-      for (unsigned h = 0; h < m->n_hosts; h++)
-        {
-          csv_row (b, name, row->mode, m->names[h], row->hosts[h].mb_per_s, row->hosts[h].iops,
-                   &row->hosts[h].latency);
-          dm_buf_add (b, ",,,,,,\r\n");
-        }
-    }
 }

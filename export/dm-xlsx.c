@@ -30,14 +30,19 @@ typedef struct book {
   lxw_format   *head;
   lxw_format   *num[3][3]; /* [unit MB/s, IOPS, us][none, green, red] */
   char          tmp[1200];
+  char          dir[1100];  /* the scratch folder, for as long as the workbook */
 } book;
 
 static const char *const unit_formats[3] = { "0.00", "0", "0.0" };
 
+/* big: rows go to scratch files in Diskmeter's folder as they are
+ * written, not into memory, for a fleet of thousands of hosts (each row is
+ * then written in order, and texts are kept in their cells rather than in
+ * one shared table, a slightly larger file). */
 static int
-book_open (book *b, char *why, size_t why_size)
+book_open (book *b, bool big, char *why, size_t why_size)
 {
-  char dir[1100];
+  char *dir = b->dir;
   int err;
   memset (b, 0, sizeof *b);
   /* libxlsxwriter writes its file by name, with fopen("wb"); only then
@@ -48,7 +53,7 @@ book_open (book *b, char *why, size_t why_size)
    * truncated, and a path in a folder such as /dev needs no room for it.
    * The name is first made ours, created new and empty, so no link
    * planted there is followed. */
-  if ((err = dm_data_dir (dir, sizeof dir)) < 0)
+  if ((err = dm_data_dir (dir, sizeof b->dir)) < 0)
     {
       snprintf (why, why_size, "no folder for the workbook's scratch file: %s",
                 dm_strerror (err));
@@ -70,7 +75,8 @@ book_open (book *b, char *why, size_t why_size)
       snprintf (why, why_size, "cannot create %s: %s", b->tmp, dm_strerror (err));
       return err;
     }
-  b->wb = workbook_new (b->tmp);
+  lxw_workbook_options options = { .constant_memory = big, .tmpdir = big ? dir : NULL };
+  b->wb = workbook_new_opt (b->tmp, &options);
   if (!b->wb)
     {
       remove (b->tmp);
@@ -221,8 +227,10 @@ mode_sheet (book *b, dm_mode mode, const dm_report *const *runs, const char *con
   worksheet_freeze_panes (ws, 1, 1);
 }
 
+/* A row per run: for compared runs each report's own, for a merge the
+ * hosts the merge kept (dm_merge_source). */
 static void
-settings_sheet (book *b, const dm_report *const *runs, const char *const *labels, unsigned n)
+settings_sheet (book *b, const dm_merge_source *runs, unsigned n)
 {
   lxw_worksheet *ws = workbook_add_worksheet (b->wb, "Settings");
   static const char *const heads[] = {
@@ -237,14 +245,14 @@ settings_sheet (book *b, const dm_report *const *runs, const char *const *labels
     header (b, ws, c, heads[c]);
   for (unsigned i = 0; i < n; i++)
     {
-      const dm_report *r = runs[i];
-      const dm_settings *s = &r->settings;
+      const dm_merge_source *r = &runs[i];
+      const dm_settings *s = r->settings;
       lxw_row_t row = (lxw_row_t) (1 + i);
       char when[40], rules[1200] = "";
       lxw_col_t c = 0;
       dm_time_format_ms (r->started * 1000, when, sizeof when);
       when[19] = '\0'; /* to the second: the run's start is kept to the second */
-      text (ws, row, c++, labels[i]);
+      text (ws, row, c++, r->name);
       text (ws, row, c++, r->comment);
       text (ws, row, c++, when);
       text (ws, row, c++, dm_status_name (r->status));
@@ -259,18 +267,18 @@ settings_sheet (book *b, const dm_report *const *runs, const char *const *labels
       text (ws, row, c++, s->buffered ? "yes" : "no");
       text (ws, row, c++, s->write_through ? "yes" : "no");
       text (ws, row, c++, r->backend);
-      text (ws, row, c++, r->target.path);
-      text (ws, row, c++, r->target.mount_point);
-      text (ws, row, c++, r->target.filesystem);
-      text (ws, row, c++, r->target.device);
-      text (ws, row, c++, r->target.model);
-      text (ws, row, c++, r->target.driver);
-      worksheet_write_number (ws, row, c++, (double) r->target.size_bytes, NULL);
-      text (ws, row, c++, r->system.os);
-      text (ws, row, c++, r->system.kernel);
-      text (ws, row, c++, r->system.cpu_model);
-      worksheet_write_number (ws, row, c++, r->system.logical_cpus, NULL);
-      worksheet_write_number (ws, row, c++, (double) r->system.memory_bytes, NULL);
+      text (ws, row, c++, r->target_path);
+      text (ws, row, c++, r->mount_point);
+      text (ws, row, c++, r->filesystem);
+      text (ws, row, c++, r->device);
+      text (ws, row, c++, r->model);
+      text (ws, row, c++, r->driver);
+      worksheet_write_number (ws, row, c++, (double) r->size_bytes, NULL);
+      text (ws, row, c++, r->os);
+      text (ws, row, c++, r->kernel);
+      text (ws, row, c++, r->cpu_model);
+      worksheet_write_number (ws, row, c++, r->logical_cpus, NULL);
+      worksheet_write_number (ws, row, c++, (double) r->memory_bytes, NULL);
       for (unsigned k = 0; k < r->n_thresholds; k++)
         {
           char rule[160];
@@ -297,9 +305,18 @@ dm_xlsx_write_runs (const dm_report *const *runs, const char *const *labels, uns
 {
   dm_spec specs[256];
   book b;
-  int err = book_open (&b, why, why_size);
+  dm_merge_source *sources = calloc (n ? n : 1, sizeof *sources);
+  if (!sources)
+    {
+      snprintf (why, why_size, "%s", dm_strerror (-ENOMEM));
+      return -ENOMEM;
+    }
+  int err = book_open (&b, false, why, why_size);
   if (err < 0)
-    return err;
+    {
+      free (sources);
+      return err;
+    }
   unsigned n_specs = collect_tests (runs, n, specs, 256);
   for (int mode = DM_MODE_READ; mode <= DM_MODE_MIX; mode++)
     {
@@ -310,7 +327,10 @@ dm_xlsx_write_runs (const dm_report *const *runs, const char *const *labels, uns
       if (any)
         mode_sheet (&b, (dm_mode) mode, runs, labels, n, specs, n_specs, rules, n_rules);
     }
-  settings_sheet (&b, runs, labels, n);
+  for (unsigned i = 0; i < n; i++)
+    dm_merge_source_of (&sources[i], runs[i], labels[i]);
+  settings_sheet (&b, sources, n);
+  free (sources);
   return book_close (&b, path, why, why_size);
 }
 
@@ -330,7 +350,8 @@ dm_xlsx_write_merge (const dm_merge *m, const char *path, char *why, size_t why_
   };
   char name[32], when[40];
   book b;
-  int err = book_open (&b, why, why_size);
+  /* Up to the 256 hosts a merge once took, the workbook is as it was. */
+  int err = book_open (&b, m->n_hosts > 256, why, why_size);
   if (err < 0)
     return err;
 
@@ -374,8 +395,8 @@ dm_xlsx_write_merge (const dm_merge *m, const char *path, char *why, size_t why_
         dm_spec_name (&row->spec, name, sizeof name);
         text (ws, r, 0, name);
         text (ws, r, 1, dm_mode_title (row->mode));
-        text (ws, r, 2, m->names[h]);
-        text (ws, r, 3, m->reports[h]->comment);
+        text (ws, r, 2, m->hosts[h].name);
+        text (ws, r, 3, m->hosts[h].comment);
         for (unsigned k = 0; k < sizeof v / sizeof v[0]; k++)
           worksheet_write_number (ws, r, (lxw_col_t) (4 + k), v[k], b.num[unit[k]][0]);
         if (c->started_ms)
@@ -392,9 +413,6 @@ dm_xlsx_write_merge (const dm_merge *m, const char *path, char *why, size_t why_
   worksheet_freeze_panes (ws, 1, 3);
 
   /* Every host's settings, target and system, as for compared runs. */
-  const char *labels[DM_MERGE_MAX];
-  for (unsigned h = 0; h < m->n_hosts; h++)
-    labels[h] = m->names[h];
-  settings_sheet (&b, m->reports, labels, m->n_hosts);
+  settings_sheet (&b, m->hosts, m->n_hosts);
   return book_close (&b, path, why, why_size);
 }

@@ -207,6 +207,74 @@ for r, x in zip(a, m):
     mean = sum(k["mb_per_s"] for k in r["runs"]) / len(r["runs"])
     assert len(x["per_host"]) == 2 and abs(x["mb_per_s"] - 2 * mean) < 0.005, (x["mb_per_s"], mean)'
 
+# A fleet of 300 hosts, more than merge once took (256): made from a.json
+# by the benchmark's own maker, each host's figures and latencies scaled
+# its own way. Every file is accepted and the sums, I/O counts and
+# percentiles are those worked out here from the 300 files.
+mkdir fleet
+"$DM_SOURCE_ROOT/build-aux/bench-merge" --make fleet --hosts 300 a.json \
+  || dm_die "cannot make the fleet"
+dm_run fleet.json fleet.err merge fleet/host-*.json --format json
+dm_check "300 files are merged" [ "$DM_RC" = 0 -a ! -s fleet.err ]
+python3 - <<'EOF'
+import glob, json, sys
+sys.path.insert(0, '.')
+from ref import merged, quantile
+files = sorted(glob.glob('fleet/host-*.json'))
+m = json.load(open('fleet.json'))
+bad = 0
+def check(what, ok):
+    global bad
+    print('%s %s' % ('ok  ' if ok else 'FAIL', what))
+    bad += not ok
+check('300 hosts listed in order', len(files) == 300
+      and [h['file'] for h in m['hosts']] == files)
+hosts = [json.load(open(f)) for f in files]
+for row in m['results']:
+    name = '%s %s' % (row['test'], row['mode'])
+    means = []
+    for h in hosts:
+        r = next(r for r in h['results'] if r['test'] == row['test'] and r['mode'] == row['mode'])
+        means.append((sum(x['mb_per_s'] for x in r['runs']) / len(r['runs']),
+                      sum(x['iops'] for x in r['runs']) / len(r['runs'])))
+    check(name + ' host count', row['host_count'] == 300 and len(row['per_host']) == 300)
+    check(name + ' sum MB/s', abs(row['mb_per_s'] - sum(x[0] for x in means)) <= 0.005)
+    check(name + ' sum IOPS', abs(row['iops'] - sum(x[1] for x in means)) <= 0.2)
+    check(name + ' every host MB/s', all(abs(c['mb_per_s'] - x[0]) <= 0.00051
+                                         for c, x in zip(row['per_host'], means)))
+    buckets, lo, hi = merged(files, row['test'], row['mode'])
+    check(name + ' histogram I/Os', sum(n for _, n in row['latency_histogram'])
+          == sum(buckets.values()))
+    for key, q in (('p50', 0.5), ('p90', 0.9), ('p99', 0.99), ('p99_9', 0.999)):
+        check(name + ' merged ' + key,
+              abs(row['latency_us'][key] - quantile(buckets, lo, hi, q) / 1000) <= 0.0011)
+sys.exit(1 if bad else 0)
+EOF
+dm_check "300 hosts add up to the reference" [ $? = 0 ]
+# Their workbook, written row by row to scratch files for a fleet this
+# size: every host in the Hosts and Settings sheets, and a valid zip.
+if "$DM_CLI" merge a.json a.json --allow-duplicates --format xlsx --output probe.xlsx \
+     2>/dev/null; then
+  dm_run x.out x.err merge fleet/host-*.json --format xlsx --output fleet.xlsx
+  dm_check "300 hosts' workbook is written" [ "$DM_RC" = 0 -a -s fleet.xlsx ]
+  dm_check "with a row per host and test, and per host in Settings" python3 -c '
+import json, zipfile
+z = zipfile.ZipFile("fleet.xlsx")
+assert z.testzip() is None
+tests = len(json.load(open("fleet.json"))["results"])
+rows = [z.read("xl/worksheets/sheet%d.xml" % k).decode().count("<row ") for k in (1, 2, 3)]
+assert rows == [1 + tests, 1 + 300 * tests, 1 + 300], rows
+assert "host-00300.json" in z.read("xl/worksheets/sheet3.xml").decode()'
+fi
+# Among them, one host's file again under another name is still found.
+cp fleet/host-00150.json fleet/host-00301.json
+dm_check "a copy among 301 files is refused, naming the copy" \
+  refused fleet/host-00301.json fleet/host-*.json
+dm_check "and the host it copies" grep -q "the same run as fleet/host-00150.json" out.err
+dm_run dup.json dup.err merge fleet/host-*.json --allow-duplicates --format json
+dm_check "--allow-duplicates takes it as a 301st host" \
+  [ "$DM_RC" = 0 -a "$(dm_json dup.json 'len(j["hosts"])')" = 301 ]
+
 dm_run u.out u.err merge a.json
 dm_check "one file is a usage error" [ "$DM_RC" = 2 ]
 dm_run u.out u.err merge a.json b.json --format pdf

@@ -5,6 +5,7 @@
  * naming the file at fault. The schedule's own tests are test-schedule.c.
  */
 #include <math.h>
+#include <stdlib.h>
 
 #include "dm-merge.h"
 #include "dm-test.h"
@@ -252,6 +253,169 @@ test_merge_text_escaped (void)
     dm_report_clear (&r[h]);
 }
 
+/* A latency drawn by make_host, with how many I/Os took it. */
+typedef struct sample {
+  uint64_t ns, n;
+} sample;
+
+static int
+by_ns (const void *a, const void *b)
+{
+  const sample *x = a, *y = b;
+  return x->ns < y->ns ? -1 : x->ns > y->ns;
+}
+
+/* The percentile a merge must give, worked out from the samples
+ * themselves: the rank-th smallest I/O (rank = ceil(q * count)), reported
+ * as its bucket's midpoint and kept within the smallest and largest. */
+static double
+reference_us (const sample *v, size_t n, uint64_t count, double q)
+{
+  uint64_t rank = (uint64_t) ceil (q * (double) count), seen = 0;
+  if (rank < 1)
+    rank = 1;
+  for (size_t i = 0; i < n; i++)
+    if ((seen += v[i].n) >= rank)
+      {
+        unsigned k = dm_histogram_bucket (v[i].ns);
+        double low = (double) dm_histogram_bucket_low (k);
+        double width = (double) dm_histogram_bucket_width (k);
+        double x = width > 1 ? low + (width - 1) / 2.0 : low;
+        x = x < (double) v[0].ns ? (double) v[0].ns : x;
+        x = x > (double) v[n - 1].ns ? (double) v[n - 1].ns : x;
+        return x / 1000;
+      }
+  return (double) v[n - 1].ns / 1000;
+}
+
+/* More hosts than a merge once took (256), each report added and then
+ * dropped at once: the sums, counts and percentiles are those worked out
+ * here from what each host measured, and every host keeps its row. */
+static void
+test_merge_300 (void)
+{
+  enum { HOSTS = 300, DRAWS = 1000 };
+  static char names[HOSTS][24];
+  dm_histogram unused_a, unused_b;
+  dm_merge m;
+  dm_report r;
+  char why[300] = "";
+  double sum_mb = 0, sum_iops = 0, sq_mb = 0;
+  uint64_t count = 0;
+  sample *v = malloc (sizeof *v * HOSTS * DRAWS);
+  size_t n = 0;
+
+  DM_CHECK (v != NULL);
+  if (!v)
+    return;
+  DM_CHECK_INT (dm_merge_begin (&m, 0), ==, 0);
+  for (unsigned h = 0; h < HOSTS; h++)
+    {
+      const double mb = 10 + h;          /* a whole number: its sum is exact */
+      const uint64_t lat_ns = 5000 + 97 * (uint64_t) h;
+      snprintf (names[h], sizeof names[h], "host-%03u.json", h + 1);
+      dm_histogram_reset (&unused_a);
+      dm_histogram_reset (&unused_b);
+      make_host (&r, mb, lat_ns, 1796072400000LL + h, &unused_a, &unused_b);
+      snprintf (r.test_file, sizeof r.test_file, "/data/diskmeter-%05u.tmp", h);
+      DM_CHECK_INT (dm_merge_add (&m, &r, names[h], why, sizeof why), ==, 0);
+      dm_report_clear (&r); /* the merge keeps nothing of it */
+      sum_mb += mb;
+      sum_iops += mb * 10;
+      sq_mb += mb * mb;
+      /* The draws of make_host's first test, all reads. */
+      for (uint64_t d = 0; d < DRAWS; d++)
+        {
+          v[n++] = (sample) { lat_ns + d * d * 7, 1 + d % 2 };
+          count += 1 + d % 2;
+        }
+    }
+  DM_CHECK_INT (dm_merge_end (&m, why, sizeof why), ==, 0);
+  if (m.n_rows != 2 || m.n_hosts != HOSTS)
+    {
+      DM_CHECK_INT (m.n_hosts, ==, HOSTS);
+      DM_CHECK_INT (m.n_rows, ==, 2);
+      dm_merge_clear (&m);
+      free (v);
+      return;
+    }
+  const dm_merge_row *row = &m.rows[0];
+  DM_CHECK (row->sum_mb_per_s == sum_mb);
+  DM_CHECK (row->sum_iops == sum_iops);
+  DM_CHECK (row->min_mb_per_s == 10 && row->max_mb_per_s == 10 + HOSTS - 1);
+  double mean = sum_mb / HOSTS;
+  DM_CHECK (fabs (row->cv_mb_per_s - sqrt (sq_mb / HOSTS - mean * mean) / mean * 100) < 1e-9);
+  DM_CHECK_INT (row->hist->count, ==, count);
+  qsort (v, n, sizeof *v, by_ns);
+  DM_CHECK (row->latency.min == (double) v[0].ns / 1000);
+  DM_CHECK (row->latency.max == (double) v[n - 1].ns / 1000);
+  DM_CHECK (row->latency.p50 == reference_us (v, n, count, 0.50));
+  DM_CHECK (row->latency.p90 == reference_us (v, n, count, 0.90));
+  DM_CHECK (row->latency.p99 == reference_us (v, n, count, 0.99));
+  DM_CHECK (row->latency.p99_9 == reference_us (v, n, count, 0.999));
+  DM_CHECK (row->latency.p99_99 == reference_us (v, n, count, 0.9999));
+  /* Every host's own row, in the order added, named as given. */
+  DM_CHECK (row->hosts[HOSTS - 1].mb_per_s == 10 + HOSTS - 1);
+  DM_CHECK (strcmp (m.hosts[HOSTS - 1].name, "host-300.json") == 0);
+  DM_CHECK (strcmp (m.hosts[HOSTS - 1].comment, "") == 0);
+  /* The window all of them measured: from the last start to the first end. */
+  DM_CHECK_INT (row->window_start_ms, ==, 1796072400000LL + HOSTS - 1);
+  DM_CHECK_INT (row->window_end_ms, ==, 1796072400000LL + 15000);
+
+  dm_buf out;
+  dm_buf_init (&out);
+  dm_merge_write_csv (&m, &out);
+  DM_CHECK (out.data && strstr (out.data, "SEQ1M_Q8T1,read,host-300.json,309.000,3090.0,"));
+  dm_buf_free (&out);
+  dm_merge_clear (&m);
+  free (v);
+}
+
+/* A run given twice among hundreds is still found, by the copy's name
+ * and the first one's, when the merge keeps no report to compare with. */
+static void
+test_merge_duplicate_among_many (void)
+{
+  enum { HOSTS = 300 };
+  static char names[HOSTS + 1][24];
+  dm_histogram a, b;
+  dm_merge m;
+  dm_report r;
+  char why[400] = "";
+
+  for (int allow = 0; allow < 2; allow++)
+    {
+      int err = 0;
+      DM_CHECK_INT (dm_merge_begin (&m, allow ? DM_MERGE_ALLOW_DUPLICATES : 0), ==, 0);
+      for (unsigned h = 0; h <= HOSTS && err == 0; h++)
+        {
+          unsigned as = h == HOSTS ? 149 : h; /* the last is host 150 again */
+          snprintf (names[h], sizeof names[h], h == HOSTS ? "copy.json" : "host-%03u.json",
+                    h + 1);
+          dm_histogram_reset (&a);
+          dm_histogram_reset (&b);
+          make_host (&r, 10 + as, 5000 + 97 * (uint64_t) as, 1796072400000LL + as, &a, &b);
+          snprintf (r.test_file, sizeof r.test_file, "/data/diskmeter-%05u.tmp", as);
+          if (h == HOSTS)
+            snprintf (r.comment, sizeof r.comment, "a comment of its own");
+          err = dm_merge_add (&m, &r, names[h], why, sizeof why);
+          dm_report_clear (&r);
+        }
+      if (allow)
+        {
+          DM_CHECK_INT (err, ==, 0);
+          DM_CHECK_INT (dm_merge_end (&m, why, sizeof why), ==, 0);
+          DM_CHECK_INT (m.n_hosts, ==, HOSTS + 1);
+        }
+      else
+        {
+          DM_CHECK (err < 0);
+          DM_CHECK (strstr (why, "copy.json: the same run as host-150.json") == why);
+        }
+      dm_merge_clear (&m);
+    }
+}
+
 /* The schedule survives a JSON round trip; unscheduled results have none. */
 static void
 test_json_schedule (void)
@@ -284,6 +448,8 @@ main (void)
   DM_RUN ("/merge/merge", test_merge);
   DM_RUN ("/merge/duplicates", test_merge_duplicates);
   DM_RUN ("/merge/text-escaped", test_merge_text_escaped);
+  DM_RUN ("/merge/300-hosts", test_merge_300);
+  DM_RUN ("/merge/duplicate-among-many", test_merge_duplicate_among_many);
   DM_RUN ("/merge/json-schedule", test_json_schedule);
   return dm_test_done ();
 }
