@@ -18,7 +18,7 @@
  * t_submit, and reads res after reap. */
 typedef struct dm_io {
   uint64_t offset;   /* byte offset in the file, aligned */
-  uint64_t t_submit; /* dm_clock_ns() of the batch it was submitted in */
+  uint64_t t_submit; /* dm_clock_ns() read just before its batch was prepped */
   void    *buf;      /* this slot's buffer: params.buf_base + slot * buf_size */
   uint32_t len;      /* bytes to move */
   uint16_t slot;     /* index in 0..depth-1, fixed for the queue's life */
