@@ -4,11 +4,16 @@
  * finds the command its first word names in the table below, or else runs
  * the plain run; each command has its own file, and what they share is in
  * dm-cli-common.c. A new command is a row here and a file of its own.
+ * A first word that is no command and no file but near a command's name
+ * is a slip of the fingers, said as such rather than taken for a TARGET.
  */
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "dm-cli-commands.h"
 #include "dm-cli-common.h"
+#include "dm-cli-suggest.h"
 #include "dm-i18n.h"
 #include "dm-platform.h"
 
@@ -41,5 +46,20 @@ main (int argc, char **argv)
         argv++;
         break;
       }
+  if (command == dm_cli_run_main && argc > 1 && argv[1][0] != '-')
+    {
+      const char *names[sizeof commands / sizeof commands[0]];
+      const char *near;
+      struct stat st;
+      for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        names[i] = commands[i].name;
+      near = dm_cli_nearest (argv[1], strlen (argv[1]), names, sizeof names / sizeof names[0]);
+      if (near && stat (argv[1], &st) < 0)
+        {
+          char why[300];
+          snprintf (why, sizeof why, _ ("no command '%.200s'; did you mean %s?"), argv[1], near);
+          return dm_cli_finish (dm_cli_usage_error (DM_CLI_RUN, why));
+        }
+    }
   return dm_cli_finish (command (argc, argv));
 }

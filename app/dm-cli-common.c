@@ -10,10 +10,12 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "dm-i18n.h"
 #include "dm-platform.h"
+#include "dm-reason.h"
 
 /* The measuring commands' messages begin "diskmeter-cli: " as their
  * run-time errors do; the commands that read saved runs name themselves. */
@@ -105,10 +107,57 @@ on_progress (void *user, const dm_progress *p)
     dm_cli_job_show (job, line);
 }
 
+/* A relative TARGET as the absolute folder it named when typed: "t1" in a
+ * saved run means nothing once the shell has moved on, and a comparison
+ * would name it twice. Only "." and ".." are taken out, by the name, so a
+ * link the user went through is still the name the report shows (its
+ * real path says where it leads). Windows' rules for relative names
+ * (C:foo, \\foo) are its own: there the engine gets the name as typed. */
+static const char *
+absolute_target (const char *target, char *buf, size_t size)
+{
+#ifdef _WIN32
+  (void) buf;
+  (void) size;
+  return target;
+#else
+  char cwd[4096];
+  size_t n;
+  if (!target[0] || target[0] == '/' || !getcwd (cwd, sizeof cwd))
+    return target;
+  n = snprintf (buf, size, "%s", cwd);
+  for (const char *p = target; *p && n < size;)
+    {
+      const char *end = strchr (p, '/');
+      size_t len = end ? (size_t) (end - p) : strlen (p);
+      if (len == 2 && !strncmp (p, "..", 2))
+        {
+          while (n > 1 && buf[n - 1] != '/')
+            n--;
+          if (n > 1)
+            n--;
+        }
+      else if (len && !(len == 1 && p[0] == '.'))
+        {
+          if (n + 1 + len >= size)
+            return target;
+          if (n > 1 || buf[0] != '/')
+            buf[n++] = '/';
+          memcpy (buf + n, p, len);
+          n += len;
+        }
+      buf[n] = '\0';
+      p = end ? end + 1 : p + len;
+    }
+  return n < size ? buf : target;
+#endif
+}
+
 dm_runner *
 dm_cli_job_runner (dm_cli_job *job, dm_report *report, const char *target)
 {
-  dm_runner *runner = dm_runner_new (report, target);
+  char abs[4096];
+  dm_runner *runner = dm_runner_new (report, absolute_target (target, abs, sizeof abs));
   if (runner)
     dm_runner_set_progress (runner, on_progress, job);
   return runner;
@@ -132,11 +181,15 @@ dm_cli_job_begin (dm_cli_job *job)
 static void
 tell_outcome (const dm_report *r, const char *which)
 {
+  /* The report keeps the engine's English; the terminal says it in the
+   * user's language. */
+  char shown[sizeof r->error + 512];
   if (r->warning[0])
-    fprintf (stderr, _ ("diskmeter-cli: warning: %s\n"), dm_cli_shown (r->warning));
+    fprintf (stderr, _ ("diskmeter-cli: warning: %s\n"),
+             dm_cli_shown (dm_reason_shown (r->warning, shown, sizeof shown)));
   if (r->status == DM_STATUS_FAILED && r->error[0])
     fprintf (stderr, "diskmeter-cli: %s%s%s\n", which ? dm_cli_shown (which) : "",
-             which ? ": " : "", dm_cli_shown (r->error));
+             which ? ": " : "", dm_cli_shown (dm_reason_shown (r->error, shown, sizeof shown)));
 }
 
 int

@@ -100,6 +100,13 @@ int dm_cli_finish (int status);
  * escaped (dm_text_shown). Valid until the fourth call after, per thread. */
 const char *dm_cli_shown (const char *s);
 
+/* The columns a terminal gives s (a kanji two, a combining accent none). */
+int dm_cli_columns (const char *s);
+
+/* s as a table's cell of width columns: cut in the middle with "…" when
+ * it is wider, padded with spaces when narrower. */
+void dm_cli_add_cell (dm_buf *out, const char *s, int width);
+
 /* A report as text (with the latency table if asked), JSON or CSV, to
  * stdout or atomically to file. 0 or -errno. */
 int dm_cli_write_report (const dm_report *r, dm_format format, bool latency, const char *file);

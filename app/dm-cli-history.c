@@ -17,6 +17,17 @@
 #include "dm-text.h"
 #include "dm-units.h"
 
+/* A headline figure, or "-" for a run in which no such test finished
+ * (cancelled before it): 0.0 would read as a disk that moved nothing. */
+static const char *
+figure (double v, const char *fmt, char buf[32])
+{
+  if (v <= 0)
+    return "-";
+  snprintf (buf, 32, fmt, v);
+  return buf;
+}
+
 static int
 list (const dm_history_entry *e, unsigned n)
 {
@@ -30,7 +41,7 @@ list (const dm_history_entry *e, unsigned n)
                  "RND R IOPS", "RND W IOPS", "COMMENT");
   for (unsigned i = 0; i < n; i++)
     {
-      char date[32], device[300], target[24], model[32];
+      char date[32], device[300], seq_r[32], seq_w[32], rnd_r[32], rnd_w[32];
       if (!e[i].ok)
         {
           dm_buf_printf (&out, "%3u  %s: cannot be loaded: %s\n", i + 1,
@@ -40,13 +51,17 @@ list (const dm_history_entry *e, unsigned n)
       dm_format_local_time (e[i].started, date, sizeof date);
       snprintf (device, sizeof device, "%s%s%s", e[i].model, e[i].model[0] ? " " : "",
                 e[i].device);
-      /* The columns' widths, shortened in the middle at a boundary. */
-      dm_text_shorten (target, sizeof target, dm_cli_shown (e[i].target), 20);
-      dm_text_shorten (model, sizeof model, dm_cli_shown (device), 24);
-      dm_buf_printf (&out, "%3u  %-19s  %-9s  %-20s  %-24s  %-9s %10.1f %10.1f %10.0f %10.0f  %s\n",
-                     i + 1, date, dm_status_name (e[i].status), target, model,
-                     dm_cli_shown (e[i].profile), e[i].seq_read_mb_s, e[i].seq_write_mb_s,
-                     e[i].rnd_read_iops, e[i].rnd_write_iops, dm_cli_shown (e[i].comment));
+      /* The columns' widths as the terminal counts them, a longer name
+       * cut in the middle: "/var/tmp/…/small". */
+      dm_buf_printf (&out, "%3u  %-19s  %-9s  ", i + 1, date, dm_status_name (e[i].status));
+      dm_cli_add_cell (&out, dm_cli_shown (e[i].target), 20);
+      dm_buf_add (&out, "  ");
+      dm_cli_add_cell (&out, dm_cli_shown (device), 24);
+      dm_buf_printf (&out, "  %-9s %10s %10s %10s %10s  %s\n", dm_cli_shown (e[i].profile),
+                     figure (e[i].seq_read_mb_s, "%.1f", seq_r),
+                     figure (e[i].seq_write_mb_s, "%.1f", seq_w),
+                     figure (e[i].rnd_read_iops, "%.0f", rnd_r),
+                     figure (e[i].rnd_write_iops, "%.0f", rnd_w), dm_cli_shown (e[i].comment));
     }
   if (!n)
     dm_buf_printf (&out, "(none yet)\n");

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "dm-cli-suggest.h"
 #include "dm-i18n.h"
 #include "dm-units.h"
 
@@ -78,9 +79,8 @@ dm_opt_find (const dm_opt *table, size_t n, unsigned command, const char *name, 
   return NULL;
 }
 
-/* Checks v->text against the row's kind and range and fills in v. */
-static int
-check_value (const dm_opt *o, dm_opt_value *v, char *why, size_t ws)
+int
+dm_opt_check (const dm_opt *o, dm_opt_value *v, char *why, size_t ws)
 {
   char inner[200], a[32], b[32];
   const char *t = v->text;
@@ -188,8 +188,7 @@ dm_opt_parse (const dm_opt_parser *p, int argc, char **argv, char *why, size_t w
             return dm_why (why, ws, _ ("--%.*s is not an option of %s (see %s --help)"), (int) len,
                            name, p->who, p->who);
           if (!o)
-            return dm_why (why, ws, _ ("unknown option '--%.*s'"), (int) (len < 200 ? len : 200),
-                           name);
+            return dm_cli_unknown_option (p, name, len, why, ws);
           if (eq && o->kind == DM_OPT_FLAG)
             return dm_why (why, ws, _ ("--%s takes no value"), o->name);
           v.text = eq ? eq + 1 : NULL;
@@ -202,7 +201,7 @@ dm_opt_parse (const dm_opt_parser *p, int argc, char **argv, char *why, size_t w
             return dm_why (why, ws, _ ("--%s needs a value"), o->name);
           v.text = argv[++i];
         }
-      if ((err = check_value (o, &v, why, ws)) < 0)
+      if ((err = dm_opt_check (o, &v, why, ws)) < 0)
         return err;
       if ((err = p->set (p->user, o, &v, why, ws)) < 0)
         return err;

@@ -75,6 +75,11 @@ typedef struct dm_opt_parser {
  * -EINVAL with a one-line reason naming the option in why. */
 int dm_opt_parse (const dm_opt_parser *p, int argc, char **argv, char *why, size_t why_size);
 
+/* Checks v->text against the row's kind and range and fills in v (the
+ * window's command line checks its shared options so): 0, or -EINVAL
+ * with a one-line reason naming the option. */
+int dm_opt_check (const dm_opt *opt, dm_opt_value *v, char *why, size_t why_size);
+
 /* The row for --name in command, or NULL. */
 const dm_opt *dm_opt_find (const dm_opt *table, size_t n, unsigned command, const char *name,
                            size_t len);

@@ -67,6 +67,16 @@ static const char *const target_kinds[] = {
 static const char fuse_note[] =
   "FUSE: user-space overhead in every figure, O_DIRECT may be ignored";
 
+/* What a test may do there: a folder is read-write where a test file can
+ * be created; a device as the kernel flags it (Diskmeter itself only
+ * writes to one named by --destroy-data-on). */
+static const char *
+target_access (const dm_target_info *t)
+{
+  bool ro = t->kind == DM_TARGET_DEVICE ? t->read_only : !t->writable;
+  return ro ? "read-only" : "read-write";
+}
+
 static void
 list_targets_json (const dm_target_info *list, unsigned n, dm_buf *out)
 {
@@ -85,9 +95,14 @@ list_targets_json (const dm_target_info *list, unsigned n, dm_buf *out)
       dm_buf_add_json_string (out, t->model);
       dm_buf_add (out, ", \"bus\": ");
       dm_buf_add_json_string (out, t->bus);
-      dm_buf_printf (out, ", \"size_bytes\": %llu, \"free_bytes\": %llu, \"writable\": %s",
-                     (unsigned long long) t->size_bytes, (unsigned long long) t->free_bytes,
-                     t->writable ? "true" : "false");
+      dm_buf_printf (out, ", \"size_bytes\": %llu", (unsigned long long) t->size_bytes);
+      /* A device has no free space to speak of: it holds no test file. */
+      if (t->kind == DM_TARGET_DEVICE)
+        dm_buf_add (out, ", \"free_bytes\": null");
+      else
+        dm_buf_printf (out, ", \"free_bytes\": %llu", (unsigned long long) t->free_bytes);
+      dm_buf_printf (out, ", \"writable\": %s, \"access\": \"%s\"", t->writable ? "true" : "false",
+                     target_access (t));
       dm_buf_add (out, ", \"device\": ");
       dm_buf_add_json_string (out, t->device);
       if (t->kind == DM_TARGET_FUSE)
@@ -100,29 +115,77 @@ list_targets_json (const dm_target_info *list, unsigned n, dm_buf *out)
   dm_buf_add (out, n ? "\n]\n" : "]\n");
 }
 
+enum { COL_TARGET, COL_KIND, COL_SIZE, COL_FREE, COL_FS, COL_LABEL, COL_BUS, COL_ACCESS,
+       COL_MODEL, N_COLS };
+
+/* One row of the table, every cell as the terminal shows it and "-" for
+ * a fact that is not known, so that no column is ever blank. */
+static void
+target_row (const dm_target_info *t, char cells[N_COLS][1100])
+{
+  char size[32] = "-", free_[32] = "-";
+  if (t->size_bytes)
+    dm_size_human (t->size_bytes, size, sizeof size);
+  if (t->kind != DM_TARGET_DEVICE)
+    dm_size_human (t->free_bytes, free_, sizeof free_);
+  /* The folder, as users type it: "C:\\" rather than the drive "C:". */
+  snprintf (cells[COL_TARGET], sizeof cells[0], "%s",
+            dm_cli_shown (t->mount_point[0] && t->kind != DM_TARGET_DEVICE ? t->mount_point
+                                                                           : t->path));
+  snprintf (cells[COL_KIND], sizeof cells[0], "%s", target_kinds[t->kind]);
+  snprintf (cells[COL_SIZE], sizeof cells[0], "%s", size);
+  snprintf (cells[COL_FREE], sizeof cells[0], "%s", free_);
+  snprintf (cells[COL_FS], sizeof cells[0], "%s",
+            t->filesystem[0] ? dm_cli_shown (t->filesystem) : "-");
+  snprintf (cells[COL_LABEL], sizeof cells[0], "%s", t->label[0] ? dm_cli_shown (t->label) : "-");
+  snprintf (cells[COL_BUS], sizeof cells[0], "%s", t->bus[0] ? dm_cli_shown (t->bus) : "-");
+  snprintf (cells[COL_ACCESS], sizeof cells[0], "%s", target_access (t));
+  snprintf (cells[COL_MODEL], sizeof cells[0], "%s%s", t->model[0] ? dm_cli_shown (t->model) : "-",
+            t->kind == DM_TARGET_FUSE ? " *" : "");
+}
+
 static void
 list_targets_text (const dm_target_info *list, unsigned n, dm_buf *out)
 {
+  static const char *const heads[N_COLS] = { "TARGET", "KIND", "SIZE", "FREE", "FS", "LABEL",
+                                             "BUS", "ACCESS", "MODEL" };
+  static char cells[N_COLS][1100];
+  int width[N_COLS];
   bool fuse = false;
-  dm_buf_printf (out, "%-28s %-9s %9s %9s %-8s %-16s %-14s %s\n", "TARGET", "KIND", "SIZE",
-                 "FREE", "FS", "LABEL", "BUS", "MODEL");
+
+  /* Each column as wide as its widest cell: a long mount point moves the
+   * columns after it for every row, not only its own. */
+  for (int c = 0; c < N_COLS; c++)
+    width[c] = dm_cli_columns (heads[c]);
   for (unsigned i = 0; i < n; i++)
     {
-      const dm_target_info *t = &list[i];
-      char size[32], free_[32];
-      fuse |= t->kind == DM_TARGET_FUSE;
-      dm_size_human (t->size_bytes, size, sizeof size);
-      if (t->kind == DM_TARGET_DEVICE)
-        snprintf (free_, sizeof free_, "-");
+      target_row (&list[i], cells);
+      for (int c = 0; c < N_COLS; c++)
+        if (dm_cli_columns (cells[c]) > width[c])
+          width[c] = dm_cli_columns (cells[c]);
+    }
+  for (unsigned i = 0; i <= n; i++)
+    {
+      if (i)
+        target_row (&list[i - 1], cells);
       else
-        dm_size_human (t->free_bytes, free_, sizeof free_);
-      /* The folder, as users type it: "C:\\" rather than the drive "C:". */
-      dm_buf_printf (out, "%-28s %-9s %9s %9s %-8s %-16s %-14s %s%s%s\n",
-                     t->mount_point[0] && t->kind != DM_TARGET_DEVICE ? t->mount_point : t->path,
-                     target_kinds[t->kind], size, free_, t->filesystem[0] ? t->filesystem : "-",
-                     t->label[0] ? t->label : "-", t->bus[0] ? t->bus : "-", t->model,
-                     t->kind == DM_TARGET_FUSE ? " *" : "",
-                     !t->writable && t->kind != DM_TARGET_DEVICE ? " (read-only)" : "");
+        for (int c = 0; c < N_COLS; c++)
+          snprintf (cells[c], sizeof cells[0], "%s", heads[c]);
+      fuse |= i && list[i - 1].kind == DM_TARGET_FUSE;
+      for (int c = 0; c < N_COLS; c++)
+        {
+          bool right = c == COL_SIZE || c == COL_FREE;
+          int pad = width[c] - dm_cli_columns (cells[c]);
+          if (c)
+            dm_buf_add (out, " ");
+          if (c == N_COLS - 1)
+            dm_buf_add (out, cells[c]);
+          else if (right)
+            dm_buf_printf (out, "%*s%s", pad, "", cells[c]);
+          else
+            dm_cli_add_cell (out, cells[c], width[c]);
+        }
+      dm_buf_add (out, "\n");
     }
   if (fuse)
     dm_buf_printf (out, "* %s\n", fuse_note);

@@ -17,6 +17,7 @@
 #include "dm-cli-options.h"
 #include "dm-runner.h"
 #include "dm-sustained.h"
+#include "dm-reason.h"
 #include "dm-text.h"
 #include "dm-units.h"
 
@@ -100,7 +101,9 @@ dm_cli_sustained_main (int argc, char **argv)
   int err = resolve_span (&c, &span, why, sizeof why);
   if (err < 0)
     {
-      fprintf (stderr, "diskmeter-cli: %s\n", dm_cli_shown (why));
+      char shown[sizeof why + 512];
+      fprintf (stderr, "diskmeter-cli: %s\n",
+               dm_cli_shown (dm_reason_shown (why, shown, sizeof shown)));
       return DM_CLI_EXIT_FAILED;
     }
   if (dm_sustained_report_init (&c.report, &c.opt.sustained, span, &c.opt.settings, why,
@@ -116,7 +119,7 @@ dm_cli_sustained_main (int argc, char **argv)
     {
       char s[32];
       dm_size_human (span, s, sizeof s);
-      fprintf (stderr, _ ("diskmeter-cli: sustained %s over %s, up to %.0f s\n"),
+      fprintf (stderr, _ ("diskmeter-cli: sustained %s over %s, up to %g s\n"),
                dm_mode_name (c.opt.sustained.mode), s, c.opt.sustained.duration_s);
     }
 

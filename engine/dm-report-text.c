@@ -48,6 +48,14 @@ result_line (dm_buf *b, const dm_report *r, const dm_result *res, unsigned count
   char label[64];
   dm_spec_text_label (&res->spec, label, sizeof label);
   dm_buf_printf (b, "  %s: ", label);
+  /* A test a stop did not reach has no figure, and 0.000 MB/s would read
+   * as a disk that moved nothing. */
+  if (res->status == DM_STATUS_PENDING
+      || (res->status == DM_STATUS_CANCELLED && !res->n_runs && !res->mb_per_s))
+    {
+      dm_buf_add (b, "  not run\n");
+      return;
+    }
   add_num (b, "%9.3f", res->mb_per_s);
   dm_buf_add (b, " MB/s [");
   add_num (b, "%8.1f", res->iops);

@@ -127,6 +127,17 @@ dm_size_parse (const char *text, uint64_t *out, char *why, size_t why_size)
     }
   if (shift && lower ((unsigned char) *p) == 'i')
     p++;
+  else if (shift && lower ((unsigned char) *p) == 'b' && !p[1])
+    /* "32MB": the report says an MB is 1,000,000 bytes, fio reads 32MiB,
+     * and a test file is whole MiB anyway. Rather than guess, name the
+     * binary spelling meant. */
+    {
+      static const char *const decimal[] = { "1,000", "1,000,000", "1,000,000,000",
+                                              "1,000,000,000,000" };
+      char unit = "KMGT"[shift / 10 - 1];
+      return dm_why (why, why_size, "'%s' is not a binary size: write %.*s%ciB (1 %cB = %s bytes)",
+                     text, (int) (p - 1 - text), text, unit, unit, decimal[shift / 10 - 1]);
+    }
   if (lower ((unsigned char) *p) == 'b')
     p++;
   if (*p)

@@ -9,7 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* "1GiB", "1G", "512MiB", "64k", "4096" (bytes). Binary multiples always. */
+/* "1GiB", "1G", "512MiB", "64k", "4096" (bytes). Binary multiples always;
+ * "1GB", "64KB", which a report would read as powers of ten and fio as
+ * powers of two, are refused with the binary spelling to write. */
 int dm_size_parse (const char *text, uint64_t *out, char *why, size_t why_size);
 /* 1073741824 -> "1GiB", 3221225472 -> "3GiB", 1610612736 -> "1536MiB". */
 void dm_size_format (uint64_t bytes, char *buf, size_t size);

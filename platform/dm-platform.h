@@ -19,6 +19,7 @@ enum {
   DM_E_NOBACKEND = -10003, /* no I/O backend works here */
   DM_E_BLOCKDEV = -10004, /* an output path names a disk, not a file */
   DM_E_NOTFILE  = -10005, /* an output path names a socket or the like */
+  DM_E_NOUDISKS = -10006, /* a disk read through udisks2, which is not running */
 };
 
 /* Translate a negative code from any dm_ function into a sentence fragment. */

@@ -84,8 +84,8 @@ EOF
 keys='["path", "kind", "filesystem", "label", "model", "bus", "size_bytes", "free_bytes", "writable"]'
 check "the JSON is an array of objects with every key" \
   "isinstance(t, list) and t and all(all(k in e for k in $keys) for e in t)"
-check "types: sizes are integers, writable a boolean, the rest strings" \
-  "all(isinstance(e['size_bytes'], int) and isinstance(e['free_bytes'], int) and isinstance(e['writable'], bool) and all(isinstance(e[k], str) for k in ['path', 'kind', 'filesystem', 'label', 'model', 'bus']) for e in t)"
+check "types: sizes are integers (a device's free_bytes null), writable a boolean, the rest strings" \
+  "all(isinstance(e['size_bytes'], int) and (isinstance(e['free_bytes'], int) if e['kind'] != 'device' else e['free_bytes'] is None) and isinstance(e['writable'], bool) and e['access'] in ('read-only', 'read-write') and all(isinstance(e[k], str) for k in ['path', 'kind', 'filesystem', 'label', 'model', 'bus']) for e in t)"
 check "kinds are local, removable, network, fuse or device" \
   "all(e['kind'] in ('local', 'removable', 'network', 'fuse', 'device') for e in t)"
 
@@ -102,6 +102,7 @@ check "the stick's bus is the loop device's" "by_path.get(media, {}).get('bus') 
 
 check "the read-only disk is listed as local" "by_path.get(tmp + '/ro', {}).get('kind') == 'local'"
 check "the read-only disk is not writable" "by_path.get(tmp + '/ro', {}).get('writable') is False"
+check "the read-only disk's access is read-only" "by_path.get(tmp + '/ro', {}).get('access') == 'read-only'"
 check "the read-only disk's label" "by_path.get(tmp + '/ro', {}).get('label') == 'dm-ro-$$'"
 
 check "the FUSE mount is listed as fuse" "by_path.get(tmp + '/fuse', {}).get('kind') == 'fuse'"
@@ -135,7 +136,7 @@ for dir in "$media" "$tmp/ro"; do
 done
 
 # The text form stays a table people read.
-dm_check "the text table has a header" grep -q '^TARGET  *KIND  *SIZE  *FREE  *FS  *LABEL  *BUS  *MODEL' "$text"
+dm_check "the text table has a header" grep -q '^TARGET  *KIND  *SIZE  *FREE  *FS  *LABEL  *BUS  *ACCESS  *MODEL' "$text"
 dm_check "the text table lists the stick with its kind" grep -q "^$media  *removable " "$text"
 dm_check "the text table notes FUSE's overhead" \
   grep -q '^\* FUSE: user-space overhead in every figure, O_DIRECT may be ignored$' "$text"

@@ -73,4 +73,25 @@ help_c=$(LANGUAGE= LANG=C "$DM_CLI" --help)
 dm_check "English --help without LANGUAGE" grep -q '^Usage: diskmeter-cli' <<<"$help_c"
 dm_check "German --help has the same option lines" \
   diff <(grep -oE '^  (-[a-z], )?--[a-z-]+' <<<"$help_c") <(grep -oE '^  (-[a-z], )?--[a-z-]+' <<<"$help_de")
+# The engine's reasons for a refused run come in the user's language on
+# the terminal, the names in them as given, while the saved report keeps
+# its English.
+dm_tmpdir
+missing="$DM_TMPDIR/missing"
+: > "$DM_TMPDIR/file"
+dm_check "German: a missing target" \
+  grep -qxF "diskmeter-cli: $missing existiert nicht" <<<"$(cli de --no-history "$missing")"
+dm_check "Japanese: a missing target" \
+  grep -qxF "diskmeter-cli: $missing は存在しません" <<<"$(cli ja --no-history "$missing")"
+dm_check "Chinese: a missing target" \
+  grep -qxF "diskmeter-cli: $missing 不存在" <<<"$(cli zh_CN --no-history "$missing")"
+dm_check "German: a file is no target" \
+  grep -qxF "diskmeter-cli: $DM_TMPDIR/file ist weder ein Ordner noch ein Blockgerät" \
+  <<<"$(cli de --no-history "$DM_TMPDIR/file")"
+dm_check "German: sustained's own check" \
+  grep -qxF "diskmeter-cli: $missing existiert nicht" <<<"$(cli de sustained --no-history "$missing")"
+cli de --no-history --format json --output "$DM_TMPDIR/refused.json" "$missing" >/dev/null
+dm_check "the report keeps the English reason" \
+  test "$(dm_json "$DM_TMPDIR/refused.json" "j['error']")" = "$missing does not exist"
+
 dm_finish

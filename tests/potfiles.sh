@@ -50,4 +50,25 @@ if command -v xgettext >/dev/null && command -v msgmerge >/dev/null; then
 else
   dm_skip_part "gettext tools missing: the catalogues are not checked (build-aux/dev installs gettext)"
 fi
+# The stored reasons the terminal translates (engine/dm-reason.c) are the
+# sentences the test file's checks say: one changed in dm-testfile.c and
+# not there would stay English on screen.
+reasons_known ()
+{
+  python3 - engine/dm-testfile.c engine/dm-reason.c <<'PY'
+import re, sys
+def strings(text, call):
+    out = []
+    for m in re.finditer(call + r'((?:\s*"(?:[^"\\]|\\.)*")+)', text):
+        out.append("".join(re.findall(r'"((?:[^"\\]|\\.)*)"', m.group(1))))
+    return out
+said = strings(open(sys.argv[1]).read(), r'\bfail \(r, [^,]+, [^,]+,')
+known = set(strings(open(sys.argv[2]).read(), r'\bR_ \('))
+missing = [f for f in said if f not in known]
+for f in missing:
+    print("#   not in dm-reason.c:", f)
+sys.exit(1 if missing or len(said) < 10 else 0)
+PY
+}
+dm_check "every reason of dm-testfile.c is one dm-reason.c translates" reasons_known
 dm_finish

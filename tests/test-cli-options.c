@@ -13,6 +13,7 @@
 
 #include "dm-backend.h"
 #include "dm-cli-options.h"
+#include "dm-cli-suggest.h"
 #include "dm-profile.h"
 #include "dm-test.h"
 
@@ -327,6 +328,7 @@ test_bad (void)
   CHECK_BAD ("-x", "-x", "/mnt/data");
   CHECK_BAD ("--counts", "--counts", "3", "/mnt/data");
   CHECK_BAD ("--coun", "--coun", "3", "/mnt/data");
+  CHECK_BAD ("did you mean --count?", "--coutn", "3", "/mnt/data");
 
   /* A value missing at the end of the line. */
   CHECK_BAD ("--count", "/mnt/data", "--count");
@@ -931,9 +933,28 @@ test_sustained (void)
     }
 }
 
+/* A slip of the fingers is one edit, a swap of two letters too; a word
+ * that is far from every name is suggested nothing. */
+static void
+test_suggest (void)
+{
+  static const char *const names[] = { "compare", "history", "sweep", "sustained", "show",
+                                       "merge" };
+  DM_CHECK_INT (dm_cli_edit_distance ("swep", 4, "sweep", 5), ==, 1);
+  DM_CHECK_INT (dm_cli_edit_distance ("sewep", 5, "sweep", 5), ==, 1);
+  DM_CHECK_INT (dm_cli_edit_distance ("SHOW", 4, "show", 4), ==, 0);
+  DM_CHECK_STR (dm_cli_nearest ("swep", 4, names, 6), "sweep");
+  DM_CHECK_STR (dm_cli_nearest ("histroy", 7, names, 6), "history");
+  DM_CHECK_STR (dm_cli_nearest ("sustaned", 8, names, 6), "sustained");
+  DM_CHECK (dm_cli_nearest ("data", 4, names, 6) == NULL);
+  DM_CHECK (dm_cli_nearest ("t1", 2, names, 6) == NULL);
+  DM_CHECK (dm_cli_nearest ("x", 1, names, 6) == NULL);
+}
+
 int
 main (void)
 {
+  DM_RUN ("/app/cli-options/suggest", test_suggest);
   DM_RUN ("/app/cli-options/defaults", test_defaults);
   DM_RUN ("/app/cli-options/values", test_values);
   DM_RUN ("/app/cli-options/flags", test_flags);

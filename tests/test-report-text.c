@@ -254,9 +254,37 @@ test_long_path_error (void)
   dm_report_clear (&r);
 }
 
+/* A cancelled run: the test it stopped in shows what it measured, the
+ * tests it never reached say "not run", not a 0.000 MB/s disk. */
+static void
+test_not_run (void)
+{
+  dm_report r;
+  dm_buf b;
+  build_report (&r);
+  r.status = DM_STATUS_CANCELLED;
+  for (unsigned i = 1; i < r.n_results; i++)
+    {
+      dm_result *res = &r.results[i];
+      res->status = DM_STATUS_PENDING;
+      res->mb_per_s = res->iops = res->latency_us = 0;
+      res->n_runs = 0;
+    }
+  r.results[0].status = DM_STATUS_CANCELLED;
+  dm_buf_init (&b);
+  dm_report_write_text (&r, &b);
+  DM_CHECK (strstr (b.data, "\n  SEQ    1MiB (Q=  8, T= 1):   100.000 MB/s [  1000.0 IOPS] <"
+                            "    50.00 us> (cancelled after 1 of 5 runs)\n"));
+  DM_CHECK (strstr (b.data, "\n  RND    4KiB (Q=  1, T= 1):   not run\n"));
+  DM_CHECK (!strstr (b.data, " 0.000 MB/s"));
+  dm_buf_free (&b);
+  dm_report_clear (&r);
+}
+
 int
 main (void)
 {
+  DM_RUN ("/engine/report-text/not-run", test_not_run);
   DM_RUN ("/engine/report-text/long-comment", test_long_comment);
   DM_RUN ("/engine/report-text/stray-byte", test_stray_byte);
   DM_RUN ("/engine/report-text/forged-rows", test_forged_rows);

@@ -16,12 +16,16 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "dm-app-options.h"
 #include "dm-application.h"
+#include "dm-script.h"
 #include "dm-ui-test.h"
 #include "dm-format.h"
 #include "dm-history.h"
 #include "dm-history-window.h"
 #include "dm-screenshot.h"
+#include "dm-sustained-window.h"
+#include "dm-sweep-window.h"
 #include "dm-tile.h"
 #include "dm-window.h"
 #include "dm-window-private.h"
@@ -989,28 +993,226 @@ test_rows_not_run (void)
   g_assert_cmpstr (dm_tile_get_digits (DM_TILE (_dm_window_get_tile (window, 3, 1))), ==, "0.00");
 }
 
-/* A scripted save that fails sets the window's exit-status, and the
- * application's follows it: the process exits with 1. Last, as it leaves
- * the status set. */
+static void
+on_script_done (gpointer data,
+                int      status)
+{
+  *(int *) data = status;
+}
+
+/* diskmeter-cli COMMAND ... --format json --output JSON DIR: a saved run
+ * of that kind, measured buffered in a scratch folder. */
+static void
+cli_save (const char *const *args,
+          const char        *dir,
+          const char        *json)
+{
+  const char *cli = g_getenv ("DM_CLI");
+  g_autoptr (GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr (GError) error = NULL;
+  g_autofree char *err = NULL;
+  int status = -1;
+
+  if (!cli)
+    g_error ("DM_CLI is not set (run through meson test)");
+  g_ptr_array_add (argv, (char *) cli);
+  for (guint i = 0; args[i]; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  for (const char *const *a = (const char *const[]) { "--duration", "0.2", "--buffered",
+                                                       "--quiet", "--format", "json",
+                                                       "--output", json, dir, NULL };
+       *a; a++)
+    g_ptr_array_add (argv, (char *) *a);
+  g_ptr_array_add (argv, NULL);
+  if (!g_spawn_sync (NULL, (char **) argv->pdata, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL, NULL,
+                     NULL, &err, &status, &error)
+      || !g_spawn_check_wait_status (status, &error))
+    g_error ("diskmeter-cli %s: %s: %s", args[0], error->message, err ? err : "");
+}
+
+/* The one DmScript drives every window alike: the grid, the Sweep and
+ * the Sustained window, each showing a saved run, save it again as JSON
+ * and CSV when scripted the same way, the two tool windows close when
+ * told to, and the saved JSON is each window's kind of run. */
+static void
+test_script_every_window (void)
+{
+  g_autofree char *dir = g_dir_make_tmp ("diskmeter-ui-XXXXXX", NULL);
+  g_autofree char *target = g_build_filename (dir, "target", NULL);
+  const char *const run[] = { "--profile", "demo", "--count", "1", "--size", "16MiB",
+                              "--warmup", "0", "--interval", "0", "--no-history", NULL };
+  const char *const sweep[] = { "sweep", "--qd", "1", "--threads", "1", "--size", "16MiB",
+                                "--warmup", "0", NULL };
+  const char *const sustained[] = { "sustained", "--span", "16MiB", NULL };
+  const struct { const char *const *args; const char *profile; } kinds[] = {
+    { run, "demo" }, { sweep, "sweep" }, { sustained, "sustained" },
+  };
+  GtkWidget *windows[3] = { GTK_WIDGET (window) };
+  int status[3] = { -1, -1, -1 };
+  gint64 deadline = g_get_monotonic_time () + 30 * G_USEC_PER_SEC;
+  g_autoptr (GError) error = NULL;
+
+  g_assert_cmpint (g_mkdir (target, 0700), ==, 0);
+  windows[1] = dm_sweep_window_new (GTK_APPLICATION (app), settings);
+  windows[2] = dm_sustained_window_new (GTK_APPLICATION (app), settings);
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_autofree char *name = g_strdup_printf ("%s.json", kinds[i].profile);
+      g_autofree char *saved = g_build_filename (dir, name, NULL);
+      DmScript *script = dm_script_new ();
+
+      cli_save (kinds[i].args, target, saved);
+      g_assert_true (i == 0 ? dm_window_open_saved (window, saved, &error)
+                     : i == 1 ? dm_sweep_window_load (DM_SWEEP_WINDOW (windows[i]), saved, &error)
+                              : dm_sustained_window_load (DM_SUSTAINED_WINDOW (windows[i]), saved,
+                                                          &error));
+      g_assert_no_error (error);
+      gtk_window_present (GTK_WINDOW (windows[i]));
+      script->json = g_strdup_printf ("%s/again-%u.json", dir, i);
+      script->csv = g_strdup_printf ("%s/again-%u.csv", dir, i);
+      /* The grid stays for the tests after this one. */
+      script->quit_when_done = i > 0;
+      if (i > 0)
+        g_object_add_weak_pointer (G_OBJECT (windows[i]), (gpointer *) &windows[i]);
+      dm_script_run (script, DM_SCRIPTABLE (windows[i]), on_script_done, &status[i]);
+      g_unlink (saved);
+    }
+  while ((status[0] < 0 || status[1] < 0 || status[2] < 0 || windows[1] || windows[2])
+         && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_autofree char *json = g_strdup_printf ("%s/again-%u.json", dir, i);
+      g_autofree char *csv = g_strdup_printf ("%s/again-%u.csv", dir, i);
+      dm_report r;
+      char why[256];
+
+      g_assert_cmpint (status[i], ==, 0);
+      memset (&r, 0, sizeof r);
+      g_assert_cmpint (dm_history_load (json, &r, why, sizeof why), ==, 0);
+      g_assert_cmpstr (r.profile, ==, kinds[i].profile);
+      dm_report_clear (&r);
+      g_assert_true (g_file_test (csv, G_FILE_TEST_IS_REGULAR));
+      g_unlink (json);
+      g_unlink (csv);
+    }
+  g_assert_null (windows[1]);
+  g_assert_null (windows[2]);
+  g_rmdir (target);
+  g_rmdir (dir);
+}
+
+/* A window closed before its script wrote the files fails the script. */
+static void
+test_script_window_gone (void)
+{
+  GtkWidget *sustained = dm_sustained_window_new (GTK_APPLICATION (app), settings);
+  DmScript *script = dm_script_new ();
+  int status = -1;
+
+  script->json = g_strdup ("/nonexistent-diskmeter-folder/never.json");
+  gtk_window_present (GTK_WINDOW (sustained));
+  dm_script_run (script, DM_SCRIPTABLE (sustained), on_script_done, &status);
+  gtk_window_destroy (GTK_WINDOW (sustained));
+  dm_ui_test_spin ();
+  g_assert_cmpint (status, ==, 1);
+}
+
+/* The window's older spellings become the CLI's before GLib parses them,
+ * and only where they are options, not another option's value. */
+static void
+test_options_rewrite (void)
+{
+  const struct { const char *given; const char *parsed; } cases[] = {
+    { "--mix 50 --run", "--mix-read 50 --run" },
+    { "--mix=60", "--mix-read=60" },
+    { "--mix --run", "--mix --run" },
+    { "--mix", "--mix" },
+    { "--comment --mix 50", "--comment --mix 50" },
+    { "-c --mix -q", "-c --mix -q" },
+    { "-- --mix 50", "-- --mix 50" },
+    { "--mix-read 70", "--mix-read 70" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *line = g_strconcat ("diskmeter ", cases[i].given, NULL);
+      g_auto (GStrv) argv = g_strsplit (line, " ", -1);
+      g_autofree char *joined = NULL;
+
+      dm_app_options_rewrite (argv);
+      joined = g_strjoinv (" ", argv + 1);
+      g_assert_cmpstr (joined, ==, cases[i].parsed);
+    }
+}
+
+/* A scripted save that fails gives the script the exit status 1, which
+ * the application makes the process's. Last, as it leaves an error shown. */
 static void
 test_script_exit_status (void)
 {
-  DmScript *script = g_new0 (DmScript, 1);
+  DmScript *script = dm_script_new ();
   gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
   int status = -1;
 
-  g_object_get (window, "exit-status", &status, NULL);
-  g_assert_cmpint (status, ==, 0);
-  g_assert_cmpint (dm_application_get_exit_status (app), ==, 0);
   script->json = g_strdup ("/nonexistent-diskmeter-folder/run.json");
-  dm_window_run_script (window, script);
-  while (status == 0 && g_get_monotonic_time () < deadline)
-    {
-      g_main_context_iteration (NULL, TRUE);
-      g_object_get (window, "exit-status", &status, NULL);
-    }
+  dm_script_run (script, DM_SCRIPTABLE (window), on_script_done, &status);
+  while (status < 0 && g_get_monotonic_time () < deadline)
+    g_main_context_iteration (NULL, TRUE);
   g_assert_cmpint (status, ==, 1);
-  g_assert_cmpint (dm_application_get_exit_status (app), ==, 1);
+}
+
+/* The count, size and unit dropdowns and their keys are one: a key set
+ * elsewhere (a menu, the command line, D-Bus) shows in the dropdown, a
+ * size the list lacks is added to it, one that does not parse leaves it
+ * alone, and a pick in the dropdown is the key. */
+static void
+test_dropdowns_follow_keys (void)
+{
+  GtkDropDown *count = window->count_dropdown;
+  GtkDropDown *size = window->size_dropdown;
+  GtkDropDown *units = window->units_dropdown;
+
+  g_settings_set_int (settings, "count", 3);
+  g_settings_set_string (settings, "size", "1024MiB");
+  g_settings_set_string (settings, "units", "IOPS");
+  dm_ui_test_spin ();
+  g_assert_cmpuint (gtk_drop_down_get_selected (count), ==, 2);
+  g_assert_cmpstr (selected_label (size), ==, "1GiB");
+  g_assert_cmpuint (gtk_drop_down_get_selected (units), ==, DM_UNIT_IOPS);
+  /* Shown in its canonical form, the key keeps the words it was given. */
+  {
+    g_autofree char *kept = g_settings_get_string (settings, "size");
+    g_assert_cmpstr (kept, ==, "1024MiB");
+  }
+
+  g_settings_set_string (settings, "size", "100MiB");
+  dm_ui_test_spin ();
+  g_assert_cmpstr (selected_label (size), ==, "100MiB");
+  g_settings_set_string (settings, "size", "lots");
+  dm_ui_test_spin ();
+  g_assert_cmpstr (selected_label (size), ==, "100MiB");
+
+  gtk_drop_down_set_selected (count, 4);
+  gtk_drop_down_set_selected (units, DM_UNIT_MBPS);
+  g_assert_cmpint (g_settings_get_int (settings, "count"), ==, 5);
+  {
+    g_autofree char *unit = g_settings_get_string (settings, "units");
+    g_assert_cmpstr (unit, ==, dm_unit_name (DM_UNIT_MBPS));
+  }
+  {
+    GListModel *sizes = gtk_drop_down_get_model (size);
+
+    for (guint i = 0; i < g_list_model_get_n_items (sizes); i++)
+      if (!g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (sizes), i), "1GiB"))
+        gtk_drop_down_set_selected (size, i);
+  }
+  {
+    g_autofree char *picked = g_settings_get_string (settings, "size");
+    g_assert_cmpstr (picked, ==, "1GiB");
+  }
+  reset_settings ();
 }
 
 int
@@ -1034,7 +1236,11 @@ main (int   argc,
   g_test_add_func ("/ui/window/zoom-and-title", test_zoom_and_title);
   g_test_add_func ("/ui/window/modes", test_modes);
   g_test_add_func ("/ui/window/modes-device", test_modes_device);
+  g_test_add_func ("/ui/window/dropdowns-follow-keys", test_dropdowns_follow_keys);
   g_test_add_func ("/ui/window/rows-not-run", test_rows_not_run);
+  g_test_add_func ("/ui/app/options-rewrite", test_options_rewrite);
+  g_test_add_func ("/ui/script/every-window", test_script_every_window);
+  g_test_add_func ("/ui/script/window-gone", test_script_window_gone);
   g_test_add_func ("/ui/window/script-exit-status", test_script_exit_status);
   return g_test_run ();
 }

@@ -41,13 +41,24 @@ check_size_refused (const char *text)
   DM_CHECK_INT (v, ==, 4242);
 }
 
+/* A decimal spelling is refused with the binary one to write instead. */
+static void
+test_size_decimal (void)
+{
+  uint64_t v;
+  char why[256] = "";
+  DM_CHECK_INT (dm_size_parse ("32MB", &v, why, sizeof why), ==, -EINVAL);
+  DM_CHECK_STR (why, "'32MB' is not a binary size: write 32MiB (1 MB = 1,000,000 bytes)");
+  DM_CHECK_INT (dm_size_parse ("64kb", &v, why, sizeof why), ==, -EINVAL);
+  DM_CHECK_STR (why, "'64kb' is not a binary size: write 64KiB (1 KB = 1,000 bytes)");
+}
+
 static void
 test_size_parse (void)
 {
   check_size ("1GiB", 1ull << 30);
   check_size ("1G", 1ull << 30);
   check_size ("1g", 1ull << 30);
-  check_size ("1GB", 1ull << 30); /* binary multiples always, as in CrystalDiskMark */
   check_size ("512MiB", 512ull << 20);
   check_size ("512M", 512ull << 20);
   check_size ("64k", 64ull << 10);
@@ -78,6 +89,11 @@ test_size_parse (void)
   check_size_refused ("1e9");
   check_size_refused ("0x100");
   check_size_refused ("1,5GiB");
+  /* A report's MB is 10^6 bytes, fio's default 2^20: not guessed. */
+  check_size_refused ("1GB");
+  check_size_refused ("32MB");
+  check_size_refused ("64kB");
+  check_size_refused ("1.5TB");
   check_size_refused ("1iB");
   check_size_refused ("99999999999999TiB"); /* does not fit in 64 bits */
   check_size_refused (NULL);
@@ -252,6 +268,7 @@ int
 main (void)
 {
   DM_RUN ("/engine/units/size-parse", test_size_parse);
+  DM_RUN ("/engine/units/size-decimal", test_size_decimal);
   DM_RUN ("/engine/units/size-format", test_size_format);
   DM_RUN ("/engine/units/duration", test_duration);
   DM_RUN ("/engine/units/uint", test_uint);

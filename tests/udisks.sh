@@ -111,6 +111,8 @@ DM_UDISKS=only dm_run "$out" "$err" --modes read --tests SEQ1M_Q8T1 --count 1 --
 dm_check "with udisks2 gone, DM_UDISKS=only fails (exit $DM_RC)" test "$DM_RC" = 1
 dm_check "... in one line" dm_one_line_error "$err"
 dm_check "... naming the device" grep -q "$loop" "$err"
+dm_check "... saying udisks2 is not running and how to start it" grep -qF \
+  "diskmeter-cli: cannot open $loop: udisks2, which opens disks for users, is not running (start it: systemctl start udisks2; or run as root)" "$err"
 
 # A user without rights on the device, and udisks2 (without polkit, it
 # lets only root in): one line saying permission is denied. The user must

@@ -4,7 +4,8 @@
  * COMMAND_LINE), so `diskmeter --run ...` given to an already running
  * Diskmeter scripts that window instead of opening a second one. Options
  * given for a scripted run are not saved: it leaves the user's choices as
- * they were.
+ * they were. The options and their checks are dm-app-options.c's; here
+ * they become settings, windows and a DmScript (dm-script.c) for them.
  */
 #include "dm-application.h"
 #include "dm-i18n-ui.h"
@@ -15,14 +16,16 @@
 #include <glib-unix.h>
 #endif
 
+#include "dm-app-options.h"
+#include "dm-color-scheme.h"
 #include "dm-compare.h"
 #include "dm-history.h"
 #include "dm-measure.h"
 #include "dm-preferences.h"
 #include "dm-profile.h"
 #include "dm-report.h"
+#include "dm-script.h"
 #include "dm-file-dialog.h"
-#include "dm-settings.h"
 #include "dm-sustained.h"
 #include "dm-sustained-window.h"
 #include "dm-sweep-window.h"
@@ -37,39 +40,9 @@ struct _DmApplication
   GSettings      *settings;
   int             exit_status;
   gboolean        running;
-  GDBusConnection *bus;          /* for the desktop's colour scheme */
-  guint           portal_signal;
 };
 
 G_DEFINE_FINAL_TYPE (DmApplication, dm_application, GTK_TYPE_APPLICATION)
-
-static const GOptionEntry options[] = {
-  { "target", 't', 0, G_OPTION_ARG_FILENAME, NULL, N_("Folder (on the disk) to test"), "DIR" },
-  { "profile", 'p', 0, G_OPTION_ARG_STRING, NULL, N_("default, peak, realworld, demo or custom"), "NAME" },
-  { "nvme", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Use the profile's NVMe SSD preset"), NULL },
-  { "mix", 0, 0, G_OPTION_ARG_INT, NULL, N_("Show the Mix column with this read share (10..90)"), "PERCENT" },
-  { "count", 'n', 0, G_OPTION_ARG_INT, NULL, N_("Measured runs per test (1..9)"), "N" },
-  { "size", 's', 0, G_OPTION_ARG_STRING, NULL, N_("Test file size (16MiB..64GiB)"), "SIZE" },
-  { "duration", 'd', 0, G_OPTION_ARG_STRING, NULL, N_("Length of one measured run"), "SEC" },
-  { "interval", 'i', 0, G_OPTION_ARG_STRING, NULL, N_("Pause between tests"), "SEC" },
-  { "warmup", 'w', 0, G_OPTION_ARG_STRING, NULL, N_("Unscored warm-up before each test"), "SEC" },
-  { "units", 'u', 0, G_OPTION_ARG_STRING, NULL, N_("MB/s, GB/s, IOPS or us"), "UNIT" },
-  { "modes", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Columns to run: read, write, mix, a list (read,mix) or all"), "LIST" },
-  { "comment", 'c', 0, G_OPTION_ARG_STRING, NULL, N_("Comment that goes into every export"), "TEXT" },
-  { "compare-with", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Compare the target with this folder, measured in turns"), "DIR" },
-  { "open", 'o', 0, G_OPTION_ARG_FILENAME_ARRAY, NULL, N_("Show a saved run or sweep (JSON) instead of measuring; given two or more times, compare the saved runs side by side"), "FILE" },
-  { "run", 'r', 0, G_OPTION_ARG_NONE, NULL, N_("Start all tests once the window is up"), NULL },
-  { "save-screenshot", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Save a PNG of the window when done"), "FILE" },
-  { "screenshot-scale", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Draw that PNG at this times the window's size (1..4), for a sharp picture in a report"), "FACTOR" },
-  { "save-json", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Save the results as JSON when done"), "FILE" },
-  { "save-text", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Save the results as text when done"), "FILE" },
-  { "save-csv", 0, 0, G_OPTION_ARG_FILENAME, NULL, N_("Save the results as CSV when done"), "FILE" },
-  { "quit-when-done", 'q', 0, G_OPTION_ARG_NONE, NULL, N_("Quit after the run and the saves"), NULL },
-  { "sustained", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Open the Sustained window; with --save-* or --quit-when-done it runs at once (--span, --duration, --target; --modes read reads instead of writing)"), NULL },
-  { "span", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Sustained: the test file's size, or free (the default)"), "SIZE|free" },
-  { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
-  { NULL }
-};
 
 /* --- the main window's state ------------------------------------------------ */
 
@@ -117,30 +90,23 @@ on_window_running (DmWindow      *window,
   set_running (self, running);
 }
 
+/* A script's end, in whichever window: its status is the process's. */
 static void
-on_window_exit_status (DmWindow      *window,
-                       GParamSpec    *pspec,
-                       DmApplication *self)
+on_script_done (gpointer data,
+                int      status)
 {
-  int status;
-
-  g_object_get (window, "exit-status", &status, NULL);
-  set_exit_status (self, status);
+  set_exit_status (DM_APPLICATION (data), status);
 }
 
 /* Every main window, however it was made, is watched: its runs keep the
- * application alive and its scripts decide the exit status. */
+ * application alive. */
 static void
 dm_application_window_added (GtkApplication *app,
                              GtkWindow      *window)
 {
   GTK_APPLICATION_CLASS (dm_application_parent_class)->window_added (app, window);
   if (DM_IS_WINDOW (window))
-    {
-      g_signal_connect_object (window, "notify::running", G_CALLBACK (on_window_running), app, 0);
-      g_signal_connect_object (window, "notify::exit-status", G_CALLBACK (on_window_exit_status),
-                               app, 0);
-    }
+    g_signal_connect_object (window, "notify::running", G_CALLBACK (on_window_running), app, 0);
 }
 
 static void
@@ -150,92 +116,6 @@ dm_application_window_removed (GtkApplication *app,
   if (DM_IS_WINDOW (window))
     g_signal_handlers_disconnect_by_data (window, app);
   GTK_APPLICATION_CLASS (dm_application_parent_class)->window_removed (app, window);
-}
-
-/* --- colour scheme --------------------------------------------------------- */
-
-static void
-apply_color_scheme (GVariant *value)
-{
-  guint32 scheme = 0;
-  g_autoptr (GVariant) inner = NULL;
-
-  /* Read() wraps the value in one or two variants depending on the portal
-   * version; unwrap until the uint32. */
-  inner = g_variant_ref (value);
-  while (g_variant_is_of_type (inner, G_VARIANT_TYPE_VARIANT))
-    {
-      GVariant *next = g_variant_get_variant (inner);
-      g_variant_unref (inner);
-      inner = next;
-    }
-  if (g_variant_is_of_type (inner, G_VARIANT_TYPE_UINT32))
-    scheme = g_variant_get_uint32 (inner);
-  /* 1 is "prefer dark"; 0 and 2 are light. */
-  g_object_set (gtk_settings_get_default (), "gtk-application-prefer-dark-theme", scheme == 1,
-                NULL);
-}
-
-static void
-on_portal_setting_changed (GDBusConnection *bus,
-                           const char      *sender,
-                           const char      *path,
-                           const char      *iface,
-                           const char      *signal,
-                           GVariant        *params,
-                           gpointer         data)
-{
-  const char *ns, *key;
-  g_autoptr (GVariant) value = NULL;
-
-  g_variant_get (params, "(&s&sv)", &ns, &key, &value);
-  if (!strcmp (ns, "org.freedesktop.appearance") && !strcmp (key, "color-scheme"))
-    apply_color_scheme (value);
-}
-
-static void
-on_portal_read (GObject      *source,
-                GAsyncResult *result,
-                gpointer      data)
-{
-  g_autoptr (GVariant) reply = g_dbus_connection_call_finish (G_DBUS_CONNECTION (source), result,
-                                                              NULL);
-  g_autoptr (GVariant) value = NULL;
-
-  if (!reply)
-    return;  /* no portal: keep the theme's own choice */
-  g_variant_get (reply, "(v)", &value);
-  apply_color_scheme (value);
-}
-
-static void
-on_bus (GObject      *source,
-        GAsyncResult *result,
-        gpointer      data)
-{
-  DmApplication *self = data;
-
-  self->bus = g_bus_get_finish (result, NULL);
-  if (!self->bus)
-    {
-      g_object_unref (self);
-      return;
-    }
-  /* GTK 4.8 without libadwaita does not follow the desktop's light/dark
-   * switch by itself; the settings portal tells us, on GNOME and KDE. */
-  self->portal_signal =
-    g_dbus_connection_signal_subscribe (self->bus, "org.freedesktop.portal.Desktop",
-                                        "org.freedesktop.portal.Settings", "SettingChanged",
-                                        "/org/freedesktop/portal/desktop", NULL,
-                                        G_DBUS_SIGNAL_FLAGS_NONE, on_portal_setting_changed,
-                                        NULL, NULL);
-  g_dbus_connection_call (self->bus, "org.freedesktop.portal.Desktop",
-                          "/org/freedesktop/portal/desktop", "org.freedesktop.portal.Settings",
-                          "Read", g_variant_new ("(ss)", "org.freedesktop.appearance",
-                                                 "color-scheme"),
-                          G_VARIANT_TYPE ("(v)"), G_DBUS_CALL_FLAGS_NONE, 2000, NULL,
-                          on_portal_read, NULL);
-  g_object_unref (self);
 }
 
 /* --- actions --------------------------------------------------------------- */
@@ -476,7 +356,7 @@ dm_application_startup (GApplication *app)
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
   gtk_window_set_default_icon_name (DM_APPLICATION_ID);
 
-  g_bus_get (G_BUS_TYPE_SESSION, NULL, on_bus, g_object_ref (self));
+  dm_color_scheme_follow (app);
 #ifdef G_OS_UNIX
   g_unix_signal_add (SIGINT, on_terminate_signal, app);
   g_unix_signal_add (SIGTERM, on_terminate_signal, app);
@@ -508,143 +388,27 @@ dm_application_activate (GApplication *app)
   gtk_window_present (GTK_WINDOW (ensure_window (DM_APPLICATION (app))));
 }
 
-static char *
-lookup_path (GApplicationCommandLine *cmdline,
-             GVariantDict            *dict,
-             const char              *name)
-{
-  g_autofree char *arg = NULL;
-  g_autoptr (GFile) file = NULL;
-
-  if (!g_variant_dict_lookup (dict, name, "^ay", &arg))
-    return NULL;
-  /* Relative to where the user typed it, even when forwarded to an
-   * instance that started elsewhere. */
-  file = g_application_command_line_create_file_for_arg (cmdline, arg);
-  return g_file_get_path (file);
-}
-
-/* Every value of a repeatable FILE option, each made absolute as
- * lookup_path makes one; NULL when the option is absent. */
-static char **
-lookup_paths (GApplicationCommandLine *cmdline,
-              GVariantDict            *dict,
-              const char              *name)
-{
-  g_auto (GStrv) args = NULL;
-  char **paths;
-  guint n;
-
-  if (!g_variant_dict_lookup (dict, name, "^aay", &args))
-    return NULL;
-  n = g_strv_length (args);
-  paths = g_new0 (char *, n + 1);
-  for (guint i = 0; i < n; i++)
-    {
-      g_autoptr (GFile) file = g_application_command_line_create_file_for_arg (cmdline, args[i]);
-
-      paths[i] = g_file_get_path (file);
-    }
-  return paths;
-}
-
-/* Checks every option before anything changes; on error prints why. */
+/* The settings the options give (checked already), as if chosen in the
+ * window; FALSE for --modes the window does not take, before anything
+ * changed. */
 static gboolean
 apply_options (DmApplication           *self,
                GApplicationCommandLine *cmdline,
-               GVariantDict            *dict,
+               const DmAppOptions      *o,
                gboolean                 scripted)
 {
-  const char *s;
-  char why[256];
-  g_autofree char *target = lookup_path (cmdline, dict, "target");
-  gboolean any = FALSE;
-
-  struct { const char *key; const char *name; double value; gboolean set; } durations[] = {
-    { "measure-time", "duration" }, { "interval", "interval" }, { "warmup", "warmup" },
+  struct { const char *key; double value; } durations[] = {
+    { "measure-time", o->measure_s }, { "interval", o->interval_s }, { "warmup", o->warmup_s },
   };
-  const char *profile = NULL, *size = NULL, *units = NULL, *modes = NULL;
   guint modes_mask = 0;
-  gint32 count = 0, mix = 0;
-  gboolean have_count, have_mix;
-  uint64_t bytes = 0;
-  dm_unit unit = DM_UNIT_MBPS;
+  char why[256];
 
-  if (g_variant_dict_lookup (dict, "profile", "&s", &profile))
-    {
-      if (g_ascii_strcasecmp (profile, "custom") != 0 && !dm_profile_find (profile))
-        {
-          g_application_command_line_printerr (cmdline, "diskmeter: unknown profile '%s' "
-                                               "(default, peak, realworld, demo, custom)\n",
-                                               profile);
-          return FALSE;
-        }
-    }
-  have_count = g_variant_dict_lookup (dict, "count", "i", &count);
-  if (have_count && (count < DM_COUNT_MIN || count > DM_COUNT_MAX))
-    {
-      g_application_command_line_printerr (cmdline, "diskmeter: --count must be 1..9\n");
-      return FALSE;
-    }
-  have_mix = g_variant_dict_lookup (dict, "mix", "i", &mix);
-  if (have_mix && (mix < DM_MIX_READ_MIN || mix > DM_MIX_READ_MAX))
-    {
-      g_application_command_line_printerr (cmdline, "diskmeter: --mix must be 10..90\n");
-      return FALSE;
-    }
-  if (g_variant_dict_lookup (dict, "size", "&s", &size))
-    {
-      if (dm_size_parse (size, &bytes, why, sizeof why) != 0)
-        {
-          g_application_command_line_printerr (cmdline, "diskmeter: --size: %s\n", why);
-          return FALSE;
-        }
-      if (bytes < DM_TEST_SIZE_MIN || bytes > DM_TEST_SIZE_MAX)
-        {
-          g_application_command_line_printerr (cmdline, "diskmeter: --size must be 16MiB..64GiB\n");
-          return FALSE;
-        }
-    }
-  if (g_variant_dict_lookup (dict, "units", "&s", &units) && dm_unit_parse (units, &unit) != 0)
-    {
-      g_application_command_line_printerr (cmdline, "diskmeter: unknown unit '%s' "
-                                           "(MB/s, GB/s, IOPS, us)\n", units);
-      return FALSE;
-    }
-  if (g_variant_dict_lookup (dict, "modes", "&s", &modes)
-      && !dm_window_modes_parse (modes, &modes_mask, why, sizeof why))
+  if (o->modes && !dm_window_modes_parse (o->modes, &modes_mask, why, sizeof why))
     {
       g_application_command_line_printerr (cmdline, "diskmeter: --modes: %s\n", why);
       return FALSE;
     }
-  for (guint i = 0; i < G_N_ELEMENTS (durations); i++)
-    if (g_variant_dict_lookup (dict, durations[i].name, "&s", &s))
-      {
-        if (dm_duration_parse (s, &durations[i].value, why, sizeof why) != 0)
-          {
-            g_application_command_line_printerr (cmdline, "diskmeter: --%s: %s\n",
-                                                 durations[i].name, why);
-            return FALSE;
-          }
-        durations[i].set = TRUE;
-      }
-  if (target && !g_file_test (target, G_FILE_TEST_IS_DIR))
-    {
-      dm_target_info info;
-
-      /* A whole disk or partition is read (only) like a folder is tested. */
-      if (dm_target_probe (target, &info) != 0 || !info.is_block_device)
-        {
-          g_application_command_line_printerr (cmdline, "diskmeter: --target %s is neither a "
-                                               "folder nor a disk or partition\n", target);
-          return FALSE;
-        }
-    }
-
-  any = profile || have_count || have_mix || size || units || target || modes
-        || durations[0].set || durations[1].set || durations[2].set
-        || g_variant_dict_contains (dict, "nvme");
-  if (!any)
+  if (!dm_app_options_any_setting (o))
     return TRUE;
 
   /* A scripted run (--run, --save-*, --quit-when-done) leaves the user's
@@ -653,37 +417,36 @@ apply_options (DmApplication           *self,
   if (scripted && !g_settings_get_has_unapplied (self->settings))
     g_settings_delay (self->settings);
 
-  if (target)
-    g_settings_set_string (self->settings, "target", target);
-  if (have_count)
-    g_settings_set_int (self->settings, "count", count);
-  if (size)
+  if (o->target)
+    g_settings_set_string (self->settings, "target", o->target);
+  if (o->count)
+    g_settings_set_int (self->settings, "count", o->count);
+  if (o->size)
     {
       char canonical[32];
-      dm_size_format (bytes, canonical, sizeof canonical);
+      dm_size_format (o->size, canonical, sizeof canonical);
       g_settings_set_string (self->settings, "size", canonical);
     }
-  if (units)
-    g_settings_set_string (self->settings, "units", dm_unit_name (unit));
+  if (o->have_unit)
+    g_settings_set_string (self->settings, "units", dm_unit_name (o->unit));
   for (guint i = 0; i < G_N_ELEMENTS (durations); i++)
-    if (durations[i].set)
+    if (durations[i].value >= 0)
       g_settings_set_double (self->settings, durations[i].key, durations[i].value);
-  if (have_mix)
-    {
-      g_settings_set_int (self->settings, "mix-ratio", mix);
-      g_settings_set_boolean (self->settings, "mix", TRUE);
-    }
-  if (g_variant_dict_contains (dict, "nvme"))
+  if (o->mix_read)
+    g_settings_set_int (self->settings, "mix-ratio", o->mix_read);
+  if (o->mix)
+    g_settings_set_boolean (self->settings, "mix", TRUE);
+  if (o->nvme)
     g_settings_set_boolean (self->settings, "nvme", TRUE);
-  if (modes)
+  if (o->modes)
     {
       /* As diskmeter-cli's --modes: a list naming mix runs the Mix column,
        * and --mix adds it to a list that does not. */
       g_autofree char *canonical = NULL;
 
-      if (g_ascii_strcasecmp (modes, "all") != 0)
+      if (g_ascii_strcasecmp (o->modes, "all") != 0)
         {
-          if (have_mix)
+          if (o->mix)
             modes_mask |= DM_MODE_BIT (DM_MODE_MIX);
           if (modes_mask & DM_MODE_BIT (DM_MODE_MIX))
             g_settings_set_boolean (self->settings, "mix", TRUE);
@@ -691,92 +454,25 @@ apply_options (DmApplication           *self,
       canonical = dm_window_modes_format (modes_mask);
       g_settings_set_string (self->settings, "modes", canonical);
     }
-  if (profile)
+  if (o->profile)
     {
-      const dm_profile *p = dm_profile_find (profile);
+      const dm_profile *p = dm_profile_find (o->profile);
       g_settings_set_string (self->settings, "profile", p ? p->name : "custom");
     }
   return TRUE;
 }
 
-/* --open of a sweep: the Sweep window shows it, and a script's files are
- * written once it has been on screen for a moment (laid out and drawn). */
-typedef struct
-{
-  DmSweepWindow *window;
-  DmScript      *script;
-} SweepScript;
-
-static gboolean
-sweep_script_save (gpointer data)
-{
-  SweepScript *s = data;
-  GApplication *app = G_APPLICATION (gtk_window_get_application (GTK_WINDOW (s->window)));
-  const struct { const char *format; const char *path; } outputs[] = {
-    { "png", s->script->screenshot }, { "json", s->script->json }, { "csv", s->script->csv },
-  };
-
-  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
-    {
-      g_autoptr (GError) error = NULL;
-
-      if (!outputs[i].path)
-        continue;
-      /* Closed by the user in the meantime: nothing left to save from. */
-      if (!gtk_widget_get_realized (GTK_WIDGET (s->window)))
-        {
-          g_printerr ("diskmeter: the Sweep window was closed before %s was saved\n",
-                      outputs[i].path);
-          if (app)
-            set_exit_status (DM_APPLICATION (app), 1);
-          continue;
-        }
-      if (!dm_sweep_window_save (s->window, outputs[i].format, outputs[i].path, &error))
-        {
-          g_printerr ("diskmeter: %s\n", error->message);
-          set_exit_status (DM_APPLICATION (app), 1);
-        }
-      else
-        g_print ("diskmeter: saved %s\n", outputs[i].path);
-    }
-  if (s->script->quit_when_done && gtk_widget_get_realized (GTK_WIDGET (s->window)))
-    gtk_window_destroy (GTK_WINDOW (s->window));
-  g_object_unref (s->window);
-  dm_script_free (s->script);
-  g_free (s);
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-sweep_script_first_frame (GtkWidget     *widget,
-                          GdkFrameClock *clock,
-                          gpointer       data)
-{
-  g_timeout_add (300, sweep_script_save, data);
-  return G_SOURCE_REMOVE;
-}
-
-/* A script's end in the Sustained window sets the exit status. */
+/* Hands a script (taken) to the window it is for; one that asks for
+ * nothing is dropped. */
 static void
-on_sustained_script_done (gpointer data,
-                          int      status)
+run_script (DmApplication *self,
+            DmScriptable  *window,
+            DmScript      *script)
 {
-  set_exit_status (DM_APPLICATION (data), status);
-}
-
-/* The Sustained window runs the main window's script; it takes it. */
-static void
-run_sustained_script (DmApplication     *self,
-                      DmSustainedWindow *window,
-                      DmScript          *script)
-{
-  DmSustainedScript s = {
-    script->run, script->quit_when_done, script->screenshot, script->json, script->text,
-    script->csv, script->screenshot_scale,
-  };
-
-  dm_sustained_window_run_script (window, &s, on_sustained_script_done, self);
-  dm_script_free (script);
+  if (dm_script_is_empty (script))
+    dm_script_free (script);
+  else
+    dm_script_run (script, window, on_script_done, self);
 }
 
 /* --open of a sustained run: the Sustained window shows it, and a
@@ -796,11 +492,7 @@ open_sustained (DmApplication *self,
       return 1;
     }
   gtk_window_present (GTK_WINDOW (window));
-  if (script->screenshot || script->json || script->text || script->csv
-      || script->quit_when_done)
-    run_sustained_script (self, DM_SUSTAINED_WINDOW (window), script);
-  else
-    dm_script_free (script);
+  run_script (self, DM_SCRIPTABLE (window), script);
   return 0;
 }
 
@@ -811,41 +503,32 @@ open_sustained (DmApplication *self,
 static int
 run_sustained (DmApplication           *self,
                GApplicationCommandLine *cmdline,
-               GVariantDict            *dict,
-               DmScript                *script)
+               DmAppOptions            *o)
 {
-  g_autofree char *target = lookup_path (cmdline, dict, "target");
-  const char *span = NULL, *duration = NULL, *modes = NULL;
   guint mask = DM_MODES_ALL;
   GtkWidget *window;
 
-  g_variant_dict_lookup (dict, "span", "&s", &span);
-  g_variant_dict_lookup (dict, "duration", "&s", &duration);
   /* --modes as the grid takes it (checked there): one pass reads or
    * writes, so read or write, or all for the window's own choice. */
-  if (g_variant_dict_lookup (dict, "modes", "&s", &modes)
-      && (!dm_window_modes_parse (modes, &mask, NULL, 0)
+  if (o->modes
+      && (!dm_window_modes_parse (o->modes, &mask, NULL, 0)
           || (mask != DM_MODES_ALL && mask != DM_MODE_BIT (DM_MODE_READ)
               && mask != DM_MODE_BIT (DM_MODE_WRITE))))
     {
       g_application_command_line_printerr (cmdline, "diskmeter: --modes with --sustained is read "
-                                           "or write, not %s\n", modes);
-      dm_script_free (script);
+                                           "or write, not %s\n", o->modes);
       return 2;
     }
   window = dm_sustained_window_new (GTK_APPLICATION (self), self->settings);
-  dm_sustained_window_set_plan (DM_SUSTAINED_WINDOW (window), span, duration, target);
+  dm_sustained_window_set_plan (DM_SUSTAINED_WINDOW (window), o->span, o->duration, o->target);
   if (mask != DM_MODES_ALL)
     dm_sustained_window_set_mode (DM_SUSTAINED_WINDOW (window),
                                   mask == DM_MODE_BIT (DM_MODE_READ) ? DM_MODE_READ
                                                                      : DM_MODE_WRITE);
   gtk_window_present (GTK_WINDOW (window));
-  script->run = script->run || script->screenshot || script->json || script->text || script->csv
-                || script->quit_when_done;
-  if (script->run)
-    run_sustained_script (self, DM_SUSTAINED_WINDOW (window), script);
-  else
-    dm_script_free (script);
+  /* Asked for files, it measures them first. */
+  o->script->run = o->script->run || dm_script_has_outputs (o->script);
+  run_script (self, DM_SCRIPTABLE (window), g_steal_pointer (&o->script));
   return 0;
 }
 
@@ -859,7 +542,7 @@ open_file (DmApplication *self,
            DmScript      *script,
            GError       **error)
 {
-  g_autoptr (DmScript) owned = script ? script : g_new0 (DmScript, 1);
+  g_autoptr (DmScript) owned = script ? script : dm_script_new ();
   dm_report r;
   char why[256];
   gboolean sweep, sustained;
@@ -883,7 +566,6 @@ open_file (DmApplication *self,
   if (sweep)
     {
       GtkWidget *window;
-      SweepScript *s;
 
       if (owned->text)
         {
@@ -898,12 +580,7 @@ open_file (DmApplication *self,
           return 1;
         }
       gtk_window_present (GTK_WINDOW (window));
-      if (!owned->screenshot && !owned->json && !owned->csv && !owned->quit_when_done)
-        return 0;
-      s = g_new0 (SweepScript, 1);
-      s->window = g_object_ref (DM_SWEEP_WINDOW (window));
-      s->script = g_steal_pointer (&owned);
-      gtk_widget_add_tick_callback (window, sweep_script_first_frame, s, NULL);
+      run_script (self, DM_SCRIPTABLE (window), g_steal_pointer (&owned));
       return 0;
     }
 
@@ -911,8 +588,7 @@ open_file (DmApplication *self,
   if (!dm_window_open_saved (window, path, error))
     return 1;
   gtk_window_present (GTK_WINDOW (window));
-  if (owned->screenshot || owned->json || owned->text || owned->csv || owned->quit_when_done)
-    dm_window_run_script (window, g_steal_pointer (&owned));
+  run_script (self, DM_SCRIPTABLE (window), g_steal_pointer (&owned));
   return 0;
 }
 
@@ -926,7 +602,7 @@ compare_files (DmApplication      *self,
                DmScript           *script,
                GError            **error)
 {
-  g_autoptr (DmScript) owned = script ? script : g_new0 (DmScript, 1);
+  g_autoptr (DmScript) owned = script ? script : dm_script_new ();
   DmWindow *window;
 
   /* Every file is read before the window opens, so that a bad one ends the
@@ -955,8 +631,7 @@ compare_files (DmApplication      *self,
   if (!dm_window_compare_saved (window, paths, n, error))
     return 1;
   gtk_window_present (GTK_WINDOW (window));
-  if (owned->screenshot || owned->json || owned->text || owned->csv || owned->quit_when_done)
-    dm_window_run_script (window, g_steal_pointer (&owned));
+  run_script (self, DM_SCRIPTABLE (window), g_steal_pointer (&owned));
   return 0;
 }
 
@@ -1001,55 +676,25 @@ dm_application_command_line (GApplication            *app,
                              GApplicationCommandLine *cmdline)
 {
   DmApplication *self = DM_APPLICATION (app);
-  GVariantDict *dict = g_application_command_line_get_options_dict (cmdline);
-  g_autoptr (DmScript) script = g_new0 (DmScript, 1);
-  const char *comment = NULL, *scale = NULL;
-  g_autofree char *compare_with = NULL;
-  g_auto (GStrv) opens = NULL;
-  char *open = NULL;
-  guint n_open = 0;
+  g_auto (DmAppOptions) o = { 0 };
   gboolean scripted;
   DmWindow *window;
+  char why[512];
 
-  if (g_variant_dict_contains (dict, "version"))
+  if (!dm_app_options_parse (cmdline, &o, why, sizeof why))
+    {
+      g_application_command_line_printerr (cmdline, "diskmeter: %s\n", why);
+      return 2;
+    }
+  if (o.version)
     {
       g_application_command_line_print (cmdline, "diskmeter %s\n", DM_VERSION);
       return 0;
     }
-  script->run = g_variant_dict_contains (dict, "run");
-  script->quit_when_done = g_variant_dict_contains (dict, "quit-when-done");
-  script->screenshot = lookup_path (cmdline, dict, "save-screenshot");
-  script->json = lookup_path (cmdline, dict, "save-json");
-  script->text = lookup_path (cmdline, dict, "save-text");
-  script->csv = lookup_path (cmdline, dict, "save-csv");
-  if (g_variant_dict_lookup (dict, "screenshot-scale", "&s", &scale))
-    {
-      char *end = NULL;
-
-      script->screenshot_scale = g_ascii_strtod (scale, &end);
-      if (end == scale || *end || !(script->screenshot_scale >= 1 && script->screenshot_scale <= 4))
-        {
-          g_application_command_line_printerr (cmdline, "diskmeter: --screenshot-scale must be "
-                                               "a number from 1 to 4\n");
-          return 2;
-        }
-    }
-  compare_with = lookup_path (cmdline, dict, "compare-with");
-  opens = lookup_paths (cmdline, dict, "open");
-  n_open = opens ? g_strv_length (opens) : 0;
-  open = n_open ? opens[0] : NULL;
-  scripted = script->run || script->quit_when_done || script->screenshot || script->json
-             || script->text || script->csv;
-
-  if (open && (script->run || compare_with))
-    {
-      g_application_command_line_printerr (cmdline, "diskmeter: --open shows a saved run; "
-                                           "it does not go with --run or --compare-with\n");
-      return 2;
-    }
-  if (!apply_options (self, cmdline, dict, scripted || open))
+  scripted = !dm_script_is_empty (o.script);
+  if (!apply_options (self, cmdline, &o, scripted || o.open))
     return 2;
-  if (open)
+  if (o.open)
     {
       /* Opening a run sets the selectors to the run's; a scripted look at
        * a file leaves the user's own choices as they were. */
@@ -1058,47 +703,46 @@ dm_application_command_line (GApplication            *app,
 
       if (scripted)
         g_settings_delay (self->settings);
-      if (n_open > 1)
-        status = compare_files (self, (const char *const *) opens, n_open,
-                                g_steal_pointer (&script), &error);
+      if (g_strv_length (o.open) > 1)
+        status = compare_files (self, (const char *const *) o.open, g_strv_length (o.open),
+                                g_steal_pointer (&o.script), &error);
       else
-        status = open_file (self, open, g_steal_pointer (&script), &error);
+        status = open_file (self, o.open[0], g_steal_pointer (&o.script), &error);
       if (status != 0)
         g_application_command_line_printerr (cmdline, "diskmeter: %s%s\n",
                                              error->domain == G_OPTION_ERROR ? "" : "--open: ",
                                              error->message);
       return status;
     }
-
-  if (g_variant_dict_contains (dict, "sustained"))
-    return run_sustained (self, cmdline, dict, g_steal_pointer (&script));
-  if (g_variant_dict_contains (dict, "span"))
-    {
-      g_application_command_line_printerr (cmdline, "diskmeter: --span goes with --sustained\n");
-      return 2;
-    }
+  if (o.sustained)
+    return run_sustained (self, cmdline, &o);
 
   window = ensure_window (self);
-  if (g_variant_dict_lookup (dict, "comment", "&s", &comment))
-    dm_window_set_comment (window, comment);
-  if (compare_with)
-    dm_window_set_compare_target (window, compare_with);
+  if (o.comment)
+    dm_window_set_comment (window, o.comment);
+  if (o.compare_with)
+    dm_window_set_compare_target (window, o.compare_with);
   gtk_window_present (GTK_WINDOW (window));
-
-  if (scripted)
-    dm_window_run_script (window, g_steal_pointer (&script));
+  run_script (self, DM_SCRIPTABLE (window), g_steal_pointer (&o.script));
   return 0;
+}
+
+/* Before GLib reads the options: the window's older spellings. */
+static gboolean
+dm_application_local_command_line (GApplication   *app,
+                                   char         ***arguments,
+                                   int            *exit_status)
+{
+  dm_app_options_rewrite (*arguments);
+  return G_APPLICATION_CLASS (dm_application_parent_class)->local_command_line (app, arguments,
+                                                                                exit_status);
 }
 
 static void
 dm_application_shutdown (GApplication *app)
 {
-  DmApplication *self = DM_APPLICATION (app);
-
   G_APPLICATION_CLASS (dm_application_parent_class)->shutdown (app);
-  if (self->bus && self->portal_signal)
-    g_dbus_connection_signal_unsubscribe (self->bus, self->portal_signal);
-  g_clear_object (&self->bus);
+  dm_color_scheme_unfollow (app);
   dm_measure_exit ();
 }
 
@@ -1122,6 +766,7 @@ dm_application_class_init (DmApplicationClass *klass)
   app_class->startup = dm_application_startup;
   app_class->activate = dm_application_activate;
   app_class->command_line = dm_application_command_line;
+  app_class->local_command_line = dm_application_local_command_line;
   app_class->shutdown = dm_application_shutdown;
   gtk_app_class->window_added = dm_application_window_added;
   gtk_app_class->window_removed = dm_application_window_removed;
@@ -1130,7 +775,7 @@ dm_application_class_init (DmApplicationClass *klass)
 static void
 dm_application_init (DmApplication *self)
 {
-  g_application_add_main_option_entries (G_APPLICATION (self), options);
+  dm_app_options_add (G_APPLICATION (self));
   g_application_set_option_context_summary (G_APPLICATION (self),
                                             _("Measure disk speed the way CrystalDiskMark does."));
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Diskmeter's GtkApplication: the command-line options that script the
- * window, the application-wide actions (settings, about, quit), and the
- * light or dark style the desktop asks for.
+ * Diskmeter's GtkApplication: what the command line (dm-app-options.h)
+ * asks of the windows, the application-wide actions (settings, about,
+ * quit), and the light or dark style the desktop asks for
+ * (dm-color-scheme.h).
  */
 #pragma once
 

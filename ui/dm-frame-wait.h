@@ -3,7 +3,7 @@
  * A scripted window (--run, --sustained, --save-*) acts on frames, not on
  * times: it starts once its first frame is on screen and has settled, and
  * it saves right after a paint, when every widget's render node shows the
- * final figures. The main window and the Sustained window wait the same way.
+ * final figures. DmScript waits this way for every window.
  */
 #pragma once
 

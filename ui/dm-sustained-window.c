@@ -17,10 +17,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "dm-frame-wait.h"
 #include "dm-job.h"
 #include "dm-platform.h"
 #include "dm-screenshot.h"
+#include "dm-script.h"
 #include "dm-sustained.h"
 #include "dm-timeline-chart.h"
 #include "dm-tool-run.h"
@@ -55,32 +55,16 @@ struct _DmSustainedWindow
   dm_sustained_cliff cliff;        /* as shown */
   gboolean        have_cliff;
   guint           n_shown;         /* samples drawn */
-
-  DmSustainedScript *script;      /* a copy, its strings owned */
-  DmSustainedScriptDone script_done;
-  gpointer        script_data;
-  int             script_status;
 };
 
-G_DEFINE_FINAL_TYPE (DmSustainedWindow, dm_sustained_window, GTK_TYPE_WINDOW)
+static void scriptable_init (DmScriptableInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (DmSustainedWindow, dm_sustained_window, GTK_TYPE_WINDOW,
+                               G_IMPLEMENT_INTERFACE (DM_TYPE_SCRIPTABLE, scriptable_init))
 
 /* The Block control's items (dm-sustained-window.ui), in its order. */
 static const uint32_t block_sizes[] = { 4096, 16384, 65536, 131072, 262144, 1048576, 4194304,
                                         8388608 };
-
-static void script_step (DmSustainedWindow *self);
-
-static void
-script_free (DmSustainedScript *script)
-{
-  if (!script)
-    return;
-  g_free ((char *) script->screenshot);
-  g_free ((char *) script->json);
-  g_free ((char *) script->text);
-  g_free ((char *) script->csv);
-  g_free (script);
-}
 
 /* --- what is shown --------------------------------------------------------- */
 
@@ -336,12 +320,7 @@ on_job_finished (DmJob             *job,
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
   show_summary (self, r);
   update_actions (self);
-  if (self->script)
-    {
-      if (code != 0)
-        self->script_status = 1;
-      script_step (self);
-    }
+  dm_script_run_finished (self, code == 0 ? 0 : 1);
 }
 
 gboolean
@@ -433,10 +412,8 @@ save_png (DmSustainedWindow *self,
           GError           **error)
 {
   /* As the main window's Save Screenshot, larger when a script asks. */
-  double scale = self->script && self->script->screenshot_scale > 0
-                   ? self->script->screenshot_scale : 1;
-
-  return dm_screenshot_save_scaled (GTK_WIDGET (self), self->content, scale, path, error);
+  return dm_screenshot_save_scaled (GTK_WIDGET (self), self->content,
+                                    dm_script_screenshot_scale (self), path, error);
 }
 
 gboolean
@@ -571,127 +548,56 @@ dm_sustained_window_load (DmSustainedWindow *self,
 
 /* --- scripts --------------------------------------------------------------- */
 
-static void
-script_finish (DmSustainedWindow *self)
+static gboolean
+scriptable_start (DmScriptable *window)
 {
-  DmSustainedScript *script = g_steal_pointer (&self->script);
-  const struct { const char *format; const char *path; } outputs[] = {
-    { "json", script->json }, { "text", script->text }, { "csv", script->csv },
-  };
-  gboolean quit = script->quit_when_done;
+  DmSustainedWindow *self = DM_SUSTAINED_WINDOW (window);
+  g_autoptr (GError) error = NULL;
 
-  /* The screenshot first, while the script's scale still applies. */
-  self->script = script;
-  if (script->screenshot)
-    {
-      g_autoptr (GError) error = NULL;
-
-      if (!save_png (self, script->screenshot, &error))
-        {
-          g_printerr ("diskmeter: %s\n", error->message);
-          self->script_status = MAX (self->script_status, 1);
-        }
-      else
-        g_print ("diskmeter: saved screenshot %s\n", script->screenshot);
-    }
-  self->script = NULL;
-  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
-    {
-      g_autoptr (GError) error = NULL;
-
-      if (!outputs[i].path)
-        continue;
-      if (!dm_sustained_window_save (self, outputs[i].format, outputs[i].path, &error))
-        {
-          g_printerr ("diskmeter: %s\n", error->message);
-          self->script_status = MAX (self->script_status, 1);
-        }
-      else
-        g_print ("diskmeter: saved %s\n", outputs[i].path);
-    }
-  if (self->have_cliff && self->cliff.found)
-    g_print ("diskmeter: sustained: cliff after %" G_GUINT64_FORMAT " bytes, %.1f MB/s before, "
-             "%.1f MB/s after\n", (guint64) self->cliff.cache_bytes, self->cliff.before_mb_per_s,
-             self->cliff.after_mb_per_s);
-  else if (self->have_cliff)
-    g_print ("diskmeter: sustained: no cliff\n");
-  script_free (script);
-  if (self->script_done)
-    self->script_done (self->script_data, self->script_status);
-  self->script_done = NULL;
-  if (quit)
-    gtk_window_destroy (GTK_WINDOW (self));
-}
-
-static void
-script_after_paint (GtkWidget *widget)
-{
-  DmSustainedWindow *self = DM_SUSTAINED_WINDOW (widget);
-
-  /* Right after a paint the chart's node is fresh: the screenshot shows
-   * the final timeline and its marks. */
-  if (self->script)
-    script_finish (self);
-}
-
-/* After a run (or instead of one): draw once more, then save. */
-static void
-script_step (DmSustainedWindow *self)
-{
-  dm_frame_wait_paint (GTK_WIDGET (self), script_after_paint);
+  if (dm_sustained_window_start (self, &error))
+    return TRUE;
+  g_printerr ("diskmeter: %s\n", error->message);
+  gtk_label_set_text (GTK_LABEL (self->status_label), error->message);
+  return FALSE;
 }
 
 static gboolean
-script_begin (gpointer data)
+scriptable_save (DmScriptable *window,
+                 const char   *format,
+                 const char   *path,
+                 GError      **error)
 {
-  DmSustainedWindow *self = data;
-  g_autoptr (GError) error = NULL;
-
-  if (!self->script)
-    return G_SOURCE_REMOVE;
-  if (!self->script->run)
-    {
-      script_step (self);
-      return G_SOURCE_REMOVE;
-    }
-  self->script->run = FALSE;
-  if (!dm_sustained_window_start (self, &error))
-    {
-      g_printerr ("diskmeter: %s\n", error->message);
-      gtk_label_set_text (GTK_LABEL (self->status_label), error->message);
-      self->script_status = 1;
-      script_step (self);
-    }
-  return G_SOURCE_REMOVE;
+  return dm_sustained_window_save (DM_SUSTAINED_WINDOW (window), format, path, error);
 }
 
-void
-dm_sustained_window_run_script (DmSustainedWindow       *self,
-                                const DmSustainedScript *script,
-                                DmSustainedScriptDone    done,
-                                gpointer                 user_data)
+static gboolean
+scriptable_is_running (DmScriptable *window)
 {
-  g_return_if_fail (DM_IS_SUSTAINED_WINDOW (self));
+  return is_running (DM_SUSTAINED_WINDOW (window));
+}
 
-  if (self->script || is_running (self))
-    {
-      g_printerr ("diskmeter: a sustained run is already under way; the new request was "
-                  "ignored\n");
-      if (done)
-        done (user_data, 1);
-      return;
-    }
-  self->script = g_memdup2 (script, sizeof *script);
-  self->script->screenshot = g_strdup (script->screenshot);
-  self->script->json = g_strdup (script->json);
-  self->script->text = g_strdup (script->text);
-  self->script->csv = g_strdup (script->csv);
-  self->script_done = done;
-  self->script_data = user_data;
-  self->script_status = 0;
-  /* From the first frame on screen, and a moment for the first layouts,
-   * as the main window's scripts wait. */
-  dm_frame_wait_first (GTK_WIDGET (self), 150, script_begin);
+/* The cliff as the chart marks it, for a script's log. */
+static char *
+scriptable_summary (DmScriptable *window)
+{
+  DmSustainedWindow *self = DM_SUSTAINED_WINDOW (window);
+
+  if (!self->have_cliff)
+    return NULL;
+  if (!self->cliff.found)
+    return g_strdup ("sustained: no cliff");
+  return g_strdup_printf ("sustained: cliff after %" G_GUINT64_FORMAT " bytes, %.1f MB/s "
+                          "before, %.1f MB/s after", (guint64) self->cliff.cache_bytes,
+                          self->cliff.before_mb_per_s, self->cliff.after_mb_per_s);
+}
+
+static void
+scriptable_init (DmScriptableInterface *iface)
+{
+  iface->start = scriptable_start;
+  iface->save = scriptable_save;
+  iface->is_running = scriptable_is_running;
+  iface->summary = scriptable_summary;
 }
 
 /* --- life ------------------------------------------------------------------ */
@@ -702,15 +608,6 @@ dm_sustained_window_dispose (GObject *object)
   DmSustainedWindow *self = DM_SUSTAINED_WINDOW (object);
 
   dm_tool_run_dispose (&self->run);
-  /* A script whose window went away before its files: it failed. */
-  if (self->script)
-    {
-      g_printerr ("diskmeter: the Sustained window was closed before the run was saved\n");
-      g_clear_pointer (&self->script, script_free);
-      if (self->script_done)
-        self->script_done (self->script_data, 1);
-      self->script_done = NULL;
-    }
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (dm_sustained_window_parent_class)->dispose (object);
 }

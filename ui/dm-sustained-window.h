@@ -56,28 +56,4 @@ void       dm_sustained_window_get_cliff  (DmSustainedWindow *self,
 /* How many samples the timeline shows (a run's grow as they close). */
 guint      dm_sustained_window_count_samples (DmSustainedWindow *self);
 
-/* What a script asks of the window: the application's command line. */
-typedef struct
-{
-  gboolean    run;
-  gboolean    quit_when_done;
-  const char *screenshot;        /* each NULL or a path */
-  const char *json;
-  const char *text;
-  const char *csv;
-  double      screenshot_scale;  /* the PNG at this times the window's size; 0 is 1 */
-} DmSustainedScript;
-
-/* Called once a script is over, with the exit status it asks for. */
-typedef void (*DmSustainedScriptDone) (gpointer user_data,
-                                       int      status);
-/* A script (--sustained, or --open of a sustained run): from the first
- * frame on screen it starts a run if script->run is set, then writes the
- * script's files once the last figure is drawn and closes the window if
- * told to. The script is copied. */
-void       dm_sustained_window_run_script (DmSustainedWindow       *self,
-                                           const DmSustainedScript *script,
-                                           DmSustainedScriptDone    done,
-                                           gpointer                 user_data);
-
 G_END_DECLS

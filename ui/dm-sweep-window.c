@@ -19,6 +19,7 @@
 #include "dm-latency-view.h"
 #include "dm-platform.h"
 #include "dm-screenshot.h"
+#include "dm-script.h"
 #include "dm-sweep.h"
 #include "dm-tool-run.h"
 #include "dm-units.h"
@@ -61,7 +62,10 @@ struct _DmSweepWindow
   char           note[512];       /* combinations the plan left out */
 };
 
-G_DEFINE_FINAL_TYPE (DmSweepWindow, dm_sweep_window, GTK_TYPE_WINDOW)
+static void scriptable_init (DmScriptableInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (DmSweepWindow, dm_sweep_window, GTK_TYPE_WINDOW,
+                               G_IMPLEMENT_INTERFACE (DM_TYPE_SCRIPTABLE, scriptable_init))
 
 static const uint32_t block_sizes[] = { 4096, 8192, 16384, 65536, 131072, 1048576 };
 
@@ -386,6 +390,7 @@ on_job_finished (DmJob         *job,
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
   refresh_maps (self);
   update_actions (self);
+  dm_script_run_finished (self, code == 0 ? 0 : 1);
 }
 
 static void
@@ -449,8 +454,10 @@ dm_sweep_window_save (DmSweepWindow  *self,
 
   g_return_val_if_fail (DM_IS_SWEEP_WINDOW (self), FALSE);
 
+  /* As the main window's Save Screenshot, larger when a script asks. */
   if (g_strcmp0 (format, "png") == 0)
-    return dm_screenshot_save (GTK_WIDGET (self), self->content, path, error);
+    return dm_screenshot_save_scaled (GTK_WIDGET (self), self->content,
+                                      dm_script_screenshot_scale (self), path, error);
   if (!r)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
@@ -474,6 +481,45 @@ action_save (GtkWidget  *widget,
   g_autofree char *name = g_strdup_printf ("diskmeter-sweep.%s", format);
 
   dm_tool_run_save_as (&DM_SWEEP_WINDOW (widget)->run, format, _ ("Save Sweep"), name);
+}
+
+/* --- scripts --------------------------------------------------------------- */
+
+/* A script's run is Start, which says on the status line why it cannot. */
+static gboolean
+scriptable_start (DmScriptable *window)
+{
+  gtk_widget_activate_action (GTK_WIDGET (window), "sweep.start", NULL);
+  return is_running (DM_SWEEP_WINDOW (window));
+}
+
+static gboolean
+scriptable_save (DmScriptable *window,
+                 const char   *format,
+                 const char   *path,
+                 GError      **error)
+{
+  if (g_strcmp0 (format, "text") == 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                           "A sweep is saved as JSON, CSV or a screenshot");
+      return FALSE;
+    }
+  return dm_sweep_window_save (DM_SWEEP_WINDOW (window), format, path, error);
+}
+
+static gboolean
+scriptable_is_running (DmScriptable *window)
+{
+  return is_running (DM_SWEEP_WINDOW (window));
+}
+
+static void
+scriptable_init (DmScriptableInterface *iface)
+{
+  iface->start = scriptable_start;
+  iface->save = scriptable_save;
+  iface->is_running = scriptable_is_running;
 }
 
 /* --- latency detail -------------------------------------------------------- */

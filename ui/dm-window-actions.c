@@ -2,81 +2,17 @@
  *
  * What the menus, the shortcuts and D-Bus reach: runs, copies and saves in
  * every format (with a file chooser, or to a path for scripts), the
- * history, the limits, comparisons and the latency detail.
+ * limits, a folder to compare with and the zoom. The target's, the grid's
+ * and the history's actions are in their own files.
  */
 #include "dm-window-private.h"
 #include "dm-i18n-ui.h"
 
 #include "dm-file-dialog.h"
-#include "dm-history-window.h"
-#include "dm-latency-view.h"
-#include "dm-screenshot.h"
 #include "dm-thresholds-dialog.h"
+#include "dm-zoom.h"
 
-/* --- exports --------------------------------------------------------------- */
-
-void
-_dm_window_sync_comment (DmWindow *self)
-{
-  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->comment_entry));
-  g_autofree char *shown = g_utf8_make_valid (self->report.comment, -1);
-  /* Unchanged since an opened run set it: the run keeps its exact bytes,
-   * which the entry (UTF-8 only) may show with U+FFFD. Otherwise the
-   * engine's rule: a comment too long is cut at a character boundary. */
-  if (strcmp (text, shown) != 0)
-    dm_report_set_comment (&self->report, text);
-}
-
-
-static void
-write_report (DmWindow     *self,
-              DmExportKind  kind,
-              dm_buf       *buf)
-{
-  dm_report view;
-
-  /* What the exports hold: the tests the run on screen reached; the rest
-   * are empty tiles. */
-  if (dm_report_view_ran (&self->report, &view) < 0)
-    {
-      buf->error = -ENOMEM;
-      return;
-    }
-  if (kind == DM_EXPORT_TEXT)
-    dm_report_write_text (&view, buf);
-  else if (kind == DM_EXPORT_JSON)
-    dm_report_write_json (&view, buf);
-  else
-    dm_report_write_csv (&view, buf);
-  dm_report_view_free (&view);
-}
-
-gboolean
-_dm_window_export_to (DmWindow     *self,
-                      DmExportKind  kind,
-                      const char   *path,
-                      GError      **error)
-{
-  dm_buf buf;
-  int rc;
-
-  if (kind == DM_EXPORT_PNG)
-    return dm_window_save_screenshot (self, path, error);
-
-  _dm_window_sync_comment (self);
-  dm_buf_init (&buf);
-  if (!_dm_window_compare_export (self, kind, &buf))
-    write_report (self, kind, &buf);
-  rc = buf.error ? buf.error : dm_write_file_atomic (path, &buf);
-  dm_buf_free (&buf);
-  if (rc != 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not save %s: %s"), path,
-                   dm_strerror (rc));
-      return FALSE;
-    }
-  return TRUE;
-}
+/* --- saves ----------------------------------------------------------------- */
 
 static void
 on_screenshot_after_paint (GdkFrameClock *clock,
@@ -159,70 +95,6 @@ save_with_chooser (DmWindow     *self,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
-gboolean
-dm_window_save_screenshot (DmWindow    *self,
-                           const char  *path,
-                           GError     **error)
-{
-  /* The sweep window saves its PNG the same way. */
-  /* A scripted screenshot may ask for a larger, sharper picture. */
-  double scale = self->script && self->script->screenshot_scale > 0
-                   ? self->script->screenshot_scale : 1;
-
-  return dm_screenshot_save_scaled (GTK_WIDGET (self), self->content, scale, path, error);
-}
-
-/* --- latency detail ------------------------------------------------------- */
-
-/* The latency detail of the grid's figure at (r, c), if it has a finished
- * one: the grid's report owns its histograms, so they outlive the run. */
-gboolean
-_dm_window_open_latency_view (DmWindow *self,
-                              guint     r,
-                              guint     c)
-{
-  const dm_result *res;
-  GtkWidget *view;
-  char label[64];
-  g_autofree char *title = NULL;
-
-  if (r >= self->layout.n_rows || c >= self->layout.n_columns)
-    return FALSE;
-  res = dm_report_find (&self->report, &self->layout.rows[r], self->layout.columns[c]);
-  if (!res || res->status != DM_STATUS_COMPLETE)
-    return FALSE;
-  dm_spec_label (&res->spec, label, sizeof label);
-  title = g_strdup_printf ("%s %s", label, dm_mode_title (res->mode));
-  view = dm_latency_view_new (GTK_WINDOW (self), title, res);
-  dm_latency_view_set_device_note (DM_LATENCY_VIEW (view), self->report.device_note);
-  gtk_window_present (GTK_WINDOW (view));
-  return TRUE;
-}
-
-/* The menu's Latency Detail: the focused tile's, or the first finished
- * one in the focused row (its Run button), or in the first row. */
-static void
-action_latency (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *param)
-{
-  DmWindow *self = DM_WINDOW (widget);
-  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
-  guint row = 0;
-
-  for (guint r = 0; r < self->layout.n_rows; r++)
-    {
-      if (focus && focus == self->row_buttons[r])
-        row = r;
-      for (guint c = 0; c < self->layout.n_columns; c++)
-        if (focus && focus == self->tiles[r][c] && _dm_window_open_latency_view (self, r, c))
-          return;
-    }
-  for (guint c = 0; c < self->layout.n_columns; c++)
-    if (_dm_window_open_latency_view (self, row, c))
-      return;
-}
-
 /* --- actions --------------------------------------------------------------- */
 
 static void
@@ -276,8 +148,7 @@ action_copy_text (GtkWidget  *widget,
 
   _dm_window_sync_comment (self);
   dm_buf_init (&buf);
-  if (!_dm_window_compare_export (self, DM_EXPORT_TEXT, &buf))
-    write_report (self, DM_EXPORT_TEXT, &buf);
+  _dm_window_write (self, DM_EXPORT_TEXT, &buf);
   if (!buf.error && buf.data)
     {
       gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), buf.data);
@@ -303,14 +174,6 @@ action_copy (GtkWidget  *widget,
     gtk_widget_activate_action (focus, "clipboard.copy", NULL);
   else
     action_copy_text (widget, "win.copy-text", param);
-}
-
-static void
-action_choose_folder (GtkWidget  *widget,
-                      const char *action_name,
-                      GVariant   *param)
-{
-  _dm_window_choose_folder (DM_WINDOW (widget));
 }
 
 /* save-text, save-json-to, ...: the format is in the action's name. */
@@ -341,25 +204,6 @@ action_save_to (GtkWidget  *widget,
 {
   export_and_report (DM_WINDOW (widget), export_kind_of (action_name),
                      g_variant_get_string (param, NULL));
-}
-
-static void
-action_history (GtkWidget  *widget,
-                const char *action_name,
-                GVariant   *param)
-{
-  DmWindow *self = DM_WINDOW (widget);
-
-  if (!self->history_window)
-    {
-      self->history_window = GTK_WIDGET (dm_history_window_new (GTK_WINDOW (self)));
-      _dm_window_connect_history (self, DM_HISTORY_WINDOW (self->history_window));
-      g_object_add_weak_pointer (G_OBJECT (self->history_window),
-                                 (gpointer *) &self->history_window);
-    }
-  else
-    dm_history_window_reload (DM_HISTORY_WINDOW (self->history_window));
-  gtk_window_present (GTK_WINDOW (self->history_window));
 }
 
 static void
@@ -412,8 +256,8 @@ action_compare_off (GtkWidget  *widget,
   DmWindow *self = DM_WINDOW (widget);
 
   dm_window_set_compare_target (self, NULL);
-  if (self->comparing && !self->job)
-    _dm_window_compare_show (self, FALSE);
+  if (!self->job)
+    dm_comparison_hide (self->comparison);
   _dm_window_set_status (self, _("All measures the target alone"));
 }
 
@@ -428,7 +272,7 @@ action_zoom (GtkWidget  *widget,
                   : g_str_equal (action_name, "win.zoom-out") ? -1 : 0;
 
   g_settings_set_int (self->settings, "zoom",
-                      dm_window_zoom_step (g_settings_get_int (self->settings, "zoom"), direction));
+                      dm_zoom_step (g_settings_get_int (self->settings, "zoom"), direction));
 }
 
 /* The window's actions, for its menus, buttons and shortcuts. The
@@ -442,7 +286,6 @@ _dm_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.stop", NULL, action_stop);
   gtk_widget_class_install_action (widget_class, "win.copy", NULL, action_copy);
   gtk_widget_class_install_action (widget_class, "win.copy-text", NULL, action_copy_text);
-  gtk_widget_class_install_action (widget_class, "win.choose-folder", NULL, action_choose_folder);
   gtk_widget_class_install_action (widget_class, "win.save-text", NULL, action_save);
   gtk_widget_class_install_action (widget_class, "win.save-json", NULL, action_save);
   gtk_widget_class_install_action (widget_class, "win.save-csv", NULL, action_save);
@@ -452,11 +295,9 @@ _dm_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.save-json-to", "s", action_save_to);
   gtk_widget_class_install_action (widget_class, "win.save-csv-to", "s", action_save_to);
   gtk_widget_class_install_action (widget_class, "win.save-screenshot-to", "s", action_save_to);
-  gtk_widget_class_install_action (widget_class, "win.history", NULL, action_history);
   gtk_widget_class_install_action (widget_class, "win.thresholds", NULL, action_thresholds);
   gtk_widget_class_install_action (widget_class, "win.compare-folder", NULL, action_compare_folder);
   gtk_widget_class_install_action (widget_class, "win.compare-off", NULL, action_compare_off);
-  gtk_widget_class_install_action (widget_class, "win.latency", NULL, action_latency);
   gtk_widget_class_install_action (widget_class, "win.zoom-in", NULL, action_zoom);
   gtk_widget_class_install_action (widget_class, "win.zoom-out", NULL, action_zoom);
   gtk_widget_class_install_action (widget_class, "win.zoom-reset", NULL, action_zoom);

@@ -1,20 +1,19 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The window's instance struct and the functions its files share
- * (dm-window.c, -actions, -compare, -script, -settings, -targets and
- * -zoom), plus views into it for the widget tests. Nothing else includes
- * this: the rest of ui/ talks to the window through dm-window.h, its
- * properties and signals.
+ * The window's instance struct and the functions its files share. The files
+ * form a star: dm-window.c is the hub, and each topic file (-actions, -grid,
+ * -history, -script, -settings, -targets) calls dm-window.c only, never
+ * another topic file (tests/gui-layers.sh checks it). Nothing else includes
+ * this but the widget tests, which use the views at the end.
  */
 #pragma once
 
-#include "dm-compare.h"
+#include "dm-comparison.h"
 #include "dm-format.h"
-#include "dm-history-window.h"
 #include "dm-job.h"
 #include "dm-platform.h"
 #include "dm-report.h"
-#include "dm-thresholds-dialog.h"
+#include "dm-script.h"
 #include "dm-window.h"
 
 G_BEGIN_DECLS
@@ -25,7 +24,7 @@ struct _DmWindow
 
   /* template children */
   GtkWidget     *content;
-  GtkWidget     *zoom;            /* between the window and content */
+  GtkWidget     *zoom;            /* a DmZoom between the window and content */
   GtkWidget     *all_button;
   GtkDropDown   *count_dropdown;
   GtkDropDown   *size_dropdown;
@@ -45,8 +44,6 @@ struct _DmWindow
   GtkSizeGroup  *row_size_group;
 
   GSettings     *settings;
-  gboolean       syncing;         /* widgets are being set from settings */
-  int            zoom_percent;    /* as last applied, 100..300 */
 
   /* what the grid shows */
   DmGridLayout   layout;
@@ -56,6 +53,8 @@ struct _DmWindow
   gboolean       layout_stale;    /* settings changed during a run */
   GtkWidget     *row_buttons[DM_GRID_MAX_ROWS];
   GtkWidget     *tiles[DM_GRID_MAX_ROWS][DM_N_MODES];
+  dm_threshold   rules[DM_THRESHOLDS_MAX]; /* green/red limits, from settings */
+  unsigned       n_rules;
 
   /* targets: target_model holds their labels, then "Choose folder…" */
   GPtrArray     *target_paths;
@@ -68,112 +67,90 @@ struct _DmWindow
 
   DmJob         *job;
   gboolean       close_after_job; /* the window was closed mid-run */
-  DmScript      *script;
   guint          reported;        /* results already logged by a script (bits) */
-
-  /* comparison: a second target run interleaved with the first */
-  GtkWidget     *compare_view;
-  char          *compare_target;  /* NULL: plain runs */
-  dm_report      compare_b;       /* the second target's finished figures */
-  dm_report      live_a, live_b;  /* shallow views of a running job's figures */
-  dm_compare     compare;
-  gboolean       comparing;       /* the view (and exports) show the comparison */
-  guint          live_complete;   /* completed results when the view was built */
-  dm_report     *saved;           /* saved runs being compared, from the history */
-  char         **saved_names;
-  guint          n_saved;
-  GtkWidget     *history_window;  /* weak: open while the user keeps it */
   gboolean       running;         /* the property: a job is on */
-  int            exit_status;     /* the property: worst of the scripted runs */
-  dm_threshold   rules[DM_THRESHOLDS_MAX]; /* green/red limits, from settings */
-  unsigned       n_rules;
+
+  DmComparison  *comparison;      /* shown in place of the grid */
+  GtkWidget     *history_window;  /* weak: open while the user keeps it */
 };
 
 typedef enum { DM_EXPORT_TEXT, DM_EXPORT_JSON, DM_EXPORT_CSV, DM_EXPORT_PNG } DmExportKind;
 
-/* dm-window.c */
-void        _dm_window_set_exit_status     (DmWindow        *self,
-                                            int              status);
+/* dm-window.c, for the topic files */
 void        _dm_window_set_status          (DmWindow        *self,
                                             const char      *text);
 char       *_dm_window_current_target      (DmWindow        *self);
-void        _dm_window_engine_settings     (DmWindow        *self,
-                                            dm_settings     *s);
-void        _dm_window_rebuild_grid        (DmWindow        *self);
-void        _dm_window_start               (DmWindow        *self,
-                                            int              only_row);
-void        _dm_window_reset_report        (DmWindow        *self);
-void        _dm_window_update_column_titles (DmWindow       *self);
-void        _dm_window_show_progress       (DmWindow        *self);
-
-/* dm-window-settings.c */
-void        _dm_window_settings_start      (DmWindow        *self);
-void        _dm_window_modes_init          (DmWindow        *self);
-void        _dm_window_sync_modes          (DmWindow        *self);
-void        _dm_window_modes_changed       (DmWindow        *self);
 guint       _dm_window_run_modes           (DmWindow        *self);
 gboolean    _dm_window_target_is_device    (DmWindow        *self);
-
-/* dm-window-targets.c */
-void        _dm_window_targets_init        (DmWindow        *self);
-void        _dm_window_targets_start       (DmWindow        *self);
-void        _dm_window_choose_folder       (DmWindow        *self);
-void        _dm_window_select_target       (DmWindow        *self,
-                                            const char      *target,
-                                            gboolean         probe);
-void        _dm_window_update_target_info  (DmWindow        *self);
-void        _dm_window_update_footer       (DmWindow        *self);
-
-/* dm-window-actions.c */
-void        _dm_window_class_actions_init  (GtkWidgetClass  *widget_class);
-void        _dm_window_actions_update      (DmWindow        *self);
+void        _dm_window_modes_changed       (DmWindow        *self);
+char       *_dm_window_column_title        (DmWindow        *self,
+                                            dm_mode          mode);
+void        _dm_window_update_column_titles (DmWindow       *self);
+void        _dm_window_rebuild_grid        (DmWindow        *self);
+/* Shows the grid's report: its tiles, and the footer and title. */
+void        _dm_window_refresh             (DmWindow        *self);
+void        _dm_window_show_progress       (DmWindow        *self);
+void        _dm_window_start               (DmWindow        *self,
+                                            int              only_row);
 void        _dm_window_sync_comment        (DmWindow        *self);
+/* The grid's report, or the comparison while it is shown. */
+void        _dm_window_write               (DmWindow        *self,
+                                            DmExportKind     kind,
+                                            dm_buf          *buf);
 gboolean    _dm_window_export_to           (DmWindow        *self,
                                             DmExportKind     kind,
                                             const char      *path,
                                             GError         **error);
-gboolean    _dm_window_open_latency_view   (DmWindow        *self,
+
+/* The topic files, for dm-window.c only. Each installs the actions it
+ * handles. */
+
+/* dm-window-actions.c */
+void        _dm_window_class_actions_init  (GtkWidgetClass  *widget_class);
+void        _dm_window_actions_update      (DmWindow        *self);
+
+/* dm-window-grid.c */
+void        _dm_window_class_grid_init     (GtkWidgetClass  *widget_class);
+void        _dm_window_grid_build          (DmWindow        *self);
+void        _dm_window_grid_show           (DmWindow        *self,
                                             guint            r,
-                                            guint            c);
+                                            guint            c,
+                                            const dm_result *res,
+                                            gboolean         live);
+gboolean    _dm_window_grid_find           (DmWindow        *self,
+                                            const dm_result *res,
+                                            guint           *row,
+                                            guint           *col);
 
-/* dm-window-script.c */
-void        _dm_window_script_save         (DmWindow        *self,
-                                            gboolean         with_screenshot);
-void        _dm_window_script_continue     (DmWindow        *self);
-
-/* dm-window-compare.c */
+/* dm-window-history.c */
+void        _dm_window_class_history_init  (GtkWidgetClass  *widget_class);
 void        _dm_window_history_save        (DmWindow        *self,
                                             const dm_report *r);
-void        _dm_window_compare_show        (DmWindow        *self,
-                                            gboolean         show);
-void        _dm_window_compare_prepare     (DmWindow        *self,
-                                            DmJob           *job,
-                                            int              only_row);
-void        _dm_window_compare_live        (DmWindow        *self,
-                                            DmJob           *job);
-void        _dm_window_compare_finished    (DmWindow        *self,
-                                            DmJob           *job);
-gboolean    _dm_window_compare_export      (DmWindow        *self,
-                                            int              kind,
-                                            dm_buf          *buf);
-void        _dm_window_compare_reunit      (DmWindow        *self);
-void        _dm_window_thresholds_changed  (DmWindow        *self);
-void        _dm_window_connect_history     (DmWindow        *self,
-                                            DmHistoryWindow *history);
 
-/* dm-window-zoom.c: the content, scaled by the zoom setting. */
-#define DM_ZOOM_MIN 100
-#define DM_ZOOM_MAX 300
-#define DM_TYPE_WINDOW_ZOOM (dm_window_zoom_get_type ())
-G_DECLARE_FINAL_TYPE (DmWindowZoom, dm_window_zoom, DM, WINDOW_ZOOM, GtkWidget)
-GtkWidget  *dm_window_zoom_new           (GtkWidget    *child);
-void        dm_window_zoom_set_percent   (DmWindowZoom *self,
-                                          int           percent);
-/* The next zoom step up (direction 1), down (-1), or 100 % (0). */
-int         dm_window_zoom_step          (int           percent,
-                                          int           direction);
+/* dm-window-script.c */
+void        _dm_window_scriptable_init     (DmScriptableInterface *iface);
 
-/* For the widget tests. */
+/* dm-window-settings.c */
+void        _dm_window_settings_start      (DmWindow        *self);
+void        _dm_window_settings_stop       (DmWindow        *self);
+void        _dm_window_compute_layout      (DmWindow        *self,
+                                            DmGridLayout    *layout);
+void        _dm_window_engine_settings     (DmWindow        *self,
+                                            dm_settings     *s);
+void        _dm_window_reset_report        (DmWindow        *self);
+void        _dm_window_sync_modes          (DmWindow        *self,
+                                            gboolean         tell);
+void        _dm_window_set_modes           (DmWindow        *self,
+                                            const char      *text);
+
+/* dm-window-targets.c */
+void        _dm_window_class_targets_init  (GtkWidgetClass  *widget_class);
+void        _dm_window_targets_init        (DmWindow        *self);
+void        _dm_window_targets_start       (DmWindow        *self);
+void        _dm_window_update_target_info  (DmWindow        *self);
+void        _dm_window_update_footer       (DmWindow        *self);
+
+/* For the widget tests (dm-window-grid.c). */
 guint       _dm_window_get_n_rows        (DmWindow *self);
 guint       _dm_window_get_n_columns     (DmWindow *self);
 GtkWidget  *_dm_window_get_row_button    (DmWindow *self,
@@ -184,7 +161,5 @@ GtkWidget  *_dm_window_get_tile          (DmWindow *self,
 char       *_dm_window_get_column_title  (DmWindow *self,
                                           guint     column);
 dm_report  *_dm_window_get_report        (DmWindow *self);
-/* Shows the grid's report in its tiles. */
-void        _dm_window_refresh           (DmWindow *self);
 
 G_END_DECLS

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * GSettings and the window kept in step: the dropdowns write their keys,
- * and one "changed" handler brings the widgets, the grid, the zoom and the
- * comparison up to date, whoever changed the key (a dropdown, a menu, the
- * command line or D-Bus). The run mode's selector (All, Read only, Write
- * only) is made here too: which columns a run measures depends on the
- * modes key and on the target, a disk being only read.
+ * GSettings and the window kept in step: the count, size and unit
+ * dropdowns are bound to their keys, and each key the grid depends on has
+ * its own "changed::KEY" handler, whoever changed it (a dropdown, a menu,
+ * the command line or D-Bus). The keys become the grid's layout and the
+ * engine's settings here, and the run mode's selector (All, Read only,
+ * Write only) is kept here too.
  */
 #include "dm-window-private.h"
 #include "dm-i18n-ui.h"
@@ -13,71 +13,100 @@
 #include <string.h>
 
 #include "dm-format.h"
+#include "dm-profile.h"
+#include "dm-thresholds-dialog.h"
+#include "dm-zoom.h"
 
-/* --- run modes: All, Read only, Write only -------------------------------- */
+/* --- the grid and the engine's settings ------------------------------------ */
 
-gboolean
-dm_window_modes_parse (const char *text,
-                       guint      *mask,
-                       char       *why,
-                       gsize       why_size)
+static const dm_profile *
+current_profile (DmWindow *self)
 {
-  unsigned m = 0;
+  g_autofree char *name = g_settings_get_string (self->settings, "profile");
+  const dm_profile *profile = dm_profile_find (name);
 
-  if (text && (!g_ascii_strcasecmp (text, "all") || !text[0]))
+  return profile ? profile : dm_profile_find ("default");
+}
+
+static gboolean
+is_custom (DmWindow *self)
+{
+  g_autofree char *name = g_settings_get_string (self->settings, "profile");
+  return g_strcmp0 (name, "custom") == 0;
+}
+
+void
+_dm_window_compute_layout (DmWindow     *self,
+                           DmGridLayout *layout)
+{
+  gboolean mix = g_settings_get_boolean (self->settings, "mix");
+
+  if (is_custom (self))
     {
-      *mask = DM_MODES_ALL;
-      return TRUE;
+      g_auto (GStrv) names = g_settings_get_strv (self->settings, "custom-tests");
+      dm_spec specs[DM_GRID_MAX_ROWS];
+      guint n = 0;
+
+      for (guint i = 0; names[i] && n < DM_GRID_MAX_ROWS; i++)
+        if (dm_spec_parse (names[i], &specs[n], NULL, 0) == 0)
+          n++;
+      if (n > 0)
+        {
+          dm_grid_layout_custom (layout, specs, n, mix);
+          return;
+        }
     }
-  if (dm_modes_parse (text, &m, why, why_size) != 0)
-    return FALSE;
-  *mask = m;
-  return TRUE;
+  dm_grid_layout_init (layout, current_profile (self),
+                       g_settings_get_boolean (self->settings, "nvme"), mix);
 }
 
-char *
-dm_window_modes_format (guint mask)
+void
+_dm_window_engine_settings (DmWindow    *self,
+                            dm_settings *s)
 {
-  GString *s;
+  g_autofree char *size = g_settings_get_string (self->settings, "size");
+  g_autofree char *data = g_settings_get_string (self->settings, "test-data");
+  uint64_t bytes;
 
-  if ((mask & DM_MODES_ALL) == DM_MODES_ALL || !(mask & DM_MODES_ALL))
-    return g_strdup ("all");
-  s = g_string_new (NULL);
-  for (int m = 0; m < DM_N_MODES; m++)
-    if (mask & DM_MODE_BIT (m))
-      g_string_append_printf (s, "%s%s", s->len ? "," : "", dm_mode_name (m));
-  return g_string_free (s, FALSE);
+  dm_settings_init (s);
+  s->count = CLAMP (g_settings_get_int (self->settings, "count"), DM_COUNT_MIN, DM_COUNT_MAX);
+  if (dm_size_parse (size, &bytes, NULL, 0) == 0)
+    s->test_size = bytes;
+  s->measure_s = g_settings_get_double (self->settings, "measure-time");
+  s->interval_s = g_settings_get_double (self->settings, "interval");
+  s->warmup_s = g_settings_get_double (self->settings, "warmup");
+  s->mix_read_percent = g_settings_get_int (self->settings, "mix-ratio");
+  if (dm_data_parse (data, &s->data) != 0)
+    s->data = DM_DATA_RANDOM;
 }
 
-/* A whole disk or partition is only ever read from the window. Until the
- * background scan has probed the target the path tells (the first frame
- * does not wait on the disk); a run probes it first. */
-gboolean
-_dm_window_target_is_device (DmWindow *self)
+/* Starts the grid over: new rows or columns, or new run settings, make the
+ * old figures meaningless, as in CrystalDiskMark. */
+void
+_dm_window_reset_report (DmWindow *self)
 {
+  dm_settings s;
   g_autofree char *target = _dm_window_current_target (self);
 
-  if (self->have_target_info && g_strcmp0 (self->target_info.path, target) == 0)
-    return self->target_info.is_block_device;
-  return g_str_has_prefix (target, "/dev/") || g_str_has_prefix (target, "\\\\.\\");
+  _dm_window_engine_settings (self, &s);
+  dm_report_clear (&self->report);
+  memset (&self->report, 0, sizeof self->report);
+  self->run_modes = _dm_window_run_modes (self);
+  if (dm_report_init (&self->report, &s, self->layout.rows, self->layout.n_rows,
+                      self->run_modes) != 0)
+    dm_window_show_error (self, _("Out of memory while setting up the grid."));
+  g_strlcpy (self->report.profile, is_custom (self) ? "custom" : current_profile (self)->name,
+             sizeof self->report.profile);
+  self->report.nvme = g_settings_get_boolean (self->settings, "nvme");
+  if (self->have_target_info)
+    self->report.target = self->target_info;
+  else
+    g_strlcpy (self->report.target.path, target, sizeof self->report.target.path);
+  if (self->have_system)
+    self->report.system = self->system;
 }
 
-/* The columns a run measures: those on screen that the modes setting
- * names (all of them when it names none that is on screen), and only
- * Read on a device. */
-guint
-_dm_window_run_modes (DmWindow *self)
-{
-  g_autofree char *text = g_settings_get_string (self->settings, "modes");
-  guint shown = dm_grid_layout_modes (&self->layout);
-  guint mask = DM_MODES_ALL;
-
-  if (_dm_window_target_is_device (self))
-    return shown & DM_MODE_BIT (DM_MODE_READ);
-  if (!dm_window_modes_parse (text, &mask, NULL, 0) || !(mask & shown))
-    mask = DM_MODES_ALL;
-  return shown & mask;
-}
+/* --- run modes: All, Read only, Write only --------------------------------- */
 
 static const char *const modes_tooltip =
   N_("Which columns a run measures: all, Read only or Write only");
@@ -86,11 +115,27 @@ static const char *const device_read_only =
   N_("A disk or partition is only read: writing to it would destroy its data "
      "(diskmeter-cli --destroy-data-on does that).");
 
+static void
+on_modes_selected (DmWindow *self)
+{
+  static const char *const values[] = { "all", "read", "write" };
+  guint i = gtk_drop_down_get_selected (self->modes_dropdown);
+  g_autofree char *old = NULL;
+
+  if (i >= G_N_ELEMENTS (values))
+    return;
+  old = g_settings_get_string (self->settings, "modes");
+  if (g_strcmp0 (old, values[i]) != 0)
+    g_settings_set_string (self->settings, "modes", values[i]);
+}
+
 /* The selector shows the setting as it applies to the grid on screen:
  * All, Read only, Write only, or another list (from --modes or D-Bus) as
- * a fourth entry ("Read + Mix"). */
+ * a fourth entry ("Read + Mix"). With tell, the status line says why a
+ * disk is only read. */
 void
-_dm_window_sync_modes (DmWindow *self)
+_dm_window_sync_modes (DmWindow *self,
+                       gboolean  tell)
 {
   guint shown = dm_grid_layout_modes (&self->layout);
   guint n = g_list_model_get_n_items (G_LIST_MODEL (self->modes_model));
@@ -109,7 +154,8 @@ _dm_window_sync_modes (DmWindow *self)
   else
     pick = 3;
 
-  self->syncing = TRUE;
+  /* Set from the setting, the selector does not write it back. */
+  g_signal_handlers_block_by_func (self->modes_dropdown, on_modes_selected, self);
   if (pick == 3)
     {
       GString *label = g_string_new (NULL);
@@ -124,247 +170,327 @@ _dm_window_sync_modes (DmWindow *self)
   else if (n > 3)
     gtk_string_list_splice (self->modes_model, 3, n - 3, NULL);
   gtk_drop_down_set_selected (self->modes_dropdown, pick);
-  self->syncing = FALSE;
+  g_signal_handlers_unblock_by_func (self->modes_dropdown, on_modes_selected, self);
 
   gtk_widget_set_sensitive (GTK_WIDGET (self->modes_dropdown), !self->job && !device);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->modes_dropdown),
                                device ? _(device_read_only) : _(modes_tooltip));
-}
-
-static void
-on_modes_selected (DmWindow *self)
-{
-  static const char *const values[] = { "all", "read", "write" };
-  guint i = gtk_drop_down_get_selected (self->modes_dropdown);
-  g_autofree char *old = NULL;
-
-  if (self->syncing || i >= G_N_ELEMENTS (values))
-    return;
-  old = g_settings_get_string (self->settings, "modes");
-  if (g_strcmp0 (old, values[i]) != 0)
-    g_settings_set_string (self->settings, "modes", values[i]);
-}
-
-/* After the modes setting or the target changed: the selector follows,
- * and a grid whose columns no longer match what a run measures starts
- * over (during a run, once it is done). */
-void
-_dm_window_modes_changed (DmWindow *self)
-{
-  _dm_window_sync_modes (self);
-  if (_dm_window_run_modes (self) != self->run_modes)
-    {
-      if (self->job)
-        self->layout_stale = TRUE;
-      else
-        _dm_window_rebuild_grid (self);
-    }
-  if (_dm_window_target_is_device (self) && !self->job)
+  if (tell && device && !self->job)
     _dm_window_set_status (self, _(device_read_only));
 }
 
-/* All / Read only / Write only, beside the unit (in the template), as
- * CrystalDiskMark offers them; _dm_window_sync_modes sets it from the
- * setting. */
+/* The window's modes property: a list naming Mix also shows the Mix
+ * column, as diskmeter-cli's --modes runs it. */
 void
-_dm_window_modes_init (DmWindow *self)
+_dm_window_set_modes (DmWindow   *self,
+                      const char *text)
 {
-  g_signal_connect_swapped (self->modes_dropdown, "notify::selected",
-                            G_CALLBACK (on_modes_selected), self);
+  g_autofree char *canonical = NULL;
+  char why[128];
+  guint mask;
+
+  if (!dm_window_modes_parse (text, &mask, why, sizeof why))
+    {
+      g_autofree char *m = g_strdup_printf (_("Modes: %s"), why);
+      dm_window_show_error (self, m);
+      return;
+    }
+  if (g_ascii_strcasecmp (text, "all") != 0 && (mask & DM_MODE_BIT (DM_MODE_MIX)))
+    g_settings_set_boolean (self->settings, "mix", TRUE);
+  canonical = dm_window_modes_format (mask);
+  g_settings_set_string (self->settings, "modes", canonical);
 }
 
-/* --- settings to widgets ------------------------------------------------- */
+/* --- the dropdowns, bound to their keys ------------------------------------ */
 
-static void
-select_string (GtkDropDown *dropdown,
-               const char  *value)
+/* Count: the dropdown lists 1 to 9. */
+static gboolean
+count_to_widget (GValue   *value,
+                 GVariant *variant,
+                 gpointer  data)
 {
-  GListModel *model = gtk_drop_down_get_model (dropdown);
+  g_value_set_uint (value, CLAMP (g_variant_get_int32 (variant), 1, 9) - 1);
+  return TRUE;
+}
+
+static GVariant *
+count_from_widget (const GValue       *value,
+                   const GVariantType *type,
+                   gpointer            data)
+{
+  guint i = g_value_get_uint (value);
+
+  return i == GTK_INVALID_LIST_POSITION ? NULL : g_variant_new_int32 (i + 1);
+}
+
+/* Size: shown in the canonical form ("1GiB" for "1024MiB"); a size given
+ * on the command line that the list lacks ("100MiB") is added to it, and
+ * one that does not parse leaves the dropdown as it is. */
+static gboolean
+size_to_widget (GValue   *value,
+                GVariant *variant,
+                gpointer  data)
+{
+  DmWindow *self = data;
+  GListModel *model = gtk_drop_down_get_model (self->size_dropdown);
   guint n = g_list_model_get_n_items (model);
+  uint64_t bytes;
+  char canonical[32];
 
+  if (dm_size_parse (g_variant_get_string (variant, NULL), &bytes, NULL, 0) != 0)
+    {
+      g_value_set_uint (value, gtk_drop_down_get_selected (self->size_dropdown));
+      return TRUE;
+    }
+  dm_size_format (bytes, canonical, sizeof canonical);
   for (guint i = 0; i < n; i++)
-    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (model), i), value) == 0)
+    if (g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (model), i), canonical) == 0)
       {
-        gtk_drop_down_set_selected (dropdown, i);
-        return;
+        g_value_set_uint (value, i);
+        return TRUE;
       }
-  /* A size given on the command line that the list lacks ("100MiB"). */
-  gtk_string_list_append (GTK_STRING_LIST (model), value);
-  gtk_drop_down_set_selected (dropdown, n);
+  gtk_string_list_append (GTK_STRING_LIST (model), canonical);
+  g_value_set_uint (value, n);
+  return TRUE;
 }
 
-static void
-sync_from_settings (DmWindow   *self,
-                    const char *key)
+static GVariant *
+size_from_widget (const GValue       *value,
+                  const GVariantType *type,
+                  gpointer            data)
 {
-  gboolean all = key == NULL;
-
-  self->syncing = TRUE;
-
-  if (all || !strcmp (key, "count"))
-    gtk_drop_down_set_selected (self->count_dropdown,
-                                CLAMP (g_settings_get_int (self->settings, "count"), 1, 9) - 1);
-  if (all || !strcmp (key, "size"))
-    {
-      g_autofree char *size = g_settings_get_string (self->settings, "size");
-      uint64_t bytes;
-      char canonical[32];
-
-      if (dm_size_parse (size, &bytes, NULL, 0) == 0)
-        {
-          dm_size_format (bytes, canonical, sizeof canonical);
-          select_string (self->size_dropdown, canonical);
-        }
-    }
-  if (all || !strcmp (key, "zoom"))
-    {
-      int zoom = CLAMP (g_settings_get_int (self->settings, "zoom"), DM_ZOOM_MIN, DM_ZOOM_MAX);
-      int w, h;
-
-      /* The window grows and shrinks with its content, as CrystalDiskMark's
-       * does; at start-up the saved size already has the zoom in it. */
-      if (!all && self->zoom_percent && zoom != self->zoom_percent
-          && !gtk_window_is_maximized (GTK_WINDOW (self)))
-        {
-          gtk_window_get_default_size (GTK_WINDOW (self), &w, &h);
-          if (w > 0 && h > 0)
-            gtk_window_set_default_size (GTK_WINDOW (self), w * zoom / self->zoom_percent,
-                                         h * zoom / self->zoom_percent);
-        }
-      self->zoom_percent = zoom;
-      dm_window_zoom_set_percent (DM_WINDOW_ZOOM (self->zoom), zoom);
-    }
-  if (all || !strcmp (key, "units"))
-    {
-      g_autofree char *units = g_settings_get_string (self->settings, "units");
-      dm_unit unit = DM_UNIT_MBPS;
-
-      if (dm_unit_parse (units, &unit) != 0)
-        unit = DM_UNIT_MBPS;
-      self->unit = unit;
-      gtk_drop_down_set_selected (self->units_dropdown, unit);
-    }
-  self->syncing = FALSE;
-
-  if (all || !strcmp (key, "target"))
-    {
-      g_autofree char *target = _dm_window_current_target (self);
-
-      /* At start-up (all) the background scan probes the target. */
-      if (!all)
-        _dm_window_update_target_info (self);
-      _dm_window_select_target (self, target, !all);
-      if (!self->job && !self->report.finished && self->have_target_info)
-        self->report.target = self->target_info;
-      if (all)
-        _dm_window_update_footer (self);
-    }
-
-  if (all)
-    return;
-
-  /* A device target is only read: the columns a run measures follow the
-   * target as well as the modes setting. */
-  if (!strcmp (key, "modes") || !strcmp (key, "target"))
-    {
-      _dm_window_modes_changed (self);
-      if (!strcmp (key, "modes"))
-        g_object_notify (G_OBJECT (self), "modes");
-    }
-  else if (!strcmp (key, "units"))
-    {
-      _dm_window_update_column_titles (self);
-      if (self->job)
-        _dm_window_show_progress (self);
-      else
-        _dm_window_refresh (self);
-    }
-  else if (!strcmp (key, "profile") || !strcmp (key, "nvme") || !strcmp (key, "mix")
-           || !strcmp (key, "custom-tests"))
-    {
-      if (self->job)
-        self->layout_stale = TRUE;
-      else
-        _dm_window_rebuild_grid (self);
-    }
-  else if (!strcmp (key, "mix-ratio") || !strcmp (key, "count") || !strcmp (key, "size")
-           || !strcmp (key, "measure-time") || !strcmp (key, "interval")
-           || !strcmp (key, "warmup") || !strcmp (key, "test-data"))
-    {
-      /* Figures measured with other settings would be mislabelled in an
-       * export; CrystalDiskMark clears them too. */
-      if (!strcmp (key, "mix-ratio"))
-        _dm_window_update_column_titles (self);
-      if (self->job)
-        self->layout_stale = TRUE;
-      else if (!strcmp (key, "mix-ratio") && !g_settings_get_boolean (self->settings, "mix"))
-        _dm_window_reset_report (self);
-      else
-        _dm_window_rebuild_grid (self);
-    }
-}
-
-static void
-on_settings_changed (GSettings  *settings,
-                     const char *key,
-                     DmWindow   *self)
-{
-  sync_from_settings (self, key);
-  if (!strcmp (key, "thresholds"))
-    _dm_window_thresholds_changed (self);
-  else if (!strcmp (key, "units"))
-    _dm_window_compare_reunit (self);
-}
-
-static void
-on_count_selected (DmWindow *self)
-{
-  guint i = gtk_drop_down_get_selected (self->count_dropdown);
-
-  if (!self->syncing && i != GTK_INVALID_LIST_POSITION
-      && (int) i + 1 != g_settings_get_int (self->settings, "count"))
-    g_settings_set_int (self->settings, "count", i + 1);
-}
-
-static void
-on_size_selected (DmWindow *self)
-{
-  guint i = gtk_drop_down_get_selected (self->size_dropdown);
+  DmWindow *self = data;
+  guint i = g_value_get_uint (value);
   const char *size;
   g_autofree char *old = NULL;
 
-  if (self->syncing || i == GTK_INVALID_LIST_POSITION)
-    return;
+  if (i == GTK_INVALID_LIST_POSITION)
+    return NULL;
   size = gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (self->size_dropdown)),
                                      i);
   old = g_settings_get_string (self->settings, "size");
-  if (g_strcmp0 (old, size) != 0)
-    g_settings_set_string (self->settings, "size", size);
+  return g_strcmp0 (old, size) != 0 ? g_variant_new_string (size) : NULL;
+}
+
+/* Units: the dropdown lists them in dm_unit's order. */
+static dm_unit
+unit_of (const char *name)
+{
+  dm_unit unit = DM_UNIT_MBPS;
+
+  if (dm_unit_parse (name, &unit) != 0)
+    unit = DM_UNIT_MBPS;
+  return unit;
+}
+
+static gboolean
+units_to_widget (GValue   *value,
+                 GVariant *variant,
+                 gpointer  data)
+{
+  g_value_set_uint (value, unit_of (g_variant_get_string (variant, NULL)));
+  return TRUE;
+}
+
+static GVariant *
+units_from_widget (const GValue       *value,
+                   const GVariantType *type,
+                   gpointer            data)
+{
+  DmWindow *self = data;
+  guint i = g_value_get_uint (value);
+
+  return i < DM_N_UNITS && i != self->unit ? g_variant_new_string (dm_unit_name (i)) : NULL;
+}
+
+/* --- what a change does ---------------------------------------------------- */
+
+/* Other tests or columns, or figures measured with other settings, which
+ * an export would mislabel: the grid starts over (once a run is done), as
+ * CrystalDiskMark's does. */
+static void
+on_grid_key_changed (GSettings  *settings,
+                     const char *key,
+                     DmWindow   *self)
+{
+  if (self->job)
+    self->layout_stale = TRUE;
+  else
+    _dm_window_rebuild_grid (self);
+}
+
+/* The Mix share is in the Mix column's title; without the column, only
+ * the figures' settings changed. */
+static void
+on_mix_ratio_changed (GSettings  *settings,
+                      const char *key,
+                      DmWindow   *self)
+{
+  _dm_window_update_column_titles (self);
+  if (self->job)
+    self->layout_stale = TRUE;
+  else if (!g_settings_get_boolean (settings, "mix"))
+    _dm_window_reset_report (self);
+  else
+    _dm_window_rebuild_grid (self);
 }
 
 static void
-on_units_selected (DmWindow *self)
+on_units_changed (GSettings  *settings,
+                  const char *key,
+                  DmWindow   *self)
 {
-  guint i = gtk_drop_down_get_selected (self->units_dropdown);
+  g_autofree char *units = g_settings_get_string (settings, "units");
 
-  if (!self->syncing && i < DM_N_UNITS && i != self->unit)
-    g_settings_set_string (self->settings, "units", dm_unit_name (i));
+  self->unit = unit_of (units);
+  _dm_window_update_column_titles (self);
+  if (self->job)
+    _dm_window_show_progress (self);
+  else
+    _dm_window_refresh (self);
+  dm_comparison_set_unit (self->comparison, self->unit);
 }
 
-/* Once the window is built: the widgets from the settings, then both kept
- * in step. */
+/* A device target is only read: the columns a run measures follow the
+ * target (dm-window-targets.c) as well as the modes setting. */
+static void
+on_modes_changed (GSettings  *settings,
+                  const char *key,
+                  DmWindow   *self)
+{
+  _dm_window_modes_changed (self);
+  g_object_notify (G_OBJECT (self), "modes");
+}
+
+/* The window grows and shrinks with its content, as CrystalDiskMark's
+ * does; at start-up the saved size already has the zoom in it. */
+static void
+on_zoom_changed (GSettings  *settings,
+                 const char *key,
+                 DmWindow   *self)
+{
+  int zoom = CLAMP (g_settings_get_int (settings, "zoom"), DM_ZOOM_MIN, DM_ZOOM_MAX);
+  int old = dm_zoom_get_percent (DM_ZOOM (self->zoom));
+  int w, h;
+
+  if (zoom != old && !gtk_window_is_maximized (GTK_WINDOW (self)))
+    {
+      gtk_window_get_default_size (GTK_WINDOW (self), &w, &h);
+      if (w > 0 && h > 0)
+        gtk_window_set_default_size (GTK_WINDOW (self), w * zoom / old, h * zoom / old);
+    }
+  dm_zoom_set_percent (DM_ZOOM (self->zoom), zoom);
+}
+
+/* Green and red limits: the tiles, the comparison and the grid's exports
+ * follow the saved rules as soon as they change. */
+static void
+on_thresholds_changed (GSettings  *settings,
+                       const char *key,
+                       DmWindow   *self)
+{
+  self->n_rules = dm_thresholds_from_settings (self->settings, self->rules);
+  if (!self->job)
+    {
+      memcpy (self->report.thresholds, self->rules, self->n_rules * sizeof self->rules[0]);
+      self->report.n_thresholds = self->n_rules;
+      _dm_window_refresh (self);
+    }
+  dm_comparison_set_thresholds (self->comparison, self->rules, self->n_rules);
+}
+
+/* --- set-up ---------------------------------------------------------------- */
+
+/* On close: the size to open with next time. */
+static gboolean
+on_close_request (GtkWindow *window,
+                  DmWindow  *self)
+{
+  if (!gtk_window_is_maximized (window))
+    {
+      int w, h;
+
+      gtk_window_get_default_size (window, &w, &h);
+      g_settings_set_int (self->settings, "window-width", w);
+      g_settings_set_int (self->settings, "window-height", h);
+    }
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+  return GDK_EVENT_PROPAGATE;
+}
+
+static const struct
+{
+  const char *key;
+  GCallback   changed;
+} key_handlers[] = {
+  { "profile", G_CALLBACK (on_grid_key_changed) },
+  { "nvme", G_CALLBACK (on_grid_key_changed) },
+  { "mix", G_CALLBACK (on_grid_key_changed) },
+  { "custom-tests", G_CALLBACK (on_grid_key_changed) },
+  { "count", G_CALLBACK (on_grid_key_changed) },
+  { "size", G_CALLBACK (on_grid_key_changed) },
+  { "measure-time", G_CALLBACK (on_grid_key_changed) },
+  { "interval", G_CALLBACK (on_grid_key_changed) },
+  { "warmup", G_CALLBACK (on_grid_key_changed) },
+  { "test-data", G_CALLBACK (on_grid_key_changed) },
+  { "mix-ratio", G_CALLBACK (on_mix_ratio_changed) },
+  { "units", G_CALLBACK (on_units_changed) },
+  { "modes", G_CALLBACK (on_modes_changed) },
+  { "zoom", G_CALLBACK (on_zoom_changed) },
+  { "thresholds", G_CALLBACK (on_thresholds_changed) },
+};
+
+/* Once the window is built: its size, the widgets and the grid from the
+ * settings, then both kept in step. */
 void
 _dm_window_settings_start (DmWindow *self)
 {
-  sync_from_settings (self, NULL);
-  _dm_window_rebuild_grid (self);
-  _dm_window_thresholds_changed (self);
+  GSettings *settings = self->settings;
+  g_autofree char *units = g_settings_get_string (settings, "units");
 
-  g_signal_connect (self->settings, "changed", G_CALLBACK (on_settings_changed), self);
-  g_signal_connect_swapped (self->count_dropdown, "notify::selected",
-                            G_CALLBACK (on_count_selected), self);
-  g_signal_connect_swapped (self->size_dropdown, "notify::selected",
-                            G_CALLBACK (on_size_selected), self);
-  g_signal_connect_swapped (self->units_dropdown, "notify::selected",
-                            G_CALLBACK (on_units_selected), self);
+  gtk_window_set_default_size (GTK_WINDOW (self), g_settings_get_int (settings, "window-width"),
+                               g_settings_get_int (settings, "window-height"));
+  if (g_settings_get_boolean (settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+
+  /* The dropdowns' sensitivity follows the running property, not the
+   * keys' writability. */
+  g_settings_bind_with_mapping (settings, "count", self->count_dropdown, "selected",
+                                G_SETTINGS_BIND_DEFAULT | G_SETTINGS_BIND_NO_SENSITIVITY,
+                                count_to_widget, count_from_widget, self, NULL);
+  g_settings_bind_with_mapping (settings, "size", self->size_dropdown, "selected",
+                                G_SETTINGS_BIND_DEFAULT | G_SETTINGS_BIND_NO_SENSITIVITY,
+                                size_to_widget, size_from_widget, self, NULL);
+  g_settings_bind_with_mapping (settings, "units", self->units_dropdown, "selected",
+                                G_SETTINGS_BIND_DEFAULT | G_SETTINGS_BIND_NO_SENSITIVITY,
+                                units_to_widget, units_from_widget, self, NULL);
+  self->unit = unit_of (units);
+  dm_comparison_set_unit (self->comparison, self->unit);
+  dm_zoom_set_percent (DM_ZOOM (self->zoom), g_settings_get_int (settings, "zoom"));
+
+  _dm_window_rebuild_grid (self);
+  on_thresholds_changed (settings, "thresholds", self);
+
+  for (guint i = 0; i < G_N_ELEMENTS (key_handlers); i++)
+    {
+      g_autofree char *signal = g_strconcat ("changed::", key_handlers[i].key, NULL);
+      g_signal_connect (settings, signal, key_handlers[i].changed, self);
+    }
+  /* All / Read only / Write only, beside the unit (in the template), as
+   * CrystalDiskMark offers them; _dm_window_sync_modes sets it from the
+   * setting. */
+  g_signal_connect_swapped (self->modes_dropdown, "notify::selected",
+                            G_CALLBACK (on_modes_selected), self);
+  /* Before the window's own handler, which may keep it open for a while. */
+  g_signal_connect (self, "close-request", G_CALLBACK (on_close_request), self);
+}
+
+void
+_dm_window_settings_stop (DmWindow *self)
+{
+  g_settings_unbind (self->count_dropdown, "selected");
+  g_settings_unbind (self->size_dropdown, "selected");
+  g_settings_unbind (self->units_dropdown, "selected");
+  g_signal_handlers_disconnect_by_data (self->settings, self);
+  g_signal_handlers_disconnect_by_func (self, on_close_request, self);
 }

@@ -2,8 +2,8 @@
  *
  * The folder to test: the dropdown of mounted filesystems, then whole
  * disks and partitions for read tests (listed in the background, so the
- * first frame does not wait on a slow mount), the folder chooser, and the
- * footer that says what was measured, on what.
+ * first frame does not wait on a slow mount), the folder chooser, the
+ * target key, and the footer and title that say what was measured, on what.
  */
 #include "dm-window-private.h"
 #include "dm-i18n-ui.h"
@@ -68,13 +68,26 @@ target_label (const dm_target_info *t)
   return g_string_free (s, FALSE);
 }
 
+static void on_target_selected (DmWindow *self);
+
+/* The dropdown is set from the target key, not the other way round. */
+static void
+block_selection (DmWindow *self,
+                 gboolean  block)
+{
+  if (block)
+    g_signal_handlers_block_by_func (self->target_dropdown, on_target_selected, self);
+  else
+    g_signal_handlers_unblock_by_func (self->target_dropdown, on_target_selected, self);
+}
+
 /* Selects target in the dropdown, adding it if it is not a listed mount.
  * Its label needs a probe, which waits for the background scan at start
  * (probe = FALSE) so the first frame does not wait on the disk. */
-void
-_dm_window_select_target (DmWindow   *self,
-                          const char *target,
-                          gboolean    probe)
+static void
+select_target (DmWindow   *self,
+               const char *target,
+               gboolean    probe)
 {
   guint i;
 
@@ -98,14 +111,14 @@ _dm_window_select_target (DmWindow   *self,
       else
         label = g_strdup (target);
       g_ptr_array_add (self->target_paths, g_strdup (target));
-      self->syncing = TRUE;
+      block_selection (self, TRUE);
       gtk_string_list_splice (self->target_model, i, 0, (const char *const[]) { label, NULL });
-      self->syncing = FALSE;
+      block_selection (self, FALSE);
     }
 
-  self->syncing = TRUE;
+  block_selection (self, TRUE);
   gtk_drop_down_set_selected (self->target_dropdown, i);
-  self->syncing = FALSE;
+  block_selection (self, FALSE);
 }
 
 void
@@ -203,11 +216,11 @@ on_targets_scanned (GObject      *source,
   g_ptr_array_add (labels, g_strdup (_(choose_folder_label)));
   g_ptr_array_add (labels, NULL);
 
-  self->syncing = TRUE;
+  block_selection (self, TRUE);
   gtk_string_list_splice (self->target_model, 0,
                           g_list_model_get_n_items (G_LIST_MODEL (self->target_model)),
                           (const char *const *) labels->pdata);
-  self->syncing = FALSE;
+  block_selection (self, FALSE);
 
   target = _dm_window_current_target (self);
   if (g_strcmp0 (target, scan->target) == 0)
@@ -217,7 +230,7 @@ on_targets_scanned (GObject      *source,
       if (!self->job && !self->report.finished && self->have_target_info)
         self->report.target = self->target_info;
     }
-  _dm_window_select_target (self, target, TRUE);
+  select_target (self, target, TRUE);
   _dm_window_update_footer (self);
   /* Now it is known whether the target is a device, which is only read. */
   if (self->have_target_info)
@@ -238,13 +251,13 @@ on_folder_chosen (GtkNativeDialog *dialog,
     {
       /* The list shows "Choose folder…" until it shows a folder again. */
       g_autofree char *target = _dm_window_current_target (self);
-      _dm_window_select_target (self, target, TRUE);
+      select_target (self, target, TRUE);
     }
   g_clear_object (&self->chooser);
 }
 
-void
-_dm_window_choose_folder (DmWindow *self)
+static void
+choose_folder (DmWindow *self)
 {
   if (self->chooser)
     return;
@@ -301,10 +314,10 @@ on_target_selected (DmWindow *self)
 {
   guint i = gtk_drop_down_get_selected (self->target_dropdown);
 
-  if (self->syncing || i == GTK_INVALID_LIST_POSITION)
+  if (i == GTK_INVALID_LIST_POSITION)
     return;
   if (i >= self->target_paths->len)
-    _dm_window_choose_folder (self);
+    choose_folder (self);
   else
     g_settings_set_string (self->settings, "target", g_ptr_array_index (self->target_paths, i));
 }
@@ -340,6 +353,7 @@ _dm_window_update_footer (DmWindow *self)
   char date[64] = "";
   g_autofree char *target = _dm_window_current_target (self);
   const char *where = t && t->path[0] ? t->path : target;
+  const char *second = dm_comparison_get_target (self->comparison);
   gsize machine;
 
   /* What a screenshot must say to be worth pasting: where and on what on
@@ -352,10 +366,10 @@ _dm_window_update_footer (DmWindow *self)
     g_string_append_printf (s, " · %s", t->model);
   else if (t && t->device[0] && strcmp (t->device, t->filesystem) != 0)
     g_string_append_printf (s, " · %s", t->device);
-  if (self->compare_target)
+  if (second)
     {
       g_string_append (s, " · ");
-      g_string_append_printf (s, _("compared with %s"), self->compare_target);
+      g_string_append_printf (s, _("compared with %s"), second);
     }
   g_string_append_c (s, '\n');
   machine = s->len;
@@ -392,16 +406,50 @@ _dm_window_targets_init (DmWindow *self)
   gtk_string_list_append (self->target_model, _(choose_folder_label));
 }
 
-/* Once the settings are on the widgets: follows the dropdown, and lists
- * the mounts in the background. */
+/* The target key changed (the dropdown, the chooser, a saved run, the
+ * command line or D-Bus): its label needs a probe, and whether it is a
+ * device decides the columns a run measures. */
+static void
+on_target_changed (GSettings  *settings,
+                   const char *key,
+                   DmWindow   *self)
+{
+  g_autofree char *target = _dm_window_current_target (self);
+
+  _dm_window_update_target_info (self);
+  select_target (self, target, TRUE);
+  if (!self->job && !self->report.finished && self->have_target_info)
+    self->report.target = self->target_info;
+  _dm_window_modes_changed (self);
+}
+
+static void
+action_choose_folder (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  choose_folder (DM_WINDOW (widget));
+}
+
+void
+_dm_window_class_targets_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.choose-folder", NULL, action_choose_folder);
+}
+
+/* Once the settings are on the widgets: the dropdown shows the target
+ * (the background scan probes it, so the first frame does not wait on the
+ * disk), follows the dropdown and the key, and lists the mounts. */
 void
 _dm_window_targets_start (DmWindow *self)
 {
   g_autoptr (GTask) task = NULL;
   g_autofree char *target = _dm_window_current_target (self);
 
+  select_target (self, target, FALSE);
   g_signal_connect_swapped (self->target_dropdown, "notify::selected",
                             G_CALLBACK (on_target_selected), self);
+  g_signal_connect (self->settings, "changed::target", G_CALLBACK (on_target_changed), self);
   task = g_task_new (self, self->cancellable, on_targets_scanned, NULL);
   g_task_set_task_data (task, g_strdup (target), g_free);
   g_task_set_return_on_cancel (task, TRUE);

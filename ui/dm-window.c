@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The window's state lives in GSettings: the dropdowns, the menus and the
- * command line all write keys there, and one "changed" handler brings the
- * grid up to date, so the three ways in never disagree. A run is a DmJob;
- * the grid keeps its own report so that finished rows keep their values.
- * This file builds the window and its grid and runs the tests; its
- * settings, targets, actions, scripted runs, comparisons and zoom have
- * files of their own (dm-window-*.c).
+ * command line all write keys there, and the window follows each key, so
+ * the three ways in never disagree. A run is a DmJob; the grid keeps its
+ * own report so that finished rows keep their values. This file is the hub
+ * of the window's files: it builds the window, runs the tests, exports the
+ * grid and holds what its topic files share (dm-window-*.c), which call
+ * only this file.
  */
 #include "dm-window.h"
 #include "dm-window-private.h"
@@ -16,17 +16,18 @@
 #include <math.h>
 #include <string.h>
 
-#include "dm-compare-view.h"
 #include "dm-format.h"
-#include "dm-latency-view.h"
 #include "dm-measure.h"
-#include "dm-profile.h"
+#include "dm-screenshot.h"
 #include "dm-tile.h"
 #include "dm-ui.h"
+#include "dm-zoom.h"
 
-G_DEFINE_FINAL_TYPE (DmWindow, dm_window, GTK_TYPE_APPLICATION_WINDOW)
+G_DEFINE_FINAL_TYPE_WITH_CODE (DmWindow, dm_window, GTK_TYPE_APPLICATION_WINDOW,
+                               G_IMPLEMENT_INTERFACE (DM_TYPE_SCRIPTABLE,
+                                                      _dm_window_scriptable_init))
 
-enum { PROP_0, PROP_RUNNING, PROP_EXIT_STATUS, PROP_MODES, N_PROPS };
+enum { PROP_0, PROP_RUNNING, PROP_MODES, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 /* --- messages -------------------------------------------------------------- */
@@ -57,68 +58,7 @@ _dm_window_set_status (DmWindow   *self,
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
 }
 
-/* --- settings -------------------------------------------------------------- */
-
-static const dm_profile *
-current_profile (DmWindow *self)
-{
-  g_autofree char *name = g_settings_get_string (self->settings, "profile");
-  const dm_profile *profile = dm_profile_find (name);
-
-  return profile ? profile : dm_profile_find ("default");
-}
-
-static gboolean
-is_custom (DmWindow *self)
-{
-  g_autofree char *name = g_settings_get_string (self->settings, "profile");
-  return g_strcmp0 (name, "custom") == 0;
-}
-
-static void
-compute_layout (DmWindow     *self,
-                DmGridLayout *layout)
-{
-  gboolean mix = g_settings_get_boolean (self->settings, "mix");
-
-  if (is_custom (self))
-    {
-      g_auto (GStrv) names = g_settings_get_strv (self->settings, "custom-tests");
-      dm_spec specs[DM_GRID_MAX_ROWS];
-      guint n = 0;
-
-      for (guint i = 0; names[i] && n < DM_GRID_MAX_ROWS; i++)
-        if (dm_spec_parse (names[i], &specs[n], NULL, 0) == 0)
-          n++;
-      if (n > 0)
-        {
-          dm_grid_layout_custom (layout, specs, n, mix);
-          return;
-        }
-    }
-  dm_grid_layout_init (layout, current_profile (self),
-                       g_settings_get_boolean (self->settings, "nvme"), mix);
-}
-
-void
-_dm_window_engine_settings (DmWindow    *self,
-                            dm_settings *s)
-{
-  g_autofree char *size = g_settings_get_string (self->settings, "size");
-  g_autofree char *data = g_settings_get_string (self->settings, "test-data");
-  uint64_t bytes;
-
-  dm_settings_init (s);
-  s->count = CLAMP (g_settings_get_int (self->settings, "count"), DM_COUNT_MIN, DM_COUNT_MAX);
-  if (dm_size_parse (size, &bytes, NULL, 0) == 0)
-    s->test_size = bytes;
-  s->measure_s = g_settings_get_double (self->settings, "measure-time");
-  s->interval_s = g_settings_get_double (self->settings, "interval");
-  s->warmup_s = g_settings_get_double (self->settings, "warmup");
-  s->mix_read_percent = g_settings_get_int (self->settings, "mix-ratio");
-  if (dm_data_parse (data, &s->data) != 0)
-    s->data = DM_DATA_RANDOM;
-}
+/* --- what a run measures --------------------------------------------------- */
 
 char *
 _dm_window_current_target (DmWindow *self)
@@ -133,37 +73,90 @@ _dm_window_current_target (DmWindow *self)
   return target;
 }
 
-/* Starts the grid over: new rows or columns, or new run settings, make the
- * old figures meaningless, as in CrystalDiskMark. */
-void
-_dm_window_reset_report (DmWindow *self)
+gboolean
+dm_window_modes_parse (const char *text,
+                       guint      *mask,
+                       char       *why,
+                       gsize       why_size)
 {
-  dm_settings s;
+  unsigned m = 0;
+
+  if (text && (!g_ascii_strcasecmp (text, "all") || !text[0]))
+    {
+      *mask = DM_MODES_ALL;
+      return TRUE;
+    }
+  if (dm_modes_parse (text, &m, why, why_size) != 0)
+    return FALSE;
+  *mask = m;
+  return TRUE;
+}
+
+char *
+dm_window_modes_format (guint mask)
+{
+  GString *s;
+
+  if ((mask & DM_MODES_ALL) == DM_MODES_ALL || !(mask & DM_MODES_ALL))
+    return g_strdup ("all");
+  s = g_string_new (NULL);
+  for (int m = 0; m < DM_N_MODES; m++)
+    if (mask & DM_MODE_BIT (m))
+      g_string_append_printf (s, "%s%s", s->len ? "," : "", dm_mode_name (m));
+  return g_string_free (s, FALSE);
+}
+
+/* A whole disk or partition is only ever read from the window. Until the
+ * background scan has probed the target the path tells (the first frame
+ * does not wait on the disk); a run probes it first. */
+gboolean
+_dm_window_target_is_device (DmWindow *self)
+{
   g_autofree char *target = _dm_window_current_target (self);
 
-  _dm_window_engine_settings (self, &s);
-  dm_report_clear (&self->report);
-  memset (&self->report, 0, sizeof self->report);
-  self->run_modes = _dm_window_run_modes (self);
-  if (dm_report_init (&self->report, &s, self->layout.rows, self->layout.n_rows,
-                      self->run_modes) != 0)
-    dm_window_show_error (self, _("Out of memory while setting up the grid."));
-  g_strlcpy (self->report.profile, is_custom (self) ? "custom" : current_profile (self)->name,
-             sizeof self->report.profile);
-  self->report.nvme = g_settings_get_boolean (self->settings, "nvme");
-  if (self->have_target_info)
-    self->report.target = self->target_info;
-  else
-    g_strlcpy (self->report.target.path, target, sizeof self->report.target.path);
-  if (self->have_system)
-    self->report.system = self->system;
+  if (self->have_target_info && g_strcmp0 (self->target_info.path, target) == 0)
+    return self->target_info.is_block_device;
+  return g_str_has_prefix (target, "/dev/") || g_str_has_prefix (target, "\\\\.\\");
+}
+
+/* The columns a run measures: those on screen that the modes setting
+ * names (all of them when it names none that is on screen), and only
+ * Read on a device. */
+guint
+_dm_window_run_modes (DmWindow *self)
+{
+  g_autofree char *text = g_settings_get_string (self->settings, "modes");
+  guint shown = dm_grid_layout_modes (&self->layout);
+  guint mask = DM_MODES_ALL;
+
+  if (_dm_window_target_is_device (self))
+    return shown & DM_MODE_BIT (DM_MODE_READ);
+  if (!dm_window_modes_parse (text, &mask, NULL, 0) || !(mask & shown))
+    mask = DM_MODES_ALL;
+  return shown & mask;
+}
+
+/* After the modes setting or the target changed: a grid whose columns no
+ * longer match what a run measures starts over (during a run, once it is
+ * done), and the selector follows, saying why when a disk is only read. */
+void
+_dm_window_modes_changed (DmWindow *self)
+{
+  if (_dm_window_run_modes (self) != self->run_modes)
+    {
+      if (self->job)
+        self->layout_stale = TRUE;
+      else
+        _dm_window_rebuild_grid (self);
+    }
+  _dm_window_sync_modes (self, TRUE);
 }
 
 /* --- the grid -------------------------------------------------------------- */
 
-static char *
-column_title (DmWindow *self,
-              dm_mode   mode)
+char *
+_dm_window_column_title (DmWindow *self,
+                         dm_mode   mode)
 {
   const char *unit = dm_unit_display_name (self->unit);
 
@@ -180,179 +173,31 @@ column_title (DmWindow *self,
                           unit);
 }
 
-static void
-on_row_clicked (GtkButton *button,
-                DmWindow  *self)
-{
-  int row = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "dm-row"));
-
-  gtk_widget_activate_action (GTK_WIDGET (self), "win.run-row", "i", row);
-}
-
-static void
-on_tile_activate (GtkWidget *tile,
-                  gpointer   data)
-{
-  guint cell = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (tile), "dm-cell"));
-
-  _dm_window_open_latency_view (data, cell / DM_N_MODES, cell % DM_N_MODES);
-}
-
-void
-_dm_window_rebuild_grid (DmWindow *self)
-{
-  GtkWidget *child;
-
-  compute_layout (self, &self->layout);
-
-  while ((child = gtk_widget_get_first_child (self->grid)))
-    {
-      if (GTK_IS_BUTTON (child))
-        gtk_size_group_remove_widget (self->row_size_group, child);
-      gtk_grid_remove (GTK_GRID (self->grid), child);
-    }
-  memset (self->row_buttons, 0, sizeof self->row_buttons);
-  memset (self->tiles, 0, sizeof self->tiles);
-
-  for (guint c = 0; c < self->layout.n_columns; c++)
-    {
-      g_autofree char *title = column_title (self, self->layout.columns[c]);
-      GtkWidget *label = gtk_label_new (title);
-
-      gtk_widget_add_css_class (label, "column-title");
-      gtk_widget_set_hexpand (label, TRUE);
-      gtk_grid_attach (GTK_GRID (self->grid), label, c + 1, 0, 1, 1);
-    }
-
-  for (guint r = 0; r < self->layout.n_rows; r++)
-    {
-      char label[64];
-      g_autofree char *tooltip = NULL;
-      GtkWidget *button;
-
-      dm_spec_label (&self->layout.rows[r], label, sizeof label);
-      button = gtk_button_new_with_label (label);
-      tooltip = g_strdup_printf (_("Run %s only"), label);
-      gtk_widget_set_tooltip_text (button, tooltip);
-      gtk_widget_add_css_class (button, "run-button");
-      gtk_widget_add_css_class (button, "row-button");
-      g_object_set_data (G_OBJECT (button), "dm-row", GINT_TO_POINTER (r));
-      g_signal_connect (button, "clicked", G_CALLBACK (on_row_clicked), self);
-      gtk_size_group_add_widget (self->row_size_group, button);
-      g_object_bind_property (self, "running", button, "sensitive",
-                              G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
-      gtk_grid_attach (GTK_GRID (self->grid), button, 0, r + 1, 1, 1);
-      self->row_buttons[r] = button;
-
-      for (guint c = 0; c < self->layout.n_columns; c++)
-        {
-          GtkWidget *tile = dm_tile_new ();
-
-          gtk_widget_set_hexpand (tile, TRUE);
-          gtk_grid_attach (GTK_GRID (self->grid), tile, c + 1, r + 1, 1, 1);
-          self->tiles[r][c] = tile;
-          g_object_set_data (G_OBJECT (tile), "dm-cell", GUINT_TO_POINTER (r * DM_N_MODES + c));
-          dm_latency_view_connect_activate (tile, G_CALLBACK (on_tile_activate), self);
-        }
-    }
-
-  _dm_window_reset_report (self);
-  _dm_window_sync_modes (self);
-  _dm_window_refresh (self);
-  /* The title names the profile, and the figures' date went with them. */
-  _dm_window_update_footer (self);
-  self->layout_stale = FALSE;
-}
-
 void
 _dm_window_update_column_titles (DmWindow *self)
 {
   for (guint c = 0; c < self->layout.n_columns; c++)
     {
       GtkWidget *label = gtk_grid_get_child_at (GTK_GRID (self->grid), c + 1, 0);
-      g_autofree char *title = column_title (self, self->layout.columns[c]);
+      g_autofree char *title = _dm_window_column_title (self, self->layout.columns[c]);
 
       if (GTK_IS_LABEL (label))
         gtk_label_set_text (GTK_LABEL (label), title);
     }
 }
 
-static void
-show_result (DmWindow        *self,
-             guint            r,
-             guint            c,
-             const dm_result *res,
-             gboolean         live)
+/* New rows or columns: the grid's widgets and report start over. */
+void
+_dm_window_rebuild_grid (DmWindow *self)
 {
-  DmTile *tile = DM_TILE (self->tiles[r][c]);
-  /* A live result has a figure from its first closed sample on (DmJob
-   * shows the sample's), not only once a whole run is done. */
-  gboolean has_value = res && (res->n_runs > 0 || res->status == DM_STATUS_COMPLETE
-                               || (live && res->mb_per_s > 0));
-  double value = has_value ? dm_result_value (res, self->unit) : 0;
-  g_autofree char *digits = dm_format_value (value, self->unit);
-  g_autofree char *description = NULL;
-  DmTileState state;
-
-  /* A column the run mode leaves out, or a row the run on screen did not
-   * reach (a single row's run, a stop, a saved run of other tests): an
-   * empty tile, which no screenshot can pass off as a measured 0. Before
-   * any run, and while one goes, a test still to run shows 0.00. */
-  if (!res || (res->status == DM_STATUS_PENDING && !live && !has_value && !self->job
-               && self->report.finished))
-    {
-      char name[64];
-      g_autofree char *not_run = NULL;
-
-      dm_spec_label (&self->layout.rows[r], name, sizeof name);
-      not_run = g_strdup_printf ("%s %s: not run", name, dm_mode_title (self->layout.columns[c]));
-      dm_tile_set_state (tile, DM_TILE_NOT_RUN);
-      gtk_widget_remove_css_class (GTK_WIDGET (tile), "threshold-green");
-      gtk_widget_remove_css_class (GTK_WIDGET (tile), "threshold-red");
-      dm_tile_set_figure (tile, "", 0);
-      dm_tile_set_device (tile, NULL);
-      dm_tile_set_description (tile, not_run);
-      return;
-    }
-
-  if (res && res->status == DM_STATUS_FAILED)
-    state = DM_TILE_FAILED;
-  else if (live)
-    state = DM_TILE_RUNNING;
-  else if (has_value)
-    state = DM_TILE_DONE;
-  else
-    state = DM_TILE_IDLE;
-
-  dm_tile_set_state (tile, state);
-  {
-    /* The user's green and red limits tint a finished figure. */
-    dm_colour colour = state == DM_TILE_DONE
-                         ? dm_threshold_colour (self->rules, self->n_rules, &self->layout.rows[r],
-                                                self->layout.columns[c], self->unit, value)
-                         : DM_COLOUR_NONE;
-
-    gtk_widget_remove_css_class (GTK_WIDGET (tile), "threshold-green");
-    gtk_widget_remove_css_class (GTK_WIDGET (tile), "threshold-red");
-    if (colour == DM_COLOUR_GREEN)
-      gtk_widget_add_css_class (GTK_WIDGET (tile), "threshold-green");
-    else if (colour == DM_COLOUR_RED)
-      gtk_widget_add_css_class (GTK_WIDGET (tile), "threshold-red");
-  }
-  /* A failed test shows a word, not a 0.00 that could pass for a figure. */
-  dm_tile_set_figure (tile, state == DM_TILE_FAILED ? _("Error") : digits,
-                      has_value ? dm_meter_fraction (res->mb_per_s) : 0);
-  dm_tile_set_device (tile, state == DM_TILE_DONE ? res : NULL);
-  description = dm_tile_describe (&self->layout.rows[r], self->layout.columns[c],
-                                  value, self->unit, has_value);
-  if (state == DM_TILE_FAILED && res->error[0])
-    {
-      g_autofree char *reason = g_utf8_make_valid (res->error, -1);
-      g_autofree char *failed = g_strdup_printf ("%s (failed: %s)", description, reason);
-      dm_tile_set_description (tile, failed);
-    }
-  else
-    dm_tile_set_description (tile, description);
+  _dm_window_compute_layout (self, &self->layout);
+  _dm_window_grid_build (self);
+  _dm_window_reset_report (self);
+  _dm_window_sync_modes (self, FALSE);
+  /* The footer and title too: the title names the profile, and the
+   * figures' date went with them. */
+  _dm_window_refresh (self);
+  self->layout_stale = FALSE;
 }
 
 void
@@ -360,27 +205,11 @@ _dm_window_refresh (DmWindow *self)
 {
   for (guint r = 0; r < self->layout.n_rows; r++)
     for (guint c = 0; c < self->layout.n_columns; c++)
-      show_result (self, r, c,
-                   dm_report_find (&self->report, &self->layout.rows[r], self->layout.columns[c]),
-                   FALSE);
-}
-
-static gboolean
-find_cell (DmWindow        *self,
-           const dm_result *res,
-           guint           *row,
-           guint           *col)
-{
-  for (guint r = 0; r < self->layout.n_rows; r++)
-    if (dm_spec_equal (&self->layout.rows[r], &res->spec))
-      for (guint c = 0; c < self->layout.n_columns; c++)
-        if (self->layout.columns[c] == res->mode)
-          {
-            *row = r;
-            *col = c;
-            return TRUE;
-          }
-  return FALSE;
+      _dm_window_grid_show (self, r, c,
+                            dm_report_find (&self->report, &self->layout.rows[r],
+                                            self->layout.columns[c]),
+                            FALSE);
+  _dm_window_update_footer (self);
 }
 
 /* --- runs ------------------------------------------------------------------ */
@@ -405,18 +234,7 @@ set_running (DmWindow *self,
       self->running = running;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
     }
-  _dm_window_sync_modes (self);
-}
-
-/* A scripted run's outcome: the worst status wins, as a shell expects. */
-void
-_dm_window_set_exit_status (DmWindow *self,
-                            int       status)
-{
-  if (status <= self->exit_status)
-    return;
-  self->exit_status = status;
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_EXIT_STATUS]);
+  _dm_window_sync_modes (self, FALSE);
 }
 
 static const char *
@@ -456,14 +274,14 @@ on_job_progress (DmJob    *job,
       if (!dm_job_is_selected (job, i))
         continue;
       res = dm_job_peek_result (job, i);
-      if (!find_cell (self, res, &r, &c))
+      if (!_dm_window_grid_find (self, res, &r, &c))
         continue;
-      show_result (self, r, c, res,
+      _dm_window_grid_show (self, r, c, res,
                    (int) i == p->result_index && p->phase != DM_PHASE_DONE
                    && res->status != DM_STATUS_COMPLETE && res->status != DM_STATUS_FAILED);
       /* An unattended run logs each figure as it is final, so a script or
        * a CI log can follow it without a screen. */
-      if (self->script && i < 32 && !(self->reported & (1u << i))
+      if (dm_script_get (self) && i < 32 && !(self->reported & (1u << i))
           && res->status == DM_STATUS_COMPLETE)
         {
           g_autofree char *line = dm_tile_describe (&res->spec, res->mode,
@@ -493,7 +311,7 @@ on_job_progress (DmJob    *job,
                                   phase_text (p->phase));
     }
   _dm_window_set_status (self, status);
-  _dm_window_compare_live (self, job);
+  dm_comparison_live (self->comparison, job);
   fraction = CLAMP (p->fraction, 0.0, 1.0);
   /* Redraw the bar only when it moves by about a pixel: a long run would
    * otherwise repaint it ten times a second for nothing. */
@@ -544,12 +362,15 @@ on_job_finished (DmJob    *job,
                  DmWindow *self)
 {
   const dm_report *done = dm_job_get_report (job);
+  const dm_report *second;
   g_autofree char *message = NULL;
 
   dm_measure_run_finished ();
   merge_report (self, job, done);
   _dm_window_history_save (self, done);
-  _dm_window_compare_finished (self, job);
+  second = dm_comparison_finish (self->comparison, job, &self->report);
+  if (second)
+    _dm_window_history_save (self, second);
   g_clear_object (&self->job);
   set_running (self, FALSE);
 
@@ -557,14 +378,14 @@ on_job_finished (DmJob    *job,
     _dm_window_rebuild_grid (self);
   else
     _dm_window_refresh (self);
-  _dm_window_update_footer (self);
   gtk_label_set_text (GTK_LABEL (self->time_label), "");
 
   if (code == 0)
     {
       gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 1.0);
-      _dm_window_set_status (self, self->report.cached ? _("Done (cached: the figures include the page cache)")
-                                            : _("Done"));
+      _dm_window_set_status (self, self->report.cached
+                                     ? _("Done (cached: the figures include the page cache)")
+                                     : _("Done"));
     }
   else if (code == -ECANCELED)
     _dm_window_set_status (self, _("Stopped; finished tests keep their figures"));
@@ -598,19 +419,15 @@ on_job_finished (DmJob    *job,
           break;
         }
 
-  if (self->script)
-    _dm_window_set_exit_status (self, code == 0 ? 0 : 1);
   if (self->close_after_job)
     {
       /* A scripted run that was stopped still leaves its figures behind:
        * the finished tests are in the files, marked as cancelled. */
-      if (self->script)
-        _dm_window_script_save (self, FALSE);
+      dm_script_save_before_close (self, code == 0 ? 0 : 1);
       gtk_window_destroy (GTK_WINDOW (self));
       return;
     }
-  if (self->script)
-    _dm_window_script_continue (self);
+  dm_script_run_finished (self, code == 0 ? 0 : 1);
 }
 
 void
@@ -618,6 +435,7 @@ _dm_window_start (DmWindow *self,
                   int       only_row)
 {
   g_autoptr (GError) error = NULL;
+  g_autoptr (GError) second = NULL;
   g_autofree char *target = _dm_window_current_target (self);
   g_autofree bool *selection = NULL;
   dm_settings s;
@@ -672,7 +490,12 @@ _dm_window_start (DmWindow *self,
 
   self->reported = 0;
   self->job = dm_job_new (&r, target, selection);
-  _dm_window_compare_prepare (self, self->job, only_row);
+  /* A run of every row with a second target measures both in turns. */
+  if (only_row >= 0 || !dm_comparison_get_target (self->comparison))
+    dm_comparison_hide (self->comparison);
+  else if (!dm_comparison_prepare (self->comparison, self->job, &self->report, &s, &self->layout,
+                                   self->run_modes, &second))
+    dm_window_show_error (self, second->message);
   g_signal_connect (self->job, "progress", G_CALLBACK (on_job_progress), self);
   g_signal_connect (self->job, "finished", G_CALLBACK (on_job_finished), self);
   if (!dm_job_start (self->job, &error))
@@ -695,22 +518,129 @@ dm_window_is_running (DmWindow *self)
   return self->job != NULL;
 }
 
-/* --- life cycle ---------------------------------------------------------- */
+/* --- exports --------------------------------------------------------------- */
+
+void
+_dm_window_sync_comment (DmWindow *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->comment_entry));
+  g_autofree char *shown = g_utf8_make_valid (self->report.comment, -1);
+  /* Unchanged since an opened run set it: the run keeps its exact bytes,
+   * which the entry (UTF-8 only) may show with U+FFFD. Otherwise the
+   * engine's rule: a comment too long is cut at a character boundary. */
+  if (strcmp (text, shown) != 0)
+    dm_report_set_comment (&self->report, text);
+}
+
+
+void
+_dm_window_write (DmWindow     *self,
+                  DmExportKind  kind,
+                  dm_buf       *buf)
+{
+  const dm_compare *compare = dm_comparison_get_compare (self->comparison);
+  dm_report view;
+
+  /* While the comparison is shown, the exports are the comparison. */
+  if (compare)
+    {
+      if (kind == DM_EXPORT_TEXT)
+        dm_compare_write_text (compare, buf);
+      else if (kind == DM_EXPORT_JSON)
+        dm_compare_write_json (compare, buf);
+      else
+        dm_compare_write_csv (compare, buf);
+      return;
+    }
+  /* What the exports hold: the tests the run on screen reached; the rest
+   * are empty tiles. */
+  if (dm_report_view_ran (&self->report, &view) < 0)
+    {
+      buf->error = -ENOMEM;
+      return;
+    }
+  if (kind == DM_EXPORT_TEXT)
+    dm_report_write_text (&view, buf);
+  else if (kind == DM_EXPORT_JSON)
+    dm_report_write_json (&view, buf);
+  else
+    dm_report_write_csv (&view, buf);
+  dm_report_view_free (&view);
+}
+
+gboolean
+_dm_window_export_to (DmWindow     *self,
+                      DmExportKind  kind,
+                      const char   *path,
+                      GError      **error)
+{
+  dm_buf buf;
+  int rc;
+
+  if (kind == DM_EXPORT_PNG)
+    return dm_window_save_screenshot (self, path, error);
+
+  _dm_window_sync_comment (self);
+  dm_buf_init (&buf);
+  _dm_window_write (self, kind, &buf);
+  rc = buf.error ? buf.error : dm_write_file_atomic (path, &buf);
+  dm_buf_free (&buf);
+  if (rc != 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Could not save %s: %s"), path,
+                   dm_strerror (rc));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+dm_window_save_screenshot (DmWindow    *self,
+                           const char  *path,
+                           GError     **error)
+{
+  /* The sweep window saves its PNG the same way. */
+  /* A scripted screenshot may ask for a larger, sharper picture. */
+  double scale = dm_script_screenshot_scale (self);
+
+  return dm_screenshot_save_scaled (GTK_WIDGET (self), self->content, scale, path, error);
+}
+
+gboolean
+dm_window_save (DmWindow    *self,
+                const char  *format,
+                const char  *path,
+                GError     **error)
+{
+  static const char *const formats[] = {
+    [DM_EXPORT_TEXT] = "text", [DM_EXPORT_JSON] = "json", [DM_EXPORT_CSV] = "csv",
+    [DM_EXPORT_PNG] = "png",
+  };
+
+  g_return_val_if_fail (DM_IS_WINDOW (self), FALSE);
+
+  for (guint kind = 0; kind < G_N_ELEMENTS (formats); kind++)
+    if (g_strcmp0 (format, formats[kind]) == 0)
+      return _dm_window_export_to (self, kind, path, error);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "Cannot save as %s", format);
+  return FALSE;
+}
+
+void
+dm_window_set_compare_target (DmWindow   *self,
+                              const char *path)
+{
+  g_return_if_fail (DM_IS_WINDOW (self));
+  dm_comparison_set_target (self->comparison, path);
+  _dm_window_update_footer (self);
+}
+
+/* --- life cycle ------------------------------------------------------------ */
 
 static gboolean
 dm_window_close_request (GtkWindow *window)
 {
   DmWindow *self = DM_WINDOW (window);
-
-  if (!gtk_window_is_maximized (window))
-    {
-      int w, h;
-
-      gtk_window_get_default_size (window, &w, &h);
-      g_settings_set_int (self->settings, "window-width", w);
-      g_settings_set_int (self->settings, "window-height", h);
-    }
-  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
 
   /* Closing mid-run stops the engine first: it removes its test file, and
    * the window goes once the worker has let go of it. */
@@ -743,9 +673,8 @@ dm_window_dispose (GObject *object)
       self->history_window = NULL;
     }
   if (self->settings)
-    g_signal_handlers_disconnect_by_data (self->settings, self);
+    _dm_window_settings_stop (self);
   g_clear_object (&self->settings);
-  g_clear_pointer (&self->script, dm_script_free);
   G_OBJECT_CLASS (dm_window_parent_class)->dispose (object);
 }
 
@@ -754,14 +683,8 @@ dm_window_finalize (GObject *object)
 {
   DmWindow *self = DM_WINDOW (object);
 
+  g_clear_object (&self->comparison);
   dm_report_clear (&self->report);
-  dm_compare_clear (&self->compare);
-  dm_report_clear (&self->compare_b);
-  for (guint i = 0; i < self->n_saved; i++)
-    dm_report_clear (&self->saved[i]);
-  g_free (self->saved);
-  g_strfreev (self->saved_names);
-  g_free (self->compare_target);
   g_ptr_array_unref (self->target_paths);
   G_OBJECT_CLASS (dm_window_parent_class)->finalize (object);
 }
@@ -779,9 +702,6 @@ dm_window_get_property (GObject    *object,
     case PROP_RUNNING:
       g_value_set_boolean (value, self->running);
       break;
-    case PROP_EXIT_STATUS:
-      g_value_set_int (value, self->exit_status);
-      break;
     case PROP_MODES:
       g_value_take_string (value, self->settings ? g_settings_get_string (self->settings, "modes")
                                                  : g_strdup ("all"));
@@ -791,8 +711,7 @@ dm_window_get_property (GObject    *object,
     }
 }
 
-/* The modes action's state is the setting; a list naming Mix also shows
- * the Mix column, as diskmeter-cli's --modes runs it. */
+/* The modes action's state is the setting. */
 static void
 dm_window_set_property (GObject      *object,
                         guint         prop_id,
@@ -800,27 +719,12 @@ dm_window_set_property (GObject      *object,
                         GParamSpec   *pspec)
 {
   DmWindow *self = DM_WINDOW (object);
-  const char *text;
-  g_autofree char *canonical = NULL;
-  char why[128];
-  guint mask;
 
   switch (prop_id)
     {
     case PROP_MODES:
-      text = g_value_get_string (value);
-      if (!self->settings)
-        break;
-      if (!dm_window_modes_parse (text, &mask, why, sizeof why))
-        {
-          g_autofree char *m = g_strdup_printf (_("Modes: %s"), why);
-          dm_window_show_error (self, m);
-          break;
-        }
-      if (g_ascii_strcasecmp (text, "all") != 0 && (mask & DM_MODE_BIT (DM_MODE_MIX)))
-        g_settings_set_boolean (self->settings, "mix", TRUE);
-      canonical = dm_window_modes_format (mask);
-      g_settings_set_string (self->settings, "modes", canonical);
+      if (self->settings)
+        _dm_window_set_modes (self, g_value_get_string (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -844,11 +748,6 @@ dm_window_class_init (DmWindowClass *klass)
   properties[PROP_RUNNING] =
     g_param_spec_boolean ("running", NULL, NULL, FALSE,
                           G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
-  /* What the process should exit with after scripted runs: 0, or 1 once
-   * a run, a start or a save has failed. */
-  properties[PROP_EXIT_STATUS] =
-    g_param_spec_int ("exit-status", NULL, NULL, 0, 255, 0,
-                      G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   /* Which columns a run measures: the modes setting, and the state of
    * the win.modes action ("all", "read", "write", "read,mix"). */
   properties[PROP_MODES] =
@@ -879,6 +778,9 @@ dm_window_class_init (DmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DmWindow, row_size_group);
   gtk_widget_class_bind_template_callback (widget_class, on_error_dismiss);
   _dm_window_class_actions_init (widget_class);
+  _dm_window_class_grid_init (widget_class);
+  _dm_window_class_history_init (widget_class);
+  _dm_window_class_targets_init (widget_class);
 
   g_type_ensure (DM_TYPE_TILE);
 }
@@ -890,7 +792,7 @@ dm_window_init (DmWindow *self)
   /* The zoom goes between the window and its content. */
   g_object_ref (self->content);
   gtk_window_set_child (GTK_WINDOW (self), NULL);
-  self->zoom = dm_window_zoom_new (self->content);
+  self->zoom = dm_zoom_new (self->content);
   g_object_unref (self->content);
   gtk_window_set_child (GTK_WINDOW (self), self->zoom);
   _dm_window_targets_init (self);
@@ -904,12 +806,14 @@ dm_window_init (DmWindow *self)
   /* A bar left full or half drawn after Done would be in every screenshot. */
   g_object_bind_property (self, "running", self->progress_bar, "visible",
                           G_BINDING_SYNC_CREATE);
-  _dm_window_modes_init (self);
   self->cancellable = g_cancellable_new ();
   gtk_size_group_add_widget (self->row_size_group, self->all_button);
-  self->compare_view = dm_compare_view_new ();
-  gtk_widget_set_visible (self->compare_view, FALSE);
-  gtk_widget_insert_after (self->compare_view, gtk_widget_get_parent (self->grid), self->grid);
+  /* The comparison takes the grid's place while it is shown. */
+  self->comparison = dm_comparison_new ();
+  gtk_widget_insert_after (dm_comparison_get_view (self->comparison),
+                           gtk_widget_get_parent (self->grid), self->grid);
+  g_object_bind_property (self->comparison, "shown", self->grid, "visible",
+                          G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
 }
 
 DmWindow *
@@ -919,12 +823,6 @@ dm_window_new (GtkApplication *application,
   DmWindow *self = g_object_new (DM_TYPE_WINDOW, "application", application, NULL);
 
   self->settings = g_object_ref (settings);
-  gtk_window_set_default_size (GTK_WINDOW (self),
-                               g_settings_get_int (settings, "window-width"),
-                               g_settings_get_int (settings, "window-height"));
-  if (g_settings_get_boolean (settings, "window-maximized"))
-    gtk_window_maximize (GTK_WINDOW (self));
-
   _dm_window_settings_start (self);
   _dm_window_targets_start (self);
 
@@ -938,52 +836,4 @@ dm_window_set_comment (DmWindow   *self,
 {
   gtk_editable_set_text (GTK_EDITABLE (self->comment_entry), comment ? comment : "");
   _dm_window_sync_comment (self);
-}
-
-/* --- for the widget tests -------------------------------------------------- */
-
-guint
-_dm_window_get_n_rows (DmWindow *self)
-{
-  if (self->layout_stale && !self->job)
-    _dm_window_rebuild_grid (self);
-  return self->layout.n_rows;
-}
-
-guint
-_dm_window_get_n_columns (DmWindow *self)
-{
-  return self->layout.n_columns;
-}
-
-GtkWidget *
-_dm_window_get_row_button (DmWindow *self,
-                           guint     row)
-{
-  g_return_val_if_fail (row < self->layout.n_rows, NULL);
-  return self->row_buttons[row];
-}
-
-GtkWidget *
-_dm_window_get_tile (DmWindow *self,
-                     guint     row,
-                     guint     column)
-{
-  g_return_val_if_fail (row < self->layout.n_rows && column < self->layout.n_columns, NULL);
-  return self->tiles[row][column];
-}
-
-char *
-_dm_window_get_column_title (DmWindow *self,
-                             guint     column)
-{
-  GtkWidget *label = gtk_grid_get_child_at (GTK_GRID (self->grid), column + 1, 0);
-
-  return GTK_IS_LABEL (label) ? g_strdup (gtk_label_get_text (GTK_LABEL (label))) : NULL;
-}
-
-dm_report *
-_dm_window_get_report (DmWindow *self)
-{
-  return &self->report;
 }

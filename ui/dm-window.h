@@ -11,22 +11,6 @@
 
 G_BEGIN_DECLS
 
-/* What a scripted start (command-line options) asks the window to do once
- * it is on screen. */
-typedef struct
-{
-  gboolean  run;
-  gboolean  quit_when_done;
-  char     *screenshot;  /* absolute paths, or NULL */
-  char     *json;
-  char     *text;
-  char     *csv;
-  double    screenshot_scale;  /* the PNG at this times the window's size; 0 is 1 */
-} DmScript;
-
-void dm_script_free (DmScript *script);
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (DmScript, dm_script_free)
-
 #define DM_TYPE_WINDOW (dm_window_get_type ())
 G_DECLARE_FINAL_TYPE (DmWindow, dm_window, DM, WINDOW, GtkApplicationWindow)
 
@@ -34,9 +18,12 @@ DmWindow *dm_window_new              (GtkApplication *application,
                                       GSettings      *settings);
 void      dm_window_set_comment      (DmWindow       *self,
                                       const char     *comment);
-/* Takes ownership of script. */
-void      dm_window_run_script       (DmWindow       *self,
-                                      DmScript       *script);
+/* Writes what the grid shows: format "json", "text", "csv" or "png" to
+ * path (a script's, `gapplication action ... save-json-to`). */
+gboolean  dm_window_save             (DmWindow       *self,
+                                      const char     *format,
+                                      const char     *path,
+                                      GError        **error);
 gboolean  dm_window_save_screenshot  (DmWindow       *self,
                                       const char     *path,
                                       GError        **error);

@@ -188,6 +188,8 @@ dm_strerror (int code)
     case DM_E_NOBACKEND: return "no I/O backend works here";
     case DM_E_BLOCKDEV:  return "a block device, not a file";
     case DM_E_NOTFILE:   return "neither a file nor a stream to write into";
+    case DM_E_NOUDISKS:  return "udisks2, which opens disks for users, is not running "
+                                "(start it: systemctl start udisks2; or run as root)";
     case -ECANCELED:     return "cancelled";
     default:
       /* strerror's table is static and read-only in glibc, so sharing it

@@ -614,8 +614,8 @@ add_mount (const mount_entry *m, void *user)
    * two folders) is listed once, where it was mounted first. */
   dev_t dev = makedev (m->maj, m->min);
   for (unsigned i = 0; i < ls->n; i++)
-    if (ls->devs[i] == dev)
-      return 0;
+    if (ls->devs[i] == dev || !strcmp (ls->items[i].mount_point, m->point))
+      return 0; /* a folder mounted over is the one on top, which its probe saw */
   dm_target_info *info = list_grow (ls);
   if (!info)
     {

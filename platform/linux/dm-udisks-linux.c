@@ -9,6 +9,7 @@
 #include "dm-linux-private.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,18 @@
 
 #ifdef DM_HAVE_SDBUS
 #define UDISKS_NAME "org.freedesktop.UDisks2"
+
+/* Whether a failed call means udisks2 is not there to answer: no system
+ * bus, or no one owning (or able to start) its name. The bus's own codes
+ * (EHOSTUNREACH, ENXIO) would read as a network fault. */
+static bool
+udisks_missing (const sd_bus_error *error, int r)
+{
+  return sd_bus_error_has_name (error, SD_BUS_ERROR_SERVICE_UNKNOWN)
+         || sd_bus_error_has_name (error, SD_BUS_ERROR_NAME_HAS_NO_OWNER)
+         || sd_bus_error_has_name (error, SD_BUS_ERROR_NO_SERVER)
+         || (!sd_bus_error_is_set (error) && (r == -EHOSTUNREACH || r == -ENXIO));
+}
 
 /* The udisks2 object of a device node; -ENODEV where udisks2 does not
  * know it, or a negative code from the bus. */
@@ -34,7 +47,11 @@ udisks_object (sd_bus *bus, const char *device, char **path)
                           UDISKS_NAME ".Manager", "ResolveDevice", &error, &reply,
                           "a{sv}a{sv}", 1, "path", "s", device, 0);
   if (r < 0)
-    goto out;
+    {
+      if (udisks_missing (&error, r))
+        r = DM_E_NOUDISKS;
+      goto out;
+    }
   r = sd_bus_message_enter_container (reply, 'a', "o");
   if (r >= 0)
     r = sd_bus_message_read (reply, "o", &object);
@@ -51,8 +68,8 @@ out:
 }
 
 /* A read-only descriptor for device from udisks2, with O_DIRECT as flags
- * ask; -EACCES where polkit says no, another negative code where udisks2
- * is not there. */
+ * ask; -EACCES where polkit says no, DM_E_NOUDISKS where udisks2 is not
+ * there, another negative code from the bus. */
 static int
 udisks_open (const char *device, int flags)
 {
@@ -64,7 +81,7 @@ udisks_open (const char *device, int flags)
 
   r = sd_bus_open_system (&bus);
   if (r < 0)
-    return r;
+    return DM_E_NOUDISKS; /* no system bus, so no udisks2 either */
   /* Lets polkit ask the user for a password where the desktop requires it. */
   sd_bus_set_allow_interactive_authorization (bus, 1);
   r = udisks_object (bus, device, &object);
@@ -78,6 +95,8 @@ udisks_open (const char *device, int flags)
           || sd_bus_error_has_name (&error, "org.freedesktop.UDisks2.Error.NotAuthorizedCanObtain")
           || sd_bus_error_has_name (&error, "org.freedesktop.UDisks2.Error.NotAuthorizedDismissed"))
         r = -EACCES;
+      else if (udisks_missing (&error, r))
+        r = DM_E_NOUDISKS;
       goto out;
     }
   r = sd_bus_message_read (reply, "h", &fd);

@@ -6,11 +6,11 @@
  * and label grows together and stays sharp (text is drawn at the size it
  * appears, not stretched from pixels).
  */
-#include "dm-window-private.h"
+#include "dm-zoom.h"
 
 #include <math.h>
 
-struct _DmWindowZoom
+struct _DmZoom
 {
   GtkWidget  parent_instance;
 
@@ -18,19 +18,19 @@ struct _DmWindowZoom
   double     scale;
 };
 
-G_DEFINE_FINAL_TYPE (DmWindowZoom, dm_window_zoom, GTK_TYPE_WIDGET)
+G_DEFINE_FINAL_TYPE (DmZoom, dm_zoom, GTK_TYPE_WIDGET)
 
 static GtkSizeRequestMode
-dm_window_zoom_get_request_mode (GtkWidget *widget)
+dm_zoom_get_request_mode (GtkWidget *widget)
 {
-  DmWindowZoom *self = DM_WINDOW_ZOOM (widget);
+  DmZoom *self = DM_ZOOM (widget);
 
   return self->child ? gtk_widget_get_request_mode (self->child)
                      : GTK_SIZE_REQUEST_CONSTANT_SIZE;
 }
 
 static void
-dm_window_zoom_measure (GtkWidget      *widget,
+dm_zoom_measure (GtkWidget      *widget,
                         GtkOrientation  orientation,
                         int             for_size,
                         int            *minimum,
@@ -38,7 +38,7 @@ dm_window_zoom_measure (GtkWidget      *widget,
                         int            *minimum_baseline,
                         int            *natural_baseline)
 {
-  DmWindowZoom *self = DM_WINDOW_ZOOM (widget);
+  DmZoom *self = DM_ZOOM (widget);
   int min = 0, nat = 0;
 
   if (self->child)
@@ -50,12 +50,12 @@ dm_window_zoom_measure (GtkWidget      *widget,
 }
 
 static void
-dm_window_zoom_size_allocate (GtkWidget *widget,
+dm_zoom_size_allocate (GtkWidget *widget,
                               int        width,
                               int        height,
                               int        baseline)
 {
-  DmWindowZoom *self = DM_WINDOW_ZOOM (widget);
+  DmZoom *self = DM_ZOOM (widget);
 
   if (!self->child)
     return;
@@ -65,36 +65,36 @@ dm_window_zoom_size_allocate (GtkWidget *widget,
 }
 
 static void
-dm_window_zoom_dispose (GObject *object)
+dm_zoom_dispose (GObject *object)
 {
-  DmWindowZoom *self = DM_WINDOW_ZOOM (object);
+  DmZoom *self = DM_ZOOM (object);
 
   g_clear_pointer (&self->child, gtk_widget_unparent);
-  G_OBJECT_CLASS (dm_window_zoom_parent_class)->dispose (object);
+  G_OBJECT_CLASS (dm_zoom_parent_class)->dispose (object);
 }
 
 static void
-dm_window_zoom_class_init (DmWindowZoomClass *klass)
+dm_zoom_class_init (DmZoomClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
-  object_class->dispose = dm_window_zoom_dispose;
-  widget_class->get_request_mode = dm_window_zoom_get_request_mode;
-  widget_class->measure = dm_window_zoom_measure;
-  widget_class->size_allocate = dm_window_zoom_size_allocate;
+  object_class->dispose = dm_zoom_dispose;
+  widget_class->get_request_mode = dm_zoom_get_request_mode;
+  widget_class->measure = dm_zoom_measure;
+  widget_class->size_allocate = dm_zoom_size_allocate;
 }
 
 static void
-dm_window_zoom_init (DmWindowZoom *self)
+dm_zoom_init (DmZoom *self)
 {
   self->scale = 1;
 }
 
 GtkWidget *
-dm_window_zoom_new (GtkWidget *child)
+dm_zoom_new (GtkWidget *child)
 {
-  DmWindowZoom *self = g_object_new (DM_TYPE_WINDOW_ZOOM, NULL);
+  DmZoom *self = g_object_new (DM_TYPE_ZOOM, NULL);
 
   self->child = child;
   gtk_widget_set_parent (child, GTK_WIDGET (self));
@@ -102,7 +102,7 @@ dm_window_zoom_new (GtkWidget *child)
 }
 
 void
-dm_window_zoom_set_percent (DmWindowZoom *self,
+dm_zoom_set_percent (DmZoom *self,
                             int           percent)
 {
   double scale = CLAMP (percent, DM_ZOOM_MIN, DM_ZOOM_MAX) / 100.0;
@@ -113,12 +113,18 @@ dm_window_zoom_set_percent (DmWindowZoom *self,
   gtk_widget_queue_resize (GTK_WIDGET (self));
 }
 
+int
+dm_zoom_get_percent (DmZoom *self)
+{
+  return (int) lround (self->scale * 100);
+}
+
 /* CrystalDiskMark's steps; a percentage set by hand (GSettings, 175)
  * steps to the next one up or down. */
 static const int zoom_steps[] = { 100, 125, 150, 200, 250, 300 };
 
 int
-dm_window_zoom_step (int percent,
+dm_zoom_step (int percent,
                      int direction)
 {
   if (direction == 0)

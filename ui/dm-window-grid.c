@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The grid's widgets: a Run button per test, a tile per test and column,
+ * and how a figure shows in a tile (a value, a word, an empty tile, the
+ * user's green and red limits). A finished tile opens its latency detail.
+ * The layout and the report they show are dm-window.c's.
+ */
+#include "dm-window-private.h"
+#include "dm-i18n-ui.h"
+
+#include "dm-latency-view.h"
+#include "dm-tile.h"
+
+/* --- latency detail -------------------------------------------------------- */
+
+/* The latency detail of the grid's figure at (r, c), if it has a finished
+ * one: the grid's report owns its histograms, so they outlive the run. */
+static gboolean
+open_latency_view (DmWindow *self,
+                   guint     r,
+                   guint     c)
+{
+  const dm_result *res;
+  GtkWidget *view;
+  char label[64];
+  g_autofree char *title = NULL;
+
+  if (r >= self->layout.n_rows || c >= self->layout.n_columns)
+    return FALSE;
+  res = dm_report_find (&self->report, &self->layout.rows[r], self->layout.columns[c]);
+  if (!res || res->status != DM_STATUS_COMPLETE)
+    return FALSE;
+  dm_spec_label (&res->spec, label, sizeof label);
+  title = g_strdup_printf ("%s %s", label, dm_mode_title (res->mode));
+  view = dm_latency_view_new (GTK_WINDOW (self), title, res);
+  dm_latency_view_set_device_note (DM_LATENCY_VIEW (view), self->report.device_note);
+  gtk_window_present (GTK_WINDOW (view));
+  return TRUE;
+}
+
+/* The menu's Latency Detail: the focused tile's, or the first finished
+ * one in the focused row (its Run button), or in the first row. */
+static void
+action_latency (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
+{
+  DmWindow *self = DM_WINDOW (widget);
+  GtkWidget *focus = gtk_root_get_focus (GTK_ROOT (self));
+  guint row = 0;
+
+  for (guint r = 0; r < self->layout.n_rows; r++)
+    {
+      if (focus && focus == self->row_buttons[r])
+        row = r;
+      for (guint c = 0; c < self->layout.n_columns; c++)
+        if (focus && focus == self->tiles[r][c] && open_latency_view (self, r, c))
+          return;
+    }
+  for (guint c = 0; c < self->layout.n_columns; c++)
+    if (open_latency_view (self, row, c))
+      return;
+}
+
+/* --- the grid -------------------------------------------------------------- */
+
+static void
+on_row_clicked (GtkButton *button,
+                DmWindow  *self)
+{
+  int row = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "dm-row"));
+
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.run-row", "i", row);
+}
+
+static void
+on_tile_activate (GtkWidget *tile,
+                  gpointer   data)
+{
+  guint cell = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (tile), "dm-cell"));
+
+  open_latency_view (data, cell / DM_N_MODES, cell % DM_N_MODES);
+}
+
+void
+_dm_window_grid_build (DmWindow *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (self->grid)))
+    {
+      if (GTK_IS_BUTTON (child))
+        gtk_size_group_remove_widget (self->row_size_group, child);
+      gtk_grid_remove (GTK_GRID (self->grid), child);
+    }
+  memset (self->row_buttons, 0, sizeof self->row_buttons);
+  memset (self->tiles, 0, sizeof self->tiles);
+
+  for (guint c = 0; c < self->layout.n_columns; c++)
+    {
+      g_autofree char *title = _dm_window_column_title (self, self->layout.columns[c]);
+      GtkWidget *label = gtk_label_new (title);
+
+      gtk_widget_add_css_class (label, "column-title");
+      gtk_widget_set_hexpand (label, TRUE);
+      gtk_grid_attach (GTK_GRID (self->grid), label, c + 1, 0, 1, 1);
+    }
+
+  for (guint r = 0; r < self->layout.n_rows; r++)
+    {
+      char label[64];
+      g_autofree char *tooltip = NULL;
+      GtkWidget *button;
+
+      dm_spec_label (&self->layout.rows[r], label, sizeof label);
+      button = gtk_button_new_with_label (label);
+      tooltip = g_strdup_printf (_("Run %s only"), label);
+      gtk_widget_set_tooltip_text (button, tooltip);
+      gtk_widget_add_css_class (button, "run-button");
+      gtk_widget_add_css_class (button, "row-button");
+      g_object_set_data (G_OBJECT (button), "dm-row", GINT_TO_POINTER (r));
+      g_signal_connect (button, "clicked", G_CALLBACK (on_row_clicked), self);
+      gtk_size_group_add_widget (self->row_size_group, button);
+      g_object_bind_property (self, "running", button, "sensitive",
+                              G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
+      gtk_grid_attach (GTK_GRID (self->grid), button, 0, r + 1, 1, 1);
+      self->row_buttons[r] = button;
+
+      for (guint c = 0; c < self->layout.n_columns; c++)
+        {
+          GtkWidget *tile = dm_tile_new ();
+
+          gtk_widget_set_hexpand (tile, TRUE);
+          gtk_grid_attach (GTK_GRID (self->grid), tile, c + 1, r + 1, 1, 1);
+          self->tiles[r][c] = tile;
+          g_object_set_data (G_OBJECT (tile), "dm-cell", GUINT_TO_POINTER (r * DM_N_MODES + c));
+          dm_latency_view_connect_activate (tile, G_CALLBACK (on_tile_activate), self);
+        }
+    }
+
+}
+
+void
+_dm_window_grid_show (DmWindow        *self,
+                      guint            r,
+                      guint            c,
+                      const dm_result *res,
+                      gboolean         live)
+{
+  DmTile *tile = DM_TILE (self->tiles[r][c]);
+  /* A live result has a figure from its first closed sample on (DmJob
+   * shows the sample's), not only once a whole run is done. */
+  gboolean has_value = res && (res->n_runs > 0 || res->status == DM_STATUS_COMPLETE
+                               || (live && res->mb_per_s > 0));
+  double value = has_value ? dm_result_value (res, self->unit) : 0;
+  g_autofree char *digits = dm_format_value (value, self->unit);
+  g_autofree char *description = NULL;
+  DmTileState state;
+
+  /* A column the run mode leaves out, or a row the run on screen did not
+   * reach (a single row's run, a stop, a saved run of other tests): an
+   * empty tile, which no screenshot can pass off as a measured 0. Before
+   * any run, and while one goes, a test still to run shows 0.00. */
+  if (!res || (res->status == DM_STATUS_PENDING && !live && !has_value && !self->job
+               && self->report.finished))
+    {
+      char name[64];
+      g_autofree char *not_run = NULL;
+
+      dm_spec_label (&self->layout.rows[r], name, sizeof name);
+      not_run = g_strdup_printf ("%s %s: not run", name, dm_mode_title (self->layout.columns[c]));
+      dm_tile_set_state (tile, DM_TILE_NOT_RUN);
+      gtk_widget_remove_css_class (GTK_WIDGET (tile), "threshold-green");
+      gtk_widget_remove_css_class (GTK_WIDGET (tile), "threshold-red");
+      dm_tile_set_figure (tile, "", 0);
+      dm_tile_set_device (tile, NULL);
+      dm_tile_set_description (tile, not_run);
+      return;
+    }
+
+  if (res && res->status == DM_STATUS_FAILED)
+    state = DM_TILE_FAILED;
+  else if (live)
+    state = DM_TILE_RUNNING;
+  else if (has_value)
+    state = DM_TILE_DONE;
+  else
+    state = DM_TILE_IDLE;
+
+  dm_tile_set_state (tile, state);
+  {
+    /* The user's green and red limits tint a finished figure. */
+    dm_colour colour = state == DM_TILE_DONE
+                         ? dm_threshold_colour (self->rules, self->n_rules, &self->layout.rows[r],
+                                                self->layout.columns[c], self->unit, value)
+                         : DM_COLOUR_NONE;
+
+    gtk_widget_remove_css_class (GTK_WIDGET (tile), "threshold-green");
+    gtk_widget_remove_css_class (GTK_WIDGET (tile), "threshold-red");
+    if (colour == DM_COLOUR_GREEN)
+      gtk_widget_add_css_class (GTK_WIDGET (tile), "threshold-green");
+    else if (colour == DM_COLOUR_RED)
+      gtk_widget_add_css_class (GTK_WIDGET (tile), "threshold-red");
+  }
+  /* A failed test shows a word, not a 0.00 that could pass for a figure. */
+  dm_tile_set_figure (tile, state == DM_TILE_FAILED ? _("Error") : digits,
+                      has_value ? dm_meter_fraction (res->mb_per_s) : 0);
+  dm_tile_set_device (tile, state == DM_TILE_DONE ? res : NULL);
+  description = dm_tile_describe (&self->layout.rows[r], self->layout.columns[c],
+                                  value, self->unit, has_value);
+  if (state == DM_TILE_FAILED && res->error[0])
+    {
+      g_autofree char *reason = g_utf8_make_valid (res->error, -1);
+      g_autofree char *failed = g_strdup_printf ("%s (failed: %s)", description, reason);
+      dm_tile_set_description (tile, failed);
+    }
+  else
+    dm_tile_set_description (tile, description);
+}
+
+gboolean
+_dm_window_grid_find (DmWindow        *self,
+                      const dm_result *res,
+                      guint           *row,
+                      guint           *col)
+{
+  for (guint r = 0; r < self->layout.n_rows; r++)
+    if (dm_spec_equal (&self->layout.rows[r], &res->spec))
+      for (guint c = 0; c < self->layout.n_columns; c++)
+        if (self->layout.columns[c] == res->mode)
+          {
+            *row = r;
+            *col = c;
+            return TRUE;
+          }
+  return FALSE;
+}
+
+
+void
+_dm_window_class_grid_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.latency", NULL, action_latency);
+}
+
+/* --- for the widget tests -------------------------------------------------- */
+
+guint
+_dm_window_get_n_rows (DmWindow *self)
+{
+  if (self->layout_stale && !self->job)
+    _dm_window_rebuild_grid (self);
+  return self->layout.n_rows;
+}
+
+guint
+_dm_window_get_n_columns (DmWindow *self)
+{
+  return self->layout.n_columns;
+}
+
+GtkWidget *
+_dm_window_get_row_button (DmWindow *self,
+                           guint     row)
+{
+  g_return_val_if_fail (row < self->layout.n_rows, NULL);
+  return self->row_buttons[row];
+}
+
+GtkWidget *
+_dm_window_get_tile (DmWindow *self,
+                     guint     row,
+                     guint     column)
+{
+  g_return_val_if_fail (row < self->layout.n_rows && column < self->layout.n_columns, NULL);
+  return self->tiles[row][column];
+}
+
+char *
+_dm_window_get_column_title (DmWindow *self,
+                             guint     column)
+{
+  GtkWidget *label = gtk_grid_get_child_at (GTK_GRID (self->grid), column + 1, 0);
+
+  return GTK_IS_LABEL (label) ? g_strdup (gtk_label_get_text (GTK_LABEL (label))) : NULL;
+}
+
+dm_report *
+_dm_window_get_report (DmWindow *self)
+{
+  return &self->report;
+}
