@@ -96,7 +96,8 @@ main (int argc, char **argv)
           fprintf (stderr, "wine-overlapped: no completion: error %lu\n", GetLastError ());
           return 1;
         }
-      printf ("done %u (%lu bytes) at %.1f ms\n", (unsigned) (done - ov), bytes, ms_since (t0, freq));
+      printf ("done %u (%lu bytes) at %.1f ms\n", (unsigned) (done - ov), bytes,
+              ms_since (t0, freq));
     }
   printf ("posted %u sync %u span_ms %.1f serial_ms %.1f\n", n, sync, ms_since (t0, freq), posted);
   CloseHandle (port);
