@@ -11,9 +11,10 @@
  *
  *   wine-overlapped FILE [N]
  *
- * FILE must hold at least N x 64 KiB: read i is at i x 64 KiB. The last line sums it up for a test:
- * "posted N sync S span_ms T serial_ms U", U being the time the calls
- * themselves took.
+ * FILE must hold at least N x 64 KiB: read i is at i x 64 KiB. The last
+ * line sums it up for a test: "posted N sync S span_ms T serial_ms U", S
+ * being the reads already done when their call returned and U the time the
+ * calls themselves took.
  */
 #include <stdbool.h>
 #include <stdio.h>
