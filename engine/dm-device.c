@@ -19,7 +19,8 @@
  * this machine: the figure measures the host, not the disk. */
 #define HOST_SHARE  0.50
 
-static const char *const flag_names[DM_N_DEVICE_FLAGS] = { "cache_suspected", "host_bound" };
+static const char *const flag_names[DM_N_DEVICE_FLAGS] = { "cache_suspected", "host_bound",
+                                                             "queue_not_held" };
 
 static uint64_t
 delta (uint64_t a, uint64_t b)
@@ -80,8 +81,13 @@ unsigned
 dm_device_seen_flags (const dm_device_seen *seen, const dm_device_ask *ask)
 {
   unsigned flags = 0;
+  /* The system's own count needs no device counters: Wine, a network
+   * share or a drive without them still says what queue it kept. */
+  if (seen->os_counted
+      && seen->os_queue < HOST_SHARE * ask->queue_depth * ask->threads)
+    flags |= DM_FLAG_QUEUE_NOT_HELD;
   if (!seen->counted || !seen->counted_bytes)
-    return 0;
+    return flags;
   if (share_reached (seen, ask) < CACHE_SHARE)
     flags |= DM_FLAG_CACHE_SUSPECTED;
   /* A device that saw almost nothing of the I/O held no queue either; the
@@ -153,6 +159,11 @@ dm_device_flag_explain (dm_device_flag flag, const dm_device_seen *seen, const d
               "host bound: %s held %.1f of the %.0f I/Os asked on average; the rest of "
               "the time they were in this machine, not at the disk",
               seen->name, dm_device_seen_ios_at_device (seen, ask), asked_queue (seen, ask));
+  else if (flag == DM_FLAG_QUEUE_NOT_HELD)
+    snprintf (buf, size,
+              "queue not held: the system held %.1f of the %u I/Os asked at once on average, "
+              "so this is the figure of a shorter queue than asked",
+              seen->os_queue, ask->queue_depth * ask->threads);
   else
     snprintf (buf, size, "?");
 }

@@ -2,8 +2,9 @@
  *
  * What the block device under the target saw during a test's measured runs,
  * from the OS's own counters, and the flags that say when a figure came
- * from somewhere else than the disk: a cache that served the bytes, or a
- * host that never kept the asked-for queue at the device.
+ * from somewhere else than the disk: a cache that served the bytes, a
+ * host that never kept the asked-for queue at the device, or a system that
+ * never held it at all (the backend's own count, with or without counters).
  */
 #pragma once
 
@@ -15,8 +16,9 @@
 typedef enum {
   DM_FLAG_CACHE_SUSPECTED = 1u << 0, /* the device moved < 90 % of the bytes counted */
   DM_FLAG_HOST_BOUND      = 1u << 1, /* the device's mean queue stayed under half of Q×T */
+  DM_FLAG_QUEUE_NOT_HELD  = 1u << 2, /* the system's own mean queue stayed under half of Q×T */
 } dm_device_flag;
-#define DM_N_DEVICE_FLAGS 2
+#define DM_N_DEVICE_FLAGS 3
 
 typedef struct dm_device_seen {
   bool     counted;       /* counters were read around the measured runs */
@@ -31,6 +33,12 @@ typedef struct dm_device_seen {
   double   busy_percent;  /* of the span, mean over the devices counted */
   unsigned queue_limit;   /* requests the device can hold at once, 0 unknown */
   unsigned flags;         /* dm_device_flag bits */
+  /* Not the device's counters but the backend's: the I/Os the system held
+   * in flight at once, on average over the measured time, summed over the
+   * threads (JSON: the result's os_queue). A system that does each I/O in
+   * the call that starts it holds one per thread, whatever Q was asked. */
+  bool     os_counted;    /* the backend could tell (false: not counted) */
+  double   os_queue;
 } dm_device_seen;
 
 /* What the test asked of the device: the flags are judged against it. */
@@ -54,7 +62,8 @@ unsigned dm_device_seen_flags (const dm_device_seen *seen, const dm_device_ask *
 double dm_device_seen_ios_at_device (const dm_device_seen *seen, const dm_device_ask *ask);
 double dm_device_seen_avg_request (const dm_device_seen *seen);
 
-/* "cache_suspected", "host_bound": the names JSON and CSV carry. */
+/* "cache_suspected", "host_bound", "queue_not_held": the names JSON and
+ * CSV carry. */
 const char *dm_device_flag_name (dm_device_flag flag);
 int dm_device_flag_parse (const char *name, dm_device_flag *flag);
 /* One sentence for a report line or a tile's detail view. */

@@ -152,7 +152,9 @@ buckets (json *j, const char *k, const dm_histogram *h)
 }
 
 /* What the disk's own counters saw during the measured runs, and the flags
- * drawn from them; null where nothing could be counted. */
+ * drawn from them; null where nothing could be counted. Then the queue the
+ * system itself held, where the backend could tell (files from before it,
+ * and backends that cannot, have no os_queue). */
 static void
 device (json *j, const dm_device_seen *d)
 {
@@ -177,6 +179,8 @@ device (json *j, const dm_device_seen *d)
       u64 (j, "counted_bytes", d->counted_bytes);
       close_ (j, "}");
     }
+  if (d->os_counted)
+    fixed (j, "os_queue", d->os_queue);
   open_ (j, "flags", "[");
   for (unsigned f = 0; f < DM_N_DEVICE_FLAGS; f++)
     if (d->flags & (1u << f))

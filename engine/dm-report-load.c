@@ -164,6 +164,11 @@ load_device (loader *l, const dm_json *o, dm_device_seen *d, unsigned index)
     }
   else if (dev && dev->type != DM_JSON_NULL)
     return refuse (l, "result %u: 'device' is not an object", index + 1);
+  if (dm_json_get (o, "os_queue"))
+    {
+      d->os_counted = true;
+      d->os_queue = number (l, o, "os_queue", 1e6);
+    }
   if (flags && flags->type != DM_JSON_ARRAY)
     return refuse (l, "result %u: 'flags' is not a list", index + 1);
   for (const dm_json *f = flags ? flags->child : NULL; f; f = f->next)

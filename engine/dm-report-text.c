@@ -93,7 +93,9 @@ device_lines (dm_buf *b, const dm_report *r)
       for (unsigned f = 0; f < DM_N_DEVICE_FLAGS; f++)
         {
           char name[32], why[200];
-          if (!(res->device.flags & (1u << f)))
+          /* The system's own queue has lines of its own (queue_lines):
+           * it needs no device counters. */
+          if (!(res->device.flags & (1u << f)) || (1u << f) == DM_FLAG_QUEUE_NOT_HELD)
             continue;
           if (!header)
             {
@@ -110,6 +112,30 @@ device_lines (dm_buf *b, const dm_report *r)
           dm_text_add_shown (b, why);
           dm_buf_add (b, "\n");
         }
+    }
+}
+
+/* One line per test whose queue the system itself never held, counted by
+ * the backend, with or without the disk's counters. */
+static void
+queue_lines (dm_buf *b, const dm_report *r)
+{
+  bool header = false;
+  for (unsigned i = 0; i < r->n_results; i++)
+    {
+      const dm_result *res = &r->results[i];
+      char name[32], why[200];
+      if (!(res->device.flags & DM_FLAG_QUEUE_NOT_HELD))
+        continue;
+      if (!header)
+        dm_buf_add (b, " Queue: what the system itself held, as the backend counted it:\n");
+      header = true;
+      dm_device_ask ask = dm_result_device_ask (res);
+      dm_spec_name (&res->spec, name, sizeof name);
+      dm_device_flag_explain (DM_FLAG_QUEUE_NOT_HELD, &res->device, &ask, why, sizeof why);
+      dm_buf_printf (b, "  %s %s: ", name, dm_mode_title (res->mode));
+      dm_text_add_shown (b, why);
+      dm_buf_add (b, "\n");
     }
 }
 
@@ -227,4 +253,5 @@ dm_report_write_text (const dm_report *r, dm_buf *b)
   dm_text_add_shown (b, r->comment);
   dm_buf_add (b, "\n");
   device_lines (b, r);
+  queue_lines (b, r);
 }

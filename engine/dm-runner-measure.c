@@ -431,6 +431,18 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
       dm_device_seen_set (&res->device, r->device_name, &dev0, &dev1,
                           (double) (dev_t1 - dev_t0) / NS_PER_S, span_bytes, &ask);
     }
+  /* The queue the system itself kept, summed over the threads: each one's
+   * mean over its measured time. Where the backend cannot tell, the
+   * report says nothing rather than repeat Q x T. */
+  if (r->backend->held && res->n_runs)
+    {
+      dm_device_ask ask = dm_result_device_ask (res);
+      res->device.os_counted = true;
+      for (unsigned i = 0; i < T; i++)
+        if (workers[i].os_span_ns)
+          res->device.os_queue += (double) workers[i].os_held_ns / (double) workers[i].os_span_ns;
+      res->device.flags = dm_device_seen_flags (&res->device, &ask);
+    }
 
   if (err < 0)
     return err;

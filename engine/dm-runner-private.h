@@ -127,6 +127,12 @@ typedef struct worker {
   uint64_t         sample;       /* the sample the next batch counts in */
   uint64_t         unscored;     /* bytes moved outside the windows */
   unsigned         retries;      /* EAGAIN/EINTR completions sent again */
+  /* What the system held of the queue in the measured windows: I/Os it
+   * had in flight times the time between batches (backend->held), and
+   * that time. Their ratio is the queue it really kept, whatever the
+   * worker had outstanding. */
+  uint64_t         os_held_ns;
+  uint64_t         os_span_ns;
   dm_histogram    *hist[2];      /* [0] reads, [1] writes: measured windows only */
   int              error;
   char             why[160];

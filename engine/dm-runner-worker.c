@@ -147,6 +147,7 @@ _dm_runner_worker_main (void *arg)
   bool stopping = false;
   uint64_t stop_at = 0;
   uint64_t last_answer = t;  /* the last reap that brought a completion */
+  uint64_t last_reap = t;    /* for what the system held between batches */
 
   /* Without a warm-up the first window opens with the first submission:
    * nothing completed before it. */
@@ -168,6 +169,16 @@ _dm_runner_worker_main (void *arg)
           worker_fail (w, n, "waiting for I/O");
           break;
         }
+      /* The queue the system kept since the last batch: what it held while
+       * this reap waited, and one I/O more if it did I/O inside the calls
+       * that started them (in the caller's thread, one at a time). */
+      if (be->held && w->next_edge >= 1 && w->next_edge <= w->n_windows)
+        {
+          unsigned in_call, held = be->held (q, &in_call);
+          w->os_held_ns += (uint64_t) (held + (in_call > 0)) * (t - last_reap);
+          w->os_span_ns += t - last_reap;
+        }
+      last_reap = t;
       if (n > 0)
         last_answer = t;
       /* Only a reap that waited and got nothing counts: a thread that was

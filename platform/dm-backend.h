@@ -54,6 +54,15 @@ typedef struct dm_backend {
    * their number (0 on timeout) or a negative code if the queue broke. */
   int (*reap) (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns);
 
+  /* Optional (NULL: not known). What the system itself held of the
+   * queue's I/O during the last reap: returns how many I/Os it had in
+   * flight when that reap began to wait, and sets *in_call to how many
+   * I/Os since the last call were done inside the call that started them
+   * (a system that reads a regular file in the caller's thread, as Wine
+   * does, holds one I/O at a time however many were asked). Counted, not
+   * timed: the runner weighs it with the clock it reads per batch. */
+  unsigned (*held) (dm_queue *q, unsigned *in_call);
+
   /* Waits (bounded) for in-flight I/O, then frees the queue. Returns 0
    * when the slot buffers may be freed, or 1 when I/O the device never
    * finished may still write into them: the caller must then leave them

@@ -242,6 +242,66 @@ test_round_trip (void)
   dm_report_clear (&back);
 }
 
+/* The queue the system held, as the backend counted it, with no device
+ * counters at all (Wine, a share): under half of Q x T is queue_not_held,
+ * in JSON, the text and back; a result held whole and one not counted are
+ * not flagged, and only a counted one writes os_queue. */
+static void
+test_queue_not_held (void)
+{
+  dm_report r, back;
+  dm_settings s;
+  dm_spec spec;
+  dm_buf json = { 0 }, text = { 0 };
+  char why[256] = "";
+  double held[2] = { 1.0, 4.0 };
+
+  dm_settings_init (&s);
+  DM_CHECK_INT (dm_spec_parse ("RND4K_Q4T1", &spec, NULL, 0), ==, 0);
+  DM_CHECK_INT (dm_report_init (&r, &s, &spec, 1, DM_MODES_ALL), ==, 0);
+  r.status = DM_STATUS_COMPLETE;
+  snprintf (r.backend, sizeof r.backend, "iocp");
+  snprintf (r.device_note, sizeof r.device_note, "cannot open the volume: Permission denied");
+  for (unsigned i = 0; i < r.n_results; i++)
+    {
+      dm_result *res = &r.results[i];
+      dm_device_ask ask = dm_result_device_ask (res);
+      res->status = DM_STATUS_COMPLETE;
+      res->device.os_counted = true;
+      res->device.os_queue = held[i];
+      res->device.flags = dm_device_seen_flags (&res->device, &ask);
+    }
+  DM_CHECK_INT (r.results[0].device.flags, ==, DM_FLAG_QUEUE_NOT_HELD);
+  DM_CHECK_INT (r.results[1].device.flags, ==, 0);
+  DM_CHECK_STR (dm_device_flag_name (DM_FLAG_QUEUE_NOT_HELD), "queue_not_held");
+
+  dm_report_write_json (&r, &json);
+  DM_CHECK (strstr (json.data, "\"os_queue\": 1.000,\n      \"flags\": [\n        \"queue_not_held\"") != NULL);
+  DM_CHECK (strstr (json.data, "\"os_queue\": 4.000,\n      \"flags\": []") != NULL);
+  DM_CHECK_INT (dm_report_load_json (&back, json.data, json.len, why, sizeof why), ==, 0);
+  DM_CHECK_STR (why, "");
+  DM_CHECK_INT (back.results[0].device.flags, ==, DM_FLAG_QUEUE_NOT_HELD);
+  DM_CHECK (back.results[1].device.os_counted);
+  DM_CHECK (back.results[1].device.os_queue == 4.0);
+  dm_report_write_text (&back, &text);
+  DM_CHECK (strstr (text.data, " Device: not counted: cannot open the volume") != NULL);
+  DM_CHECK (strstr (text.data, "  RND4K_Q4T1 Read: queue not held: the system held 1.0 of the 4 I/Os "
+                               "asked at once on average") != NULL);
+  DM_CHECK (strstr (text.data, "Write: queue not held") == NULL);
+
+  /* A backend that cannot tell: no figure, no flag. */
+  dm_buf_free (&json);
+  memset (&json, 0, sizeof json);
+  memset (&r.results[0].device, 0, sizeof r.results[0].device);
+  dm_report_write_json (&r, &json);
+  DM_CHECK (strstr (json.data, "\"os_queue\": 1.000") == NULL);
+
+  dm_buf_free (&json);
+  dm_buf_free (&text);
+  dm_report_clear (&r);
+  dm_report_clear (&back);
+}
+
 int
 main (void)
 {
@@ -250,5 +310,6 @@ main (void)
   DM_RUN ("/engine/device/queue-limit", test_queue_limit);
   DM_RUN ("/engine/device/names", test_names);
   DM_RUN ("/engine/device/round-trip", test_round_trip);
+  DM_RUN ("/engine/device/queue-not-held", test_queue_not_held);
   return dm_test_done ();
 }

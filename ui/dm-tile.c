@@ -348,7 +348,9 @@ dm_tile_describe_flags (const dm_result *res,
   GString *s;
 
   g_return_val_if_fail (separator, NULL);
-  if (!res || !res->device.counted || !res->device.flags)
+  /* Not only the disk's counters flag a figure: the backend's own count
+   * of the queue the system held needs none. */
+  if (!res || !res->device.flags)
     return NULL;
   ask = dm_result_device_ask (res);
   s = g_string_new (NULL);

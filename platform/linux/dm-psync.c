@@ -35,6 +35,7 @@ struct dm_queue {
   dm_io         **finished; /* ring of completed I/Os for reap */
   unsigned        fin_head, fin_len;
   unsigned        inflight;
+  unsigned        held;     /* with the helpers when the last reap waited */
   bool            stop;
   pthread_mutex_t lock;
   pthread_cond_t  work;     /* todo not empty, or stop */
@@ -205,6 +206,7 @@ psync_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
     return 0;
   if (q->depth == 1)
     {
+      q->held = 1;
       execute (q->fd, q->todo[0]);
       done[0] = q->todo[0];
       q->todo_len = 0;
@@ -221,6 +223,7 @@ psync_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
       ts.tv_nsec -= 1000000000L;
     }
   pthread_mutex_lock (&q->lock);
+  q->held = q->inflight - q->fin_len;
   while (!q->fin_len)
     if (pthread_cond_timedwait (&q->done, &q->lock, &ts) == ETIMEDOUT)
       break;
@@ -233,6 +236,13 @@ psync_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
   q->inflight -= n;
   pthread_mutex_unlock (&q->lock);
   return (int) n;
+}
+
+static unsigned
+psync_held (dm_queue *q, unsigned *in_call)
+{
+  *in_call = 0;
+  return q->held;
 }
 
 static int
@@ -280,5 +290,6 @@ const dm_backend dm_backend_psync = {
   .open = psync_open,
   .prep = psync_prep,
   .reap = psync_reap,
+  .held = psync_held,
   .close = psync_close,
 };

@@ -20,6 +20,7 @@ struct dm_queue {
   unsigned        depth;
   unsigned        inflight;   /* prepped and not yet reaped */
   unsigned        staged;     /* prepped and not yet submitted */
+  unsigned        held;       /* in the kernel when the last reap waited */
   int             fd;         /* index 0 when fixed_file */
   bool            fixed_file;
   bool            fixed_bufs;
@@ -155,6 +156,8 @@ uring_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
 
   if (!q->inflight)
     return 0;
+  /* The kernel holds every I/O it is given until it completes it. */
+  q->held = q->inflight;
   /* Submit what is staged and wait for one completion in a single
    * system call; everything else that finished comes with it. */
   struct __kernel_timespec ts = { (long long) (timeout_ns / 1000000000ull),
@@ -181,6 +184,13 @@ uring_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
     }
   q->inflight -= n;
   return (int) n;
+}
+
+static unsigned
+uring_held (dm_queue *q, unsigned *in_call)
+{
+  *in_call = 0;
+  return q->held;
 }
 
 static int
@@ -217,5 +227,6 @@ const dm_backend dm_backend_uring = {
   .open = uring_open,
   .prep = uring_prep,
   .reap = uring_reap,
+  .held = uring_held,
   .close = uring_close,
 };

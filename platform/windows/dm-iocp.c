@@ -3,7 +3,11 @@
  * The Windows I/O backend: overlapped ReadFile/WriteFile on a handle of the
  * worker's own, completions reaped in batches from the worker's own I/O
  * completion port with GetQueuedCompletionStatusEx, as DiskSpd does it.
- * Each request embeds its OVERLAPPED and is found again by address.
+ * Each request embeds its OVERLAPPED and is found again by address. It
+ * also tells the runner which I/O the system really held: a call that
+ * returns with its I/O already done (TRUE, or ERROR_IO_PENDING with the
+ * OVERLAPPED already complete, as Wine does for regular files) held it in
+ * the calling thread, not in a queue.
  */
 #include "dm-win-private.h"
 
@@ -27,6 +31,7 @@ typedef struct dm_iocp_req {
   dm_io      io;        /* first: the engine's view of the request */
   OVERLAPPED ov;        /* the kernel's; completion hands back its address */
   bool       in_flight; /* started, completion not reaped yet */
+  bool       in_call;   /* done by the time the call that started it returned */
 } dm_iocp_req;
 
 struct dm_queue {
@@ -34,6 +39,9 @@ struct dm_queue {
   HANDLE            handle;    /* this worker's handle to the test file */
   unsigned          depth;
   unsigned          in_flight; /* requests the port still owes us */
+  unsigned          in_call;   /* of those, done inside their call: never queued */
+  unsigned          in_call_new; /* done inside their call since the last held() */
+  unsigned          held;      /* in flight at the system when the last reap waited */
   unsigned          n_failed;  /* requests that failed to start */
   dm_iocp_req     **failed;    /* depth slots, handed out by the next reap */
   OVERLAPPED_ENTRY *entries;   /* depth slots for one batch */
@@ -130,6 +138,16 @@ iocp_prep (dm_queue *q, dm_io *io)
     {
       req->in_flight = true;
       q->in_flight++;
+      /* A pending I/O's OVERLAPPED says STATUS_PENDING until it is done:
+       * one already done when the call returned was done in the call (on
+       * a very fast disk it may also have finished on another CPU in the
+       * instant since; it then held the queue for that instant only). */
+      req->in_call = ok || HasOverlappedIoCompleted (&req->ov);
+      if (req->in_call)
+        {
+          q->in_call++;
+          q->in_call_new++;
+        }
       return 0;
     }
 
@@ -179,6 +197,11 @@ drain_port (dm_queue *q, dm_io **done, unsigned max, DWORD ms)
         req->io.res = _dm_nt_error (status);
       req->in_flight = false;
       q->in_flight--;
+      if (req->in_call)
+        {
+          req->in_call = false;
+          q->in_call--;
+        }
       done[i] = &req->io;
     }
   return (int) got;
@@ -193,11 +216,22 @@ iocp_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
   while (q->n_failed > 0 && n < max)
     done[n++] = &q->failed[--q->n_failed]->io;
 
+  /* What the system holds while this reap waits: what it took in
+   * flight, less what it had already done in the calls. */
+  q->held = q->in_flight - q->in_call;
   /* With failures in hand, only take what is already there. */
   got = drain_port (q, done + n, max - n, n > 0 ? 0 : timeout_ms (timeout_ns));
   if (got < 0)
     return n > 0 ? (int) n : got;
   return (int) n + got;
+}
+
+static unsigned
+iocp_held (dm_queue *q, unsigned *in_call)
+{
+  *in_call = q->in_call_new;
+  q->in_call_new = 0;
+  return q->held;
 }
 
 static int
@@ -238,6 +272,7 @@ static const dm_backend iocp_backend = {
   .open = iocp_open,
   .prep = iocp_prep,
   .reap = iocp_reap,
+  .held = iocp_held,
   .close = iocp_close,
 };
 
