@@ -360,6 +360,9 @@ dm_tile_describe_flags (const dm_result *res,
 
       if (!(res->device.flags & (1u << f)))
         continue;
+      /* A flag judged on the disk's counters says nothing without them. */
+      if (!res->device.counted && (1u << f) != DM_FLAG_QUEUE_NOT_HELD)
+        continue;
       dm_device_flag_explain ((dm_device_flag) (1u << f), &res->device, &ask, why, sizeof why);
       /* The report's line reads "host bound: …"; alone, it is a sentence. */
       why[0] = g_ascii_toupper (why[0]);
