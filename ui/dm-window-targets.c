@@ -5,6 +5,7 @@
  * first frame does not wait on a slow mount), the folder chooser, the
  * target key, and the footer and title that say what was measured, on what.
  */
+#include "dm-footer.h"
 #include "dm-window-private.h"
 #include "dm-i18n-ui.h"
 
@@ -349,45 +350,14 @@ _dm_window_update_footer (DmWindow *self)
                                                                             : NULL);
   const dm_system_info *sys = self->report.finished ? &self->report.system
                                                     : (self->have_system ? &self->system : NULL);
-  GString *s = g_string_new (NULL);
-  char date[64] = "";
   g_autofree char *target = _dm_window_current_target (self);
   const char *where = t && t->path[0] ? t->path : target;
-  const char *second = dm_comparison_get_target (self->comparison);
-  gsize machine;
+  /* The same footer as every window that saves a picture (dm-footer.c). */
+  g_autofree char *text = dm_footer_text (where, t, sys, self->report.finished,
+                                          self->report.cached,
+                                          dm_comparison_get_target (self->comparison));
 
-  /* What a screenshot must say to be worth pasting: where and on what on
-   * the first line, when and on which system on the second. The label
-   * wraps, so a narrow window still shows all of it. */
-  g_string_append (s, where);
-  if (t && t->filesystem[0])
-    g_string_append_printf (s, " · %s", t->filesystem);
-  if (t && t->model[0])
-    g_string_append_printf (s, " · %s", t->model);
-  else if (t && t->device[0] && strcmp (t->device, t->filesystem) != 0)
-    g_string_append_printf (s, " · %s", t->device);
-  if (second)
-    {
-      g_string_append (s, " · ");
-      g_string_append_printf (s, _("compared with %s"), second);
-    }
-  g_string_append_c (s, '\n');
-  machine = s->len;
-  if (self->report.finished)
-    {
-      dm_format_local_time (self->report.finished, date, sizeof date);
-      g_string_append (s, date);
-    }
-  if (sys && sys->os[0])
-    g_string_append_printf (s, "%s%s", s->len > machine ? " · " : "", sys->os);
-  if (self->report.cached)
-    g_string_append_printf (s, "%s%s", s->len > machine ? " · " : "", _("cached (no O_DIRECT)"));
-  if (t && t->is_block_device)
-    g_string_append_printf (s, "%s%s", s->len > machine ? " · " : "", _("read tests only"));
-  if (s->str[s->len - 1] == '\n')
-    g_string_truncate (s, s->len - 1);
-  gtk_label_set_text (GTK_LABEL (self->footer_label), s->str);
-  g_string_free (s, TRUE);
+  gtk_label_set_text (GTK_LABEL (self->footer_label), text);
   update_title (self, where);
 }
 
