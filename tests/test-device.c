@@ -254,12 +254,13 @@ test_queue_not_held (void)
   dm_spec spec;
   dm_buf json = { 0 }, text = { 0 };
   char why[256] = "";
-  double held[2] = { 1.0, 4.0 };
+  double held[DM_N_MODES] = { 1.0, 4.0, 4.0 }; /* read, write, mix */
 
   dm_settings_init (&s);
   DM_CHECK_INT (dm_spec_parse ("RND4K_Q4T1", &spec, NULL, 0), ==, 0);
   DM_CHECK_INT (dm_report_init (&r, &s, &spec, 1, DM_MODES_ALL), ==, 0);
   r.status = DM_STATUS_COMPLETE;
+  DM_CHECK_INT (r.n_results, ==, DM_N_MODES);
   snprintf (r.backend, sizeof r.backend, "iocp");
   snprintf (r.device_note, sizeof r.device_note, "cannot open the volume: Permission denied");
   for (unsigned i = 0; i < r.n_results; i++)
