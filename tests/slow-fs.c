@@ -9,7 +9,7 @@
  * (one request served at a time, no latency floor) cannot show.
  *
  *   slow-fs MOUNTPOINT SERVICE_US PARALLEL [--write-us US] [--keep-writes FILE]
- *           [--write-cache MIB [--cache-us US]]
+ *           [--write-cache MIB [--cache-us US]] [--log-requests FILE]
  *
  * Runs in the foreground until unmounted or killed. Files live in memory,
  * up to 512 MiB in all; creation and the rest are immediate, and so are
@@ -34,7 +34,12 @@
  * removed at once. --write-cache models an SSD's SLC cache: the first MIB
  * MiB written are served in --cache-us each (0: at once), every write
  * after them in --write-us; the cache never drains, so the cliff falls
- * at exactly MIB MiB.
+ * at exactly MIB MiB. --log-requests writes one line per request to FILE,
+ * "OP OFFSET LENGTH ARRIVED_NS DONE_NS" (OP R, W, F for fsync or D for
+ * fdatasync; times since the mount), so a test can check the shape of what
+ * was asked against the arithmetic: sizes, offsets, their spread, rates and
+ * flushes. The log is flushed when a file is closed and when .served is
+ * read, so it is complete once the program under test has closed its file.
  */
 
 #define FUSE_USE_VERSION 31
@@ -82,6 +87,8 @@ static struct {
   uint64_t        reads, read_bytes, writes, write_bytes;  /* under lock */
   bool            realtime;
   FILE           *kept;  /* --keep-writes, under lock */
+  FILE           *log;   /* --log-requests, under lock */
+  uint64_t        epoch_ns;
   uint64_t        kept_bytes, dropped_bytes;
 } fs = { .lock = PTHREAD_MUTEX_INITIALIZER, .serve_lock = PTHREAD_MUTEX_INITIALIZER,
          .slot_free = PTHREAD_COND_INITIALIZER };
@@ -92,6 +99,16 @@ now_ns (void)
   struct timespec t;
   clock_gettime (CLOCK_MONOTONIC, &t);
   return (uint64_t) t.tv_sec * 1000000000u + (uint64_t) t.tv_nsec;
+}
+
+/* --log-requests: one line for a request served. Under fs.lock. */
+static void
+log_request (char op, uint64_t off, uint64_t len, uint64_t arrived, uint64_t done)
+{
+  if (fs.log)
+    fprintf (fs.log, "%c %llu %llu %llu %llu\n", op, (unsigned long long) off,
+             (unsigned long long) len, (unsigned long long) (arrived - fs.epoch_ns),
+             (unsigned long long) (done - fs.epoch_ns));
 }
 
 /* One request's service: wait for a free slot, hold it for the service
@@ -297,6 +314,8 @@ slow_release (const char *path, struct fuse_file_info *fi)
   node *n = &fs.files[fi->fh];
   n->opened--;
   release_if_gone (n);
+  if (fs.log)
+    fflush (fs.log);
   pthread_mutex_unlock (&fs.lock);
   return 0;
 }
@@ -339,6 +358,8 @@ slow_read (const char *path, char *buf, size_t size, off_t off, struct fuse_file
                           (unsigned long long) hold_max_ns, fs.realtime ? 1 : 0,
                           (unsigned long long) fs.kept_bytes,
                           (unsigned long long) fs.dropped_bytes);
+      if (fs.log)
+        fflush (fs.log);
       pthread_mutex_unlock (&fs.lock);
       if (off >= len)
         return 0;
@@ -346,6 +367,7 @@ slow_read (const char *path, char *buf, size_t size, off_t off, struct fuse_file
       memcpy (buf, text + off, got);
       return (int) got;
     }
+  uint64_t arrived = now_ns ();
   serve (fs.service_ns, true);
   pthread_mutex_lock (&fs.lock);
   node *n = &fs.files[fi->fh];
@@ -357,6 +379,7 @@ slow_read (const char *path, char *buf, size_t size, off_t off, struct fuse_file
     }
   fs.reads++;
   fs.read_bytes += got;
+  log_request ('R', (uint64_t) off, got, arrived, now_ns ());
   pthread_mutex_unlock (&fs.lock);
   return (int) got;
 }
@@ -392,6 +415,7 @@ slow_write (const char *path, const char *buf, size_t size, off_t off,
   if (fi->fh == SERVED)
     return -EBADF;
   bool cached = false;
+  uint64_t arrived = now_ns ();
   if (fs.cache)
     {
       pthread_mutex_lock (&fs.lock);
@@ -411,6 +435,7 @@ slow_write (const char *path, const char *buf, size_t size, off_t off,
       fs.writes++;
       fs.write_bytes += size;
       keep_write (buf, size, off);
+      log_request ('W', (uint64_t) off, size, arrived, now_ns ());
     }
   pthread_mutex_unlock (&fs.lock);
   return err < 0 ? err : (int) size;
@@ -450,7 +475,11 @@ slow_fallocate (const char *path, int mode, off_t off, off_t len, struct fuse_fi
 static int
 slow_fsync (const char *path, int datasync, struct fuse_file_info *fi)
 {
-  (void) path, (void) datasync, (void) fi;
+  (void) path, (void) fi;
+  uint64_t t = now_ns ();
+  pthread_mutex_lock (&fs.lock);
+  log_request (datasync ? 'D' : 'F', 0, 0, t, t);
+  pthread_mutex_unlock (&fs.lock);
   return 0;
 }
 
@@ -489,12 +518,13 @@ int
 main (int argc, char **argv)
 {
   char *end1, *end2;
-  const char *kept = NULL;
+  const char *kept = NULL, *logged = NULL;
   long write_us = 0;
   if (argc < 4)
     {
       fprintf (stderr, "usage: slow-fs MOUNTPOINT SERVICE_US PARALLEL [--write-us US] "
-               "[--keep-writes FILE] [--write-cache MIB [--cache-us US]]\n");
+               "[--keep-writes FILE] [--write-cache MIB [--cache-us US]] "
+               "[--log-requests FILE]\n");
       return 2;
     }
   long us = strtol (argv[2], &end1, 10);
@@ -513,6 +543,8 @@ main (int argc, char **argv)
         }
       if (!strcmp (argv[i], "--keep-writes"))
         kept = argv[i + 1];
+      else if (!strcmp (argv[i], "--log-requests"))
+        logged = argv[i + 1];
       else if (!strcmp (argv[i], "--write-us"))
         {
           write_us = strtol (argv[i + 1], &end1, 10);
@@ -552,6 +584,18 @@ main (int argc, char **argv)
       fprintf (stderr, "slow-fs: cannot create %s: %s\n", kept, strerror (errno));
       return 1;
     }
+  if (logged)
+    {
+      if (!(fs.log = fopen (logged, "wx")))
+        {
+          fprintf (stderr, "slow-fs: cannot create %s: %s\n", logged, strerror (errno));
+          return 1;
+        }
+      /* Whole blocks, not a write per request: the log must not slow the
+       * service it records. */
+      setvbuf (fs.log, NULL, _IOFBF, 1 << 20);
+    }
+  fs.epoch_ns = now_ns ();
   /* Sleeps end on time, not up to 50 us late, and a busy machine does not
    * keep a served read waiting for a CPU: the worker threads inherit both
    * from the main thread that creates them. A priority low among real-time
@@ -570,5 +614,10 @@ main (int argc, char **argv)
   int rc = fuse_main (5, args, &slow_ops, NULL);
   if (fs.kept)
     fclose (fs.kept);
+  if (fs.log && fclose (fs.log) != 0)
+    {
+      fprintf (stderr, "slow-fs: writing the request log failed: %s\n", strerror (errno));
+      return 1;
+    }
   return rc;
 }
