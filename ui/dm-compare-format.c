@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The text of one comparison cell. The difference is rounded to one decimal
- * and always signed, so "+0.0%" and "-0.0%" still tell which way it leaned.
+ * The text of one comparison cell and of the lines around the table. The
+ * difference is rounded to one decimal and always signed, so "+0.0%" and
+ * "-0.0%" still tell which way it leaned; what a difference rests on and
+ * which settings differ are the engine's words, as diskmeter-cli says them.
  */
 #include "dm-compare-format.h"
 #include "dm-i18n-ui.h"

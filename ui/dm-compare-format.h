@@ -2,7 +2,9 @@
  *
  * How a comparison cell reads, apart from widgets so a test can check it
  * without a display: the figure as the grid prints it, and for every run
- * after the first its difference to the first in percent with a sign.
+ * after the first its difference to the first in percent with a sign,
+ * what a screen reader says of it, and the words around the table (the
+ * legend, the settings that differ), which the engine's comparison gives.
  */
 #pragma once
 
