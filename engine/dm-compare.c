@@ -12,17 +12,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dm-gettext.h"
 #include "dm-text.h"
+
+/* Marks a phrase for xgettext (po/meson.build): the window shows it
+ * translated, every export in English. */
+#define R_(s) s
+
+static const char *
+words (const char *english, bool translate)
+{
+  return translate ? dm_gettext (english) : english;
+}
 
 const char *
 dm_verdict_name (dm_verdict v)
 {
   switch (v)
     {
-    case DM_VERDICT_SAME:   return "same";
-    case DM_VERDICT_BETTER: return "better";
-    case DM_VERDICT_WORSE:  return "worse";
-    default:                return "";
+    case DM_VERDICT_SAME:    return "same";
+    case DM_VERDICT_BETTER:  return "better";
+    case DM_VERDICT_WORSE:   return "worse";
+    case DM_VERDICT_ONE_RUN: return "one-run";
+    default:                 return "";
+    }
+}
+
+const char *
+dm_verdict_words (dm_verdict v, bool translate)
+{
+  switch (v)
+    {
+    case DM_VERDICT_SAME:    return words (R_ ("same"), translate);
+    case DM_VERDICT_BETTER:  return words (R_ ("better"), translate);
+    case DM_VERDICT_WORSE:   return words (R_ ("worse"), translate);
+    case DM_VERDICT_ONE_RUN: return words (R_ ("no spread: one run"), translate);
+    default:                 return "";
     }
 }
 
@@ -116,6 +141,7 @@ dm_compare_build (dm_compare *c, const dm_report *const *reports, const char *co
           if (!res)
             continue;
           cell->present = true;
+          cell->n_runs = res->n_runs;
           figure (res, unit, &cell->value, &cell->spread);
         }
       const dm_compare_cell *first = &row->cells[0];
@@ -127,6 +153,10 @@ dm_compare_build (dm_compare *c, const dm_report *const *reports, const char *co
           cell->diff_percent = (cell->value - first->value) / first->value * 100;
           cell->verdict = dm_compare_judge (first->value, first->spread, cell->value,
                                             cell->spread, unit);
+          /* One run has no spread: a spread of 0 would call any difference
+           * better or worse, and a single run's own noise is unknown. */
+          if (cell->verdict != DM_VERDICT_NONE && (first->n_runs < 2 || cell->n_runs < 2))
+            cell->verdict = DM_VERDICT_ONE_RUN;
         }
     }
   return 0;
@@ -183,30 +213,213 @@ dm_compare_sort (dm_compare *c, int column)
     }
 }
 
+unsigned
+dm_compare_where (const dm_compare *c, unsigned i, const char *shown,
+                  const char *parts[DM_COMPARE_WHERE_MAX])
+{
+  const dm_report *r = c->runs[i];
+  const char *all[DM_COMPARE_WHERE_MAX] = {
+    r->target.path[0] ? r->target.path : c->names[i],
+    r->target.filesystem, r->target.device, r->target.model,
+  };
+  unsigned n = 0;
+  for (unsigned k = 0; k < DM_COMPARE_WHERE_MAX; k++)
+    {
+      bool again = !all[k] || !all[k][0] || (shown && !strcmp (all[k], shown));
+      for (unsigned j = 0; j < n && !again; j++)
+        again = !strcmp (parts[j], all[k]);
+      if (!again)
+        parts[n++] = all[k];
+    }
+  return n;
+}
+
+/* --- settings that differ ------------------------------------------------ */
+
+/* A size as the issue of a comparison reads it, "1 GiB", "64 MiB". */
+static void
+spaced_size (uint64_t bytes, bool human, char *buf, size_t size)
+{
+  char raw[32];
+  size_t k = 0;
+  if (human)
+    dm_size_human (bytes, raw, sizeof raw);
+  else
+    dm_size_format (bytes, raw, sizeof raw);
+  while (raw[k] && (raw[k] == '.' || (raw[k] >= '0' && raw[k] <= '9')))
+    k++;
+  snprintf (buf, size, "%.*s%s%s", (int) k, raw, raw[k] ? " " : "", raw + k);
+}
+
+static void
+seconds (double s, char *buf, size_t size)
+{
+  snprintf (buf, size, "%g s", s);
+  for (char *p = buf; *p; p++)
+    if (*p == ',')
+      *p = '.';
+}
+
+static bool
+has_mode (const dm_report *r, dm_mode mode)
+{
+  for (unsigned k = 0; k < r->n_results; k++)
+    if (r->results[k].mode == mode && r->results[k].status == DM_STATUS_COMPLETE)
+      return true;
+  return false;
+}
+
+typedef enum {
+  FACT_PROFILE, FACT_SIZE, FACT_COUNT, FACT_DURATION, FACT_INTERVAL, FACT_WARMUP, FACT_DATA,
+  FACT_MIX, FACT_IO, FACT_WRITE_THROUGH, FACT_BACKEND, FACT_FILESYSTEM, FACT_QUEUE, FACT_OS,
+  FACT_KERNEL, FACT_CPU, FACT_CPUS, FACT_MEMORY, N_FACTS
+} fact;
+
+/* What the line calls each fact. */
+static const char *const fact_labels[N_FACTS] = {
+  R_ ("profile"), R_ ("test size"), R_ ("count"), R_ ("duration"), R_ ("interval"),
+  R_ ("warm-up"), R_ ("test data"), R_ ("Mix read share"), R_ ("I/O"), R_ ("write-through"),
+  R_ ("backend"), R_ ("filesystem"), R_ ("device queue"), R_ ("OS"), R_ ("kernel"), R_ ("CPU"),
+  R_ ("logical CPUs"), R_ ("memory"),
+};
+
+/* One run's value of a fact, false when the run does not know it (an
+ * older report, a device without counters, a run without Mix). */
+static bool
+fact_value (const dm_report *r, fact f, bool translate, char *buf, size_t size)
+{
+  const dm_settings *s = &r->settings;
+  buf[0] = '\0';
+  switch (f)
+    {
+    case FACT_PROFILE:
+      snprintf (buf, size, r->nvme ? "%s + NVMe" : "%s", r->profile);
+      return r->profile[0] != '\0';
+    case FACT_SIZE:
+      spaced_size (s->test_size, false, buf, size);
+      return s->test_size > 0;
+    case FACT_COUNT:
+      snprintf (buf, size, "%u", s->count);
+      return s->count > 0;
+    case FACT_DURATION:
+      seconds (s->measure_s, buf, size);
+      return s->measure_s > 0;
+    case FACT_INTERVAL:
+      seconds (s->interval_s, buf, size);
+      return true;
+    case FACT_WARMUP:
+      seconds (s->warmup_s, buf, size);
+      return true;
+    case FACT_DATA:
+      snprintf (buf, size, "%s", s->data == DM_DATA_ZEROS ? words (R_ ("zeros"), translate)
+                                                          : words (R_ ("random"), translate));
+      return true;
+    case FACT_MIX:
+      snprintf (buf, size, "%u%%", s->mix_read_percent);
+      return has_mode (r, DM_MODE_MIX);
+    case FACT_IO:
+      snprintf (buf, size, "%s", s->buffered ? words (R_ ("buffered"), translate)
+                                             : words (R_ ("direct"), translate));
+      return true;
+    case FACT_WRITE_THROUGH:
+      snprintf (buf, size, "%s", s->write_through ? words (R_ ("on"), translate)
+                                                  : words (R_ ("off"), translate));
+      return true;
+    case FACT_BACKEND:
+      snprintf (buf, size, "%s", r->backend);
+      return r->backend[0] != '\0';
+    case FACT_FILESYSTEM:
+      snprintf (buf, size, "%s", r->target.filesystem);
+      return r->target.filesystem[0] != '\0';
+    case FACT_QUEUE:
+      /* The requests the device holds at once, as its counters found it. */
+      for (unsigned k = 0; k < r->n_results; k++)
+        if (r->results[k].device.queue_limit)
+          {
+            snprintf (buf, size, "%u", r->results[k].device.queue_limit);
+            return true;
+          }
+      return false;
+    case FACT_OS:
+      snprintf (buf, size, "%s", r->system.os);
+      return r->system.os[0] != '\0';
+    case FACT_KERNEL:
+      snprintf (buf, size, "%s", r->system.kernel);
+      return r->system.kernel[0] != '\0';
+    case FACT_CPU:
+      snprintf (buf, size, "%s", r->system.cpu_model);
+      return r->system.cpu_model[0] != '\0';
+    case FACT_CPUS:
+      snprintf (buf, size, "%u", r->system.logical_cpus);
+      return r->system.logical_cpus > 0;
+    case FACT_MEMORY:
+      spaced_size (r->system.memory_bytes, true, buf, size);
+      return r->system.memory_bytes > 0;
+    default:
+      return false;
+    }
+}
+
+unsigned
+dm_compare_write_differences (const dm_compare *c, bool translate, dm_buf *out)
+{
+  unsigned n = 0;
+  for (int f = 0; f < N_FACTS; f++)
+    {
+      char first[160], value[160];
+      bool known = fact_value (c->runs[0], f, translate, first, sizeof first), differ = false;
+      for (unsigned i = 1; i < c->n_runs && known; i++)
+        {
+          known = fact_value (c->runs[i], f, translate, value, sizeof value);
+          differ = differ || strcmp (first, value) != 0;
+        }
+      if (!known || !differ)
+        continue;
+      dm_buf_add (out, n++ ? "; " : words (R_ ("Different settings:"), translate));
+      if (n == 1)
+        dm_buf_add (out, " ");
+      dm_buf_add (out, words (fact_labels[f], translate));
+      for (unsigned i = 0; i < c->n_runs; i++)
+        {
+          fact_value (c->runs[i], f, translate, value, sizeof value);
+          if (i)
+            dm_buf_printf (out, " %s", words (R_ ("vs"), translate));
+          dm_buf_add (out, " ");
+          dm_text_add_shown (out, value);
+        }
+    }
+  return n;
+}
+
+/* --- writers ------------------------------------------------------------- */
+
 static void
 run_line (dm_buf *b, const dm_compare *c, unsigned i)
 {
   const dm_report *r = c->runs[i];
+  const char *where[DM_COMPARE_WHERE_MAX];
+  unsigned n = dm_compare_where (c, i, c->names[i], where), k = 0;
   char date[32];
   dm_format_local_time (r->started, date, sizeof date);
-  /* Names, paths and comments as the text report shows them: one line. */
+  /* Names, paths and comments as the text report shows them: one line,
+   * each once (a live comparison's names are its paths). */
   dm_buf_printf (b, "  %c: ", 'A' + (i % 26));
   dm_text_add_shown (b, c->names[i]);
-  dm_buf_printf (b, "  %s  ", date);
-  dm_text_add_shown (b, r->target.path);
-  dm_buf_add (b, "  [");
-  dm_text_add_shown (b, r->target.filesystem);
-  if (r->target.device[0])
+  dm_buf_printf (b, "  %s", date);
+  if (k < n && where[k] == r->target.path)
     {
-      dm_buf_add (b, ", ");
-      dm_text_add_shown (b, r->target.device);
+      dm_buf_add (b, "  ");
+      dm_text_add_shown (b, where[k++]);
     }
-  if (r->target.model[0])
+  if (k < n)
     {
-      dm_buf_add (b, ", ");
-      dm_text_add_shown (b, r->target.model);
+      dm_buf_add (b, "  [");
+      for (; k < n; k++)
+        {
+          dm_text_add_shown (b, where[k]);
+          dm_buf_add (b, k + 1 < n ? ", " : "]");
+        }
     }
-  dm_buf_add (b, "]");
   if (r->comment[0])
     {
       dm_buf_add (b, "  \"");
@@ -214,6 +427,19 @@ run_line (dm_buf *b, const dm_compare *c, unsigned i)
       dm_buf_add (b, "\"");
     }
   dm_buf_add (b, "\n");
+}
+
+/* "-3.2% worse", "+0.4% no spread: one run"; "" with nothing to compare. */
+static void
+diff_text (const dm_compare_cell *cell, char *buf, size_t size)
+{
+  buf[0] = '\0';
+  if (cell->verdict == DM_VERDICT_NONE)
+    return;
+  snprintf (buf, size, "%+.1f%% %s", cell->diff_percent, dm_verdict_words (cell->verdict, false));
+  for (char *p = buf; *p; p++)
+    if (*p == ',')
+      *p = '.';
 }
 
 void
@@ -225,13 +451,24 @@ dm_compare_write_text (const dm_compare *c, dm_buf *b)
                  DM_VERSION, c->n_runs, unit);
   for (unsigned i = 0; i < c->n_runs; i++)
     run_line (b, c, i);
+  if (dm_compare_write_differences (c, false, b))
+    dm_buf_add (b, "\n");
   dm_buf_add (b, "\n");
+  /* The difference columns as wide as their longest text. */
+  int width = 16;
+  for (unsigned r = 0; r < c->n_rows; r++)
+    for (unsigned i = 1; i < c->n_runs; i++)
+      {
+        char pct[64];
+        diff_text (&c->rows[r].cells[i], pct, sizeof pct);
+        width = (int) strlen (pct) > width ? (int) strlen (pct) : width;
+      }
   dm_buf_printf (b, "%-22s", "Test");
   for (unsigned i = 0; i < c->n_runs; i++)
     {
       dm_buf_printf (b, " %12c", 'A' + (i % 26));
       if (i > 0)
-        dm_buf_printf (b, " %16s", "vs A");
+        dm_buf_printf (b, " %*s", width, "vs A");
     }
   dm_buf_add (b, "\n");
   for (unsigned r = 0; r < c->n_rows; r++)
@@ -253,18 +490,9 @@ dm_compare_write_text (const dm_compare *c, dm_buf *b)
             dm_buf_printf (b, " %-5s", dm_colour_name (cell->colour));
           if (i == 0)
             continue;
-          if (cell->verdict == DM_VERDICT_NONE)
-            dm_buf_printf (b, " %16s", "");
-          else
-            {
-              char pct[32];
-              snprintf (pct, sizeof pct, "%+.1f%% %s", cell->diff_percent,
-                        dm_verdict_name (cell->verdict));
-              for (char *p = pct; *p; p++)
-                if (*p == ',')
-                  *p = '.';
-              dm_buf_printf (b, " %16s", pct);
-            }
+          char pct[64];
+          diff_text (cell, pct, sizeof pct);
+          dm_buf_printf (b, " %*s", width, pct);
         }
       dm_buf_add (b, "\n");
     }
@@ -326,13 +554,25 @@ dm_compare_write_json (const dm_compare *c, dm_buf *b)
       dm_buf_add_json_string (b, date);
       dm_buf_add (b, ", \"target\": ");
       dm_buf_add_json_string (b, r->target.path);
+      dm_buf_add (b, ", \"filesystem\": ");
+      dm_buf_add_json_string (b, r->target.filesystem);
+      dm_buf_add (b, ", \"device\": ");
+      dm_buf_add_json_string (b, r->target.device);
       dm_buf_add (b, ", \"model\": ");
       dm_buf_add_json_string (b, r->target.model);
       dm_buf_add (b, ", \"comment\": ");
       dm_buf_add_json_string (b, r->comment);
       dm_buf_add (b, "}");
     }
-  dm_buf_add (b, "\n  ],\n  \"rows\": [");
+  dm_buf_add (b, "\n  ],\n  \"different_settings\": ");
+  dm_buf differ;
+  dm_buf_init (&differ);
+  if (dm_compare_write_differences (c, false, &differ) && differ.data)
+    dm_buf_add_json_string (b, differ.data);
+  else
+    dm_buf_add (b, "null");
+  dm_buf_free (&differ);
+  dm_buf_add (b, ",\n  \"rows\": [");
   for (unsigned r = 0; r < c->n_rows; r++)
     {
       const dm_compare_row *row = &c->rows[r];
@@ -353,6 +593,7 @@ dm_compare_write_json (const dm_compare *c, dm_buf *b)
           dm_buf_add_double (b, "%.3f", cell->value);
           dm_buf_add (b, ", \"spread\": ");
           dm_buf_add_double (b, "%.3f", cell->spread);
+          dm_buf_printf (b, ", \"runs\": %u", cell->n_runs);
           if (cell->colour != DM_COLOUR_NONE)
             dm_buf_printf (b, ", \"colour\": \"%s\"", dm_colour_name (cell->colour));
           if (i > 0 && cell->verdict != DM_VERDICT_NONE)

@@ -18,9 +18,15 @@ typedef enum {
   DM_VERDICT_SAME,    /* within the runs' own spread */
   DM_VERDICT_BETTER,
   DM_VERDICT_WORSE,
+  DM_VERDICT_ONE_RUN, /* a side has one run: no spread to judge the difference by */
 } dm_verdict;
 
-const char *dm_verdict_name (dm_verdict v); /* "", "same", "better", "worse" */
+/* "", "same", "better", "worse", "one-run": the names CSV and JSON carry. */
+const char *dm_verdict_name (dm_verdict v);
+/* What a person reads: "same", "better", "worse", "no spread: one run";
+ * in the user's language when translate (the window), else in English as
+ * every export and diskmeter-cli's text have it. */
+const char *dm_verdict_words (dm_verdict v, bool translate);
 
 #define DM_COMPARE_MAX 64
 
@@ -28,6 +34,7 @@ typedef struct dm_compare_cell {
   bool       present;       /* this run has the test, and it completed */
   double     value;         /* the figure in the chosen unit */
   double     spread;        /* stdev over its runs, same unit (0 with one run) */
+  unsigned   n_runs;        /* the measured runs behind the figure */
   double     diff_percent;  /* vs the first run: (value - first) / first * 100 */
   dm_verdict verdict;       /* vs the first run, from the unit's better direction */
   dm_colour  colour;        /* under the comparison's green/red limits */
@@ -62,6 +69,24 @@ void dm_compare_set_thresholds (dm_compare *c, const dm_threshold *rules, unsign
  * counts when it exceeds twice the combined standard deviation. */
 dm_verdict dm_compare_judge (double first, double first_spread, double value, double spread,
                              dm_unit unit);
+
+/* The parts that say where run i was measured, each once: the target's
+ * path (or the run's name when it has none), filesystem, device and model,
+ * leaving out any that is empty, repeats an earlier part or equals shown
+ * (a name the line already carries; may be NULL). tmpfs's device is
+ * "tmpfs": the line names it once. Returns how many it put in parts. */
+#define DM_COMPARE_WHERE_MAX 4
+unsigned dm_compare_where (const dm_compare *c, unsigned i, const char *shown,
+                           const char *parts[DM_COMPARE_WHERE_MAX]);
+
+/* The settings and facts of the machine that differ between the runs and
+ * change what their figures mean (test size, count, timings, test data,
+ * Mix share, buffering, backend, filesystem, OS, CPU, memory, the
+ * device's queue), as one line: "Different settings: test size 1 GiB vs
+ * 64 MiB; count 5 vs 1", every run's value in order. Nothing is written
+ * when they agree (a fact unknown to a run is not a difference). In the
+ * user's language when translate, else English. Returns how many differ. */
+unsigned dm_compare_write_differences (const dm_compare *c, bool translate, dm_buf *out);
 
 /* Sorts rows by the value of one run's column (descending), or back into
  * the order they were built in (the first run's) with column = -1. */

@@ -9,6 +9,7 @@
 
 #include "dm-compare.h"
 #include "dm-test.h"
+#include "dm-text.h"
 
 typedef struct {
   double     first, first_spread, value, spread;
@@ -152,6 +153,248 @@ test_build_table (void)
     }
 }
 
+
+/* A report of one test in the given modes, every result complete with
+ * count runs of one figure (MB/s), so each case below changes one thing. */
+static void
+make_report (dm_report *r, const char *test, unsigned modes, unsigned count, double mb_per_s)
+{
+  dm_settings s;
+  dm_spec spec;
+  dm_settings_init (&s);
+  s.count = count;
+  DM_CHECK_INT (dm_spec_parse (test, &spec, NULL, 0), ==, 0);
+  DM_CHECK_INT (dm_report_init (r, &s, &spec, 1, modes), ==, 0);
+  r->status = DM_STATUS_COMPLETE;
+  r->started = 1764640000;
+  snprintf (r->profile, sizeof r->profile, "default");
+  for (unsigned k = 0; k < r->n_results; k++)
+    {
+      dm_result *res = &r->results[k];
+      res->status = DM_STATUS_COMPLETE;
+      res->n_runs = count;
+      for (unsigned i = 0; i < count; i++)
+        {
+          res->runs[i].mb_per_s = mb_per_s;
+          res->runs[i].iops = mb_per_s * 1000;
+          res->runs[i].latency_us = 1000 / mb_per_s;
+        }
+      res->mb_per_s = mb_per_s;
+      res->iops = mb_per_s * 1000;
+      res->latency_us = 1000 / mb_per_s;
+    }
+}
+
+/* The comparison of a and b (and c, if given) as diskmeter-cli prints it. */
+static char *
+compare_text (const dm_report *a, const dm_report *b, const dm_report *c3, const char *const *names)
+{
+  const dm_report *runs[3] = { a, b, c3 };
+  dm_compare c;
+  dm_buf out;
+  dm_buf_init (&out);
+  DM_CHECK_INT (dm_compare_build (&c, runs, names, c3 ? 3 : 2, DM_UNIT_MBPS), ==, 0);
+  dm_compare_write_text (&c, &out);
+  dm_compare_clear (&c);
+  return out.data;
+}
+
+/* The line of text that starts with start, without its newline; "" if none. */
+static const char *
+line_of (const char *text, const char *start, char *buf, size_t size)
+{
+  buf[0] = '\0';
+  for (const char *p = text; p && *p; p = strchr (p, '\n') ? strchr (p, '\n') + 1 : NULL)
+    if (!strncmp (p, start, strlen (start)))
+      {
+        size_t len = strcspn (p, "\n");
+        snprintf (buf, size, "%.*s", (int) (len < size ? len : size - 1), p);
+        break;
+      }
+  return buf;
+}
+
+/* With --count 1 there is no spread: a 3.2 % difference is not "worse"
+ * but said to rest on one run; from two runs a side on, it is judged. */
+static void
+test_one_run (void)
+{
+  static const char *const names[2] = { "A", "B" };
+  dm_report a, b;
+  char line[256];
+
+  make_report (&a, "SEQ1M_Q8T1", DM_MODE_BIT (DM_MODE_READ), 1, 100.0);
+  make_report (&b, "SEQ1M_Q8T1", DM_MODE_BIT (DM_MODE_READ), 1, 96.8);
+  char *text = compare_text (&a, &b, NULL, names);
+  line_of (text, "Read SEQ1M / Q8T1", line, sizeof line);
+  DM_CHECK_STR (line, "Read SEQ1M / Q8T1            100.00        96.80 -3.2% no spread: one run");
+  DM_CHECK (strstr (text, "worse") == NULL);
+  free (text);
+
+  const dm_report *pair[2] = { &a, &b };
+  dm_compare c;
+  dm_buf json;
+  dm_buf_init (&json);
+  DM_CHECK_INT (dm_compare_build (&c, pair, names, 2, DM_UNIT_MBPS), ==, 0);
+  DM_CHECK_STR (dm_verdict_name (c.rows[0].cells[1].verdict), "one-run");
+  dm_compare_write_json (&c, &json);
+  DM_CHECK (strstr (json.data, "\"verdict\": \"one-run\"") != NULL);
+  dm_compare_clear (&c);
+  dm_buf_free (&json);
+
+  /* Five runs against one: still only one side has a spread to go by. */
+  dm_report_clear (&a);
+  make_report (&a, "SEQ1M_Q8T1", DM_MODE_BIT (DM_MODE_READ), 5, 100.0);
+  DM_CHECK_INT (dm_compare_build (&c, pair, names, 2, DM_UNIT_MBPS), ==, 0);
+  DM_CHECK_STR (dm_verdict_name (c.rows[0].cells[1].verdict), "one-run");
+  dm_compare_clear (&c);
+
+  /* Two runs each that agree to the digit: a spread of 0, measured, so
+   * the 3.2 % counts. */
+  dm_report_clear (&a);
+  dm_report_clear (&b);
+  make_report (&a, "SEQ1M_Q8T1", DM_MODE_BIT (DM_MODE_READ), 2, 100.0);
+  make_report (&b, "SEQ1M_Q8T1", DM_MODE_BIT (DM_MODE_READ), 2, 96.8);
+  text = compare_text (&a, &b, NULL, names);
+  line_of (text, "Read SEQ1M / Q8T1", line, sizeof line);
+  DM_CHECK_STR (line, "Read SEQ1M / Q8T1            100.00        96.80      -3.2% worse");
+  free (text);
+  dm_report_clear (&a);
+  dm_report_clear (&b);
+}
+
+/* Runs made another way are compared with a line that says how, above
+ * the table: each setting that differs, every run's value in order. */
+static void
+test_settings_differ (void)
+{
+  static const char *const names[3] = { "A", "B", "C" };
+  dm_report a, b, c3;
+  char line[512];
+  char *text;
+
+  make_report (&a, "SEQ1M_Q8T1", DM_MODE_BIT (DM_MODE_READ), 5, 100.0);
+  make_report (&b, "SEQ1M_Q8T1", DM_MODE_BIT (DM_MODE_READ), 1, 100.0);
+  a.settings.test_size = 1ull << 30;
+  b.settings.test_size = 64ull << 20;
+  text = compare_text (&a, &b, NULL, names);
+  line_of (text, "Different settings:", line, sizeof line);
+  DM_CHECK_STR (line, "Different settings: test size 1 GiB vs 64 MiB; count 5 vs 1");
+  /* Above the table, below the runs' lines. */
+  DM_CHECK (strstr (text, "Different settings:") < strstr (text, "Test "));
+  DM_CHECK (strstr (text, "  B: ") < strstr (text, "Different settings:"));
+  free (text);
+
+  /* Everything else a report keeps that changes what a figure means. */
+  b.settings.test_size = a.settings.test_size;
+  b.settings.count = a.settings.count;
+  b.settings.measure_s = 1;
+  b.settings.interval_s = 0;
+  b.settings.warmup_s = 0;
+  b.settings.data = DM_DATA_ZEROS;
+  b.settings.buffered = true;
+  b.settings.write_through = true;
+  snprintf (a.backend, sizeof a.backend, "io_uring");
+  snprintf (b.backend, sizeof b.backend, "pread");
+  snprintf (a.target.filesystem, sizeof a.target.filesystem, "ext4");
+  snprintf (b.target.filesystem, sizeof b.target.filesystem, "tmpfs");
+  snprintf (a.system.os, sizeof a.system.os, "Debian GNU/Linux 12 (bookworm)");
+  snprintf (b.system.os, sizeof b.system.os, "Windows Server 2022");
+  a.system.memory_bytes = 8ull << 30;
+  b.system.memory_bytes = 16ull << 30;
+  a.results[0].device.queue_limit = 32;
+  b.results[0].device.queue_limit = 254;
+  snprintf (b.profile, sizeof b.profile, "peak");
+  text = compare_text (&a, &b, NULL, names);
+  line_of (text, "Different settings:", line, sizeof line);
+  DM_CHECK_STR (line, "Different settings: profile default vs peak; duration 5 s vs 1 s; "
+                      "interval 5 s vs 0 s; warm-up 5 s vs 0 s; test data random vs zeros; "
+                      "I/O direct vs buffered; write-through off vs on; backend io_uring vs pread; "
+                      "filesystem ext4 vs tmpfs; device queue 32 vs 254; "
+                      "OS Debian GNU/Linux 12 (bookworm) vs Windows Server 2022; "
+                      "memory 8.0 GiB vs 16.0 GiB");
+  free (text);
+  dm_report_clear (&a);
+  dm_report_clear (&b);
+
+  /* The same settings: no line. A fact one run does not know (an older
+   * report without a filesystem) is no difference, nor is a Mix share
+   * without a Mix test; with Mix tests it is one. */
+  make_report (&a, "SEQ1M_Q8T1", DM_MODE_BIT (DM_MODE_READ), 3, 100.0);
+  make_report (&b, "SEQ1M_Q8T1", DM_MODE_BIT (DM_MODE_READ), 3, 90.0);
+  snprintf (a.target.filesystem, sizeof a.target.filesystem, "ext4");
+  b.settings.mix_read_percent = 50;
+  text = compare_text (&a, &b, NULL, names);
+  DM_CHECK (strstr (text, "Different settings") == NULL);
+  free (text);
+  dm_report_clear (&a);
+  dm_report_clear (&b);
+  make_report (&a, "SEQ1M_Q8T1", DM_MODE_BIT (DM_MODE_MIX), 3, 100.0);
+  make_report (&b, "SEQ1M_Q8T1", DM_MODE_BIT (DM_MODE_MIX), 3, 90.0);
+  b.settings.mix_read_percent = 50;
+  make_report (&c3, "SEQ1M_Q8T1", DM_MODE_BIT (DM_MODE_MIX), 1, 90.0);
+  text = compare_text (&a, &b, &c3, names);
+  line_of (text, "Different settings:", line, sizeof line);
+  DM_CHECK_STR (line, "Different settings: count 3 vs 3 vs 1; Mix read share 70% vs 50% vs 70%");
+  free (text);
+
+  /* The JSON says it too, in the same words. */
+  const dm_report *pair[2] = { &a, &b };
+  dm_compare c;
+  dm_buf json;
+  dm_buf_init (&json);
+  DM_CHECK_INT (dm_compare_build (&c, pair, names, 2, DM_UNIT_MBPS), ==, 0);
+  dm_compare_write_json (&c, &json);
+  DM_CHECK (strstr (json.data, "\"different_settings\": \"Different settings: Mix read share 70% "
+                               "vs 50%\"") != NULL);
+  dm_compare_clear (&c);
+  dm_buf_free (&json);
+  dm_report_clear (&a);
+  dm_report_clear (&b);
+  dm_report_clear (&c3);
+}
+
+/* Each run's line names its own target: B's filesystem and device, not
+ * A's, and no part twice (a live comparison's name is its path; tmpfs's
+ * device is called tmpfs). */
+static void
+test_run_lines (void)
+{
+  static const char *const names[2] = { "/mnt/a", "/mnt/b" };
+  dm_report a, b;
+  char line[512], want[512], date[32];
+  char *text;
+
+  make_report (&a, "SEQ1M_Q8T1", DM_MODE_BIT (DM_MODE_READ), 3, 100.0);
+  make_report (&b, "SEQ1M_Q8T1", DM_MODE_BIT (DM_MODE_READ), 3, 100.0);
+  snprintf (a.target.path, sizeof a.target.path, "/mnt/a");
+  snprintf (a.target.filesystem, sizeof a.target.filesystem, "ext4");
+  snprintf (a.target.device, sizeof a.target.device, "/dev/sdb1");
+  snprintf (a.target.model, sizeof a.target.model, "Samsung SSD 980");
+  snprintf (b.target.path, sizeof b.target.path, "/mnt/b");
+  snprintf (b.target.filesystem, sizeof b.target.filesystem, "tmpfs");
+  snprintf (b.target.device, sizeof b.target.device, "tmpfs");
+  dm_format_local_time (a.started, date, sizeof date);
+  text = compare_text (&a, &b, NULL, names);
+  snprintf (want, sizeof want, "  A: /mnt/a  %s  [ext4, /dev/sdb1, Samsung SSD 980]", date);
+  DM_CHECK_STR (line_of (text, "  A: ", line, sizeof line), want);
+  snprintf (want, sizeof want, "  B: /mnt/b  %s  [tmpfs]", date);
+  DM_CHECK_STR (line_of (text, "  B: ", line, sizeof line), want);
+  /* The filesystems differ too, and the line above the table says so. */
+  DM_CHECK_STR (line_of (text, "Different", line, sizeof line),
+                "Different settings: filesystem ext4 vs tmpfs");
+  free (text);
+
+  /* Saved files: the file, then the target's own path. */
+  static const char *const files[2] = { "before.json", "after.json" };
+  text = compare_text (&a, &b, NULL, files);
+  snprintf (want, sizeof want, "  B: after.json  %s  /mnt/b  [tmpfs]", date);
+  DM_CHECK_STR (line_of (text, "  B: ", line, sizeof line), want);
+  free (text);
+  dm_report_clear (&a);
+  dm_report_clear (&b);
+}
+
 static void
 test_verdict_names (void)
 {
@@ -159,6 +402,9 @@ test_verdict_names (void)
   DM_CHECK_STR (dm_verdict_name (DM_VERDICT_SAME), "same");
   DM_CHECK_STR (dm_verdict_name (DM_VERDICT_BETTER), "better");
   DM_CHECK_STR (dm_verdict_name (DM_VERDICT_WORSE), "worse");
+  DM_CHECK_STR (dm_verdict_name (DM_VERDICT_ONE_RUN), "one-run");
+  DM_CHECK_STR (dm_verdict_words (DM_VERDICT_ONE_RUN, false), "no spread: one run");
+  DM_CHECK_STR (dm_verdict_words (DM_VERDICT_WORSE, false), "worse");
 }
 
 int
@@ -167,5 +413,8 @@ main (void)
   DM_RUN ("/engine/compare/judge-table", test_judge_table);
   DM_RUN ("/engine/compare/build-table", test_build_table);
   DM_RUN ("/engine/compare/verdict-names", test_verdict_names);
+  DM_RUN ("/engine/compare/one-run", test_one_run);
+  DM_RUN ("/engine/compare/settings-differ", test_settings_differ);
+  DM_RUN ("/engine/compare/run-lines", test_run_lines);
   return dm_test_done ();
 }

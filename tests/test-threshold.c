@@ -106,9 +106,10 @@ test_saved_and_compared (void)
   a.n_thresholds = 1;
   a.status = b.status = DM_STATUS_COMPLETE;
   a.results[0].status = b.results[0].status = DM_STATUS_COMPLETE;
-  a.results[0].n_runs = b.results[0].n_runs = 1;
-  a.results[0].iops = a.results[0].runs[0].iops = 95000;
-  b.results[0].iops = b.results[0].runs[0].iops = 40000;
+  /* Two runs each, so the comparison has a spread to judge by. */
+  a.results[0].n_runs = b.results[0].n_runs = 2;
+  a.results[0].iops = a.results[0].runs[0].iops = a.results[0].runs[1].iops = 95000;
+  b.results[0].iops = b.results[0].runs[0].iops = b.results[0].runs[1].iops = 40000;
 
   dm_buf json;
   dm_buf_init (&json);

@@ -2,7 +2,8 @@
  *
  * What a comparison cell says, without a display: the first run's bare
  * figure, a later run's figure with its signed difference, a dash for a
- * test the run lacks, and the colour class that follows the verdict.
+ * test the run lacks, the colour class that follows the verdict, and a
+ * difference from one run: grey, and saying so.
  */
 #include <locale.h>
 #include <math.h>
@@ -88,6 +89,41 @@ test_cell_class (void)
   g_assert_null (dm_compare_cell_class (&cell, FALSE));
 }
 
+/* A difference that rests on one run: the figure and its difference as
+ * usual, grey, with the engine's words under it and in what is spoken. */
+static void
+test_cell_one_run (void)
+{
+  dm_compare c = { .n_runs = 2, .unit = DM_UNIT_MBPS };
+  dm_compare_row row = { 0 };
+  dm_compare_cell judged = { .present = true, .value = 96.8, .diff_percent = -3.2,
+                             .verdict = DM_VERDICT_WORSE, .n_runs = 2 };
+  g_autofree char *text = NULL, *spoken = NULL, *spoken_first = NULL, *spoken_judged = NULL;
+
+  dm_spec_parse ("SEQ1M_Q8T1", &row.spec, NULL, 0);
+  row.mode = DM_MODE_READ;
+  row.cells[0] = (dm_compare_cell) { .present = true, .value = 100, .n_runs = 1 };
+  row.cells[1] = (dm_compare_cell) { .present = true, .value = 96.8, .diff_percent = -3.2,
+                                     .verdict = DM_VERDICT_ONE_RUN, .n_runs = 1 };
+  c.rows = &row;
+  c.n_rows = 1;
+  text = dm_compare_cell_format (&row.cells[1], DM_UNIT_MBPS, FALSE);
+  g_assert_cmpstr (text, ==, "96.80  -3.2%");
+  g_assert_cmpstr (dm_compare_cell_class (&row.cells[1], FALSE), ==, "same");
+  g_assert_cmpstr (dm_compare_cell_note (&row.cells[1], FALSE), ==, "no spread: one run");
+  spoken = dm_compare_cell_describe (&c, 0, 1);
+  g_assert_cmpstr (spoken, ==, "B, SEQ1M / Q8T1 Read: 96.80 MB/s, -3.2% against A, "
+                               "no spread: one run");
+  /* The reference is never judged; a judged cell has no note. */
+  spoken_first = dm_compare_cell_describe (&c, 0, 0);
+  g_assert_cmpstr (spoken_first, ==, "A, SEQ1M / Q8T1 Read: 100.00 MB/s");
+  g_assert_null (dm_compare_cell_note (&row.cells[0], TRUE));
+  g_assert_null (dm_compare_cell_note (&judged, FALSE));
+  row.cells[1] = judged;
+  spoken_judged = dm_compare_cell_describe (&c, 0, 1);
+  g_assert_cmpstr (spoken_judged, ==, "B, SEQ1M / Q8T1 Read: 96.80 MB/s, -3.2% against A, worse");
+}
+
 static void
 test_cell_locale (void)
 {
@@ -153,6 +189,7 @@ main (int    argc,
   g_test_add_func ("/ui/compare/cell-no-verdict", test_cell_no_verdict);
   g_test_add_func ("/ui/compare/cell-meter", test_cell_meter);
   g_test_add_func ("/ui/compare/cell-class", test_cell_class);
+  g_test_add_func ("/ui/compare/cell-one-run", test_cell_one_run);
   g_test_add_func ("/ui/compare/cell-locale", test_cell_locale);
   g_test_add_func ("/ui/compare/threshold-lines", test_threshold_lines);
   return g_test_run ();

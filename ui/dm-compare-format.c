@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The text of one comparison cell. The difference is rounded to one decimal
- * and always signed, so "+0.0%" and "-0.0%" still tell which way it leaned.
+ * The text of one comparison cell and of the lines around the table. The
+ * difference is rounded to one decimal and always signed, so "+0.0%" and
+ * "-0.0%" still tell which way it leaned; what a difference rests on and
+ * which settings differ are the engine's words, as diskmeter-cli says them.
  */
 #include "dm-compare-format.h"
+#include "dm-i18n-ui.h"
 
 #include <math.h>
 
@@ -55,9 +58,130 @@ dm_compare_cell_class (const dm_compare_cell *cell,
     case DM_VERDICT_WORSE:
       return "worse";
     case DM_VERDICT_SAME:
+    case DM_VERDICT_ONE_RUN:
       return "same";
     case DM_VERDICT_NONE:
     default:
       return NULL;
     }
+}
+
+const char *
+dm_compare_cell_note (const dm_compare_cell *cell,
+                      gboolean               first)
+{
+  if (first || !cell->present || cell->verdict != DM_VERDICT_ONE_RUN)
+    return NULL;
+  /* The engine's words, so the window and diskmeter-cli say the same. */
+  return dm_verdict_words (cell->verdict, true);
+}
+
+char *
+dm_compare_run_letter (unsigned i)
+{
+  return i < 26 ? g_strdup_printf ("%c", 'A' + i) : g_strdup_printf ("%u", i + 1);
+}
+
+char *
+dm_compare_cell_describe (const dm_compare *c,
+                          unsigned          row,
+                          unsigned          i)
+{
+  const dm_compare_row *r = &c->rows[row];
+  const dm_compare_cell *cell = &r->cells[i];
+  g_autofree char *letter = dm_compare_run_letter (i);
+  g_autofree char *value = NULL;
+  GString *s = g_string_new (NULL);
+  char name[64];
+
+  dm_spec_label (&r->spec, name, sizeof name);
+  g_string_append_printf (s, "%s, %s %s: ", letter, name, dm_mode_title (r->mode));
+  if (!cell->present)
+    {
+      g_string_append (s, _("not measured"));
+      return g_string_free (s, FALSE);
+    }
+  value = dm_format_value (cell->value, c->unit);
+  g_string_append_printf (s, "%s %s", value, dm_unit_display_name (c->unit));
+  if (i > 0 && cell->verdict != DM_VERDICT_NONE && isfinite (cell->diff_percent))
+    {
+      char diff[32];
+
+      g_snprintf (diff, sizeof diff, "%+.1f%%", cell->diff_percent);
+      /* TRANSLATORS: "-3.2% against A, worse" */
+      g_string_append_printf (s, _(", %s against A, %s"), diff,
+                              dm_verdict_words (cell->verdict, true));
+    }
+  return g_string_free (s, FALSE);
+}
+
+/* Valid UTF-8 for GTK: U+FFFD where a saved text's bytes are not. */
+static void
+append_shown (GString    *s,
+              const char *text)
+{
+  g_autofree char *valid = g_utf8_make_valid (text, -1);
+
+  g_string_append (s, valid);
+}
+
+char *
+dm_compare_legend (const dm_compare *c)
+{
+  GString *legend = g_string_new (NULL);
+  gboolean one_run = FALSE;
+
+  /* Which run is which, in the words a screenshot needs: what was
+   * measured (a RAM disk is not a disk), where and when. */
+  for (unsigned i = 0; i < c->n_runs; i++)
+    {
+      const dm_report *run = c->runs[i];
+      const char *where[DM_COMPARE_WHERE_MAX];
+      unsigned n = dm_compare_where (c, i, NULL, where);
+      g_autofree char *letter = dm_compare_run_letter (i);
+      char date[64] = "";
+
+      if (run->started)
+        dm_format_local_time (run->started, date, sizeof date);
+      g_string_append_printf (legend, "%s%s:", i ? "\n" : "", letter);
+      for (unsigned k = 0; k < n; k++)
+        {
+          g_string_append (legend, k ? " · " : " ");
+          append_shown (legend, where[k]);
+        }
+      if (date[0])
+        g_string_append_printf (legend, " · %s", date);
+      if (run->comment[0])
+        {
+          g_string_append (legend, " · “");
+          append_shown (legend, run->comment);
+          g_string_append (legend, "”");
+        }
+    }
+  for (unsigned r = 0; r < c->n_rows; r++)
+    for (unsigned i = 1; i < c->n_runs; i++)
+      one_run = one_run || c->rows[r].cells[i].verdict == DM_VERDICT_ONE_RUN;
+  if (c->n_runs > 1)
+    {
+      g_string_append_c (legend, '\n');
+      g_string_append (legend, one_run
+                       ? _("Green: better than A, red: worse, grey: within the runs' own spread "
+                           "or no spread: one run. Bars: each figure against the largest in its row.")
+                       : _("Green: better than A, red: worse, grey: within the runs' own spread. "
+                           "Bars: each figure against the largest in its row."));
+    }
+  return g_string_free (legend, FALSE);
+}
+
+char *
+dm_compare_settings_line (const dm_compare *c)
+{
+  dm_buf out;
+  char *line = NULL;
+
+  dm_buf_init (&out);
+  if (dm_compare_write_differences (c, true, &out) && out.data && !out.error)
+    line = g_utf8_make_valid (out.data, -1);
+  dm_buf_free (&out);
+  return line;
 }

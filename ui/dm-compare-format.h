@@ -2,7 +2,9 @@
  *
  * How a comparison cell reads, apart from widgets so a test can check it
  * without a display: the figure as the grid prints it, and for every run
- * after the first its difference to the first in percent with a sign.
+ * after the first its difference to the first in percent with a sign,
+ * what a screen reader says of it, and the words around the table (the
+ * legend, the settings that differ), which the engine's comparison gives.
  */
 #pragma once
 
@@ -17,7 +19,8 @@ G_BEGIN_DECLS
 char       *dm_compare_cell_format (const dm_compare_cell *cell,
                                     dm_unit                unit,
                                     gboolean               first);
-/* The CSS class for a cell's difference: "better", "worse", "same" or NULL. */
+/* The CSS class for a cell's difference: "better", "worse", "same" or NULL.
+ * A difference from one run is "same" too: grey, as nothing judged it. */
 const char *dm_compare_cell_class  (const dm_compare_cell *cell,
                                     gboolean               first);
 /* The length of a cell's meter bar, 0..1: its figure against the largest
@@ -26,5 +29,25 @@ const char *dm_compare_cell_class  (const dm_compare_cell *cell,
 double      dm_compare_cell_meter  (const dm_compare_row  *row,
                                     unsigned               n_runs,
                                     unsigned               i);
+
+/* The words under a cell's figure: "no spread: one run" where a side has
+ * one run, so its difference is no verdict; NULL otherwise. */
+const char *dm_compare_cell_note   (const dm_compare_cell *cell,
+                                    gboolean               first);
+/* A cell as a screen reader says it: "B, SEQ1M / Q8T1 Read: 96.80 MB/s,
+ * -3.2% against A, no spread: one run". */
+char       *dm_compare_cell_describe (const dm_compare *c,
+                                      unsigned          row,
+                                      unsigned          i);
+/* "A", "B", ... "Z", then "27", as the columns are headed. */
+char       *dm_compare_run_letter  (unsigned               i);
+/* The legend under the table: one line per run that says where (path,
+ * filesystem, device, model, each once), when and its comment, then what
+ * the colours mean. */
+char       *dm_compare_legend      (const dm_compare      *c);
+/* The line above the table naming the settings that differ between the
+ * runs ("Different settings: test size 1 GiB vs 64 MiB; count 5 vs 1"),
+ * or NULL when they agree. */
+char       *dm_compare_settings_line (const dm_compare    *c);
 
 G_END_DECLS

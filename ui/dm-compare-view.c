@@ -16,6 +16,7 @@ struct _DmCompareView
   GtkWidget   parent_instance;
 
   GtkWidget  *box;
+  GtkWidget  *settings_label; /* the settings that differ, above the table */
   GtkWidget  *table;
   GtkWidget  *legend_label;
 
@@ -71,17 +72,12 @@ header_button (DmCompareView *self,
   return button;
 }
 
-static char *
-run_letter (unsigned i)
-{
-  return i < 26 ? g_strdup_printf ("%c", 'A' + i) : g_strdup_printf ("%u", i + 1);
-}
-
 void
 dm_compare_view_refresh (DmCompareView *self)
 {
   dm_compare *c = self->compare;
-  GString *legend;
+  g_autofree char *legend = NULL;
+  g_autofree char *differ = NULL;
 
   g_return_if_fail (DM_IS_COMPARE_VIEW (self));
   clear_table (self);
@@ -89,8 +85,15 @@ dm_compare_view_refresh (DmCompareView *self)
   if (!c)
     {
       gtk_label_set_text (GTK_LABEL (self->legend_label), "");
+      gtk_label_set_text (GTK_LABEL (self->settings_label), "");
+      gtk_widget_set_visible (self->settings_label, FALSE);
       return;
     }
+
+  /* Runs made another way say so before any figure is read. */
+  differ = dm_compare_settings_line (c);
+  gtk_label_set_text (GTK_LABEL (self->settings_label), differ ? differ : "");
+  gtk_widget_set_visible (self->settings_label, differ != NULL);
 
   /* Every run's column as wide as the widest: a bar's length is a share of
    * its cell, so cells of one width keep the bars' lengths in the figures'
@@ -99,7 +102,7 @@ dm_compare_view_refresh (DmCompareView *self)
   gtk_grid_attach (GTK_GRID (self->table), header_button (self, _ ("Test"), -1), 0, 0, 1, 1);
   for (unsigned i = 0; i < c->n_runs; i++)
     {
-      g_autofree char *letter = run_letter (i);
+      g_autofree char *letter = dm_compare_run_letter (i);
       g_autofree char *title = g_strdup_printf ("%s  %s", letter, dm_unit_display_name (c->unit));
 
       gtk_grid_attach (GTK_GRID (self->table), header_button (self, title, i), i + 1, 0, 1, 1);
@@ -124,12 +127,27 @@ dm_compare_view_refresh (DmCompareView *self)
           const dm_compare_cell *cell = &row->cells[i];
           g_autofree char *text = dm_compare_cell_format (cell, c->unit, i == 0);
           const char *verdict = dm_compare_cell_class (cell, i == 0);
+          const char *note = dm_compare_cell_note (cell, i == 0);
+          g_autofree char *spoken = dm_compare_cell_describe (c, r, i);
           GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
           GtkWidget *meter;
 
           label = gtk_label_new (text);
           gtk_label_set_xalign (GTK_LABEL (label), 1);
           gtk_box_append (GTK_BOX (box), label);
+          if (note)
+            {
+              /* Smaller, under the figure: why this difference is grey. */
+              PangoAttrList *small = pango_attr_list_new ();
+              GtkWidget *why = gtk_label_new (note);
+
+              pango_attr_list_insert (small, pango_attr_scale_new (0.6));
+              gtk_label_set_attributes (GTK_LABEL (why), small);
+              pango_attr_list_unref (small);
+              gtk_label_set_xalign (GTK_LABEL (why), 1);
+              gtk_widget_add_css_class (why, "compare-note");
+              gtk_box_append (GTK_BOX (box), why);
+            }
           /* The bar under the figure, as under a tile's, but linear against
            * the row's largest figure: the picture of a comparison is the
            * ratio, which a logarithmic bar would flatten. One colour; the
@@ -144,6 +162,11 @@ dm_compare_view_refresh (DmCompareView *self)
           gtk_widget_set_visible (meter, cell->present);
           gtk_box_append (GTK_BOX (box), meter);
 
+          /* One sentence per cell for a screen reader: the figure, its
+           * difference and what that difference rests on. */
+          gtk_accessible_update_property (GTK_ACCESSIBLE (box), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                          spoken, -1);
+          gtk_widget_set_tooltip_text (box, note ? spoken : NULL);
           gtk_widget_set_hexpand (box, TRUE);
           gtk_size_group_add_widget (self->columns, box);
           gtk_widget_add_css_class (box, "compare-cell");
@@ -155,34 +178,8 @@ dm_compare_view_refresh (DmCompareView *self)
         }
     }
 
-  /* Which run is which, in the words a screenshot needs: where and when. */
-  legend = g_string_new (NULL);
-  for (unsigned i = 0; i < c->n_runs; i++)
-    {
-      const dm_report *run = c->runs[i];
-      g_autofree char *letter = run_letter (i);
-      char date[64] = "";
-
-      if (run->started)
-        dm_format_local_time (run->started, date, sizeof date);
-      /* GTK takes only UTF-8: U+FFFD where a saved text's bytes are not. */
-      g_autofree char *where = g_utf8_make_valid (run->target.path[0] ? run->target.path
-                                                  : (c->names[i] ? c->names[i] : ""), -1);
-      g_autofree char *model = g_utf8_make_valid (run->target.model, -1);
-      g_autofree char *comment = g_utf8_make_valid (run->comment, -1);
-      g_string_append_printf (legend, "%s%s: %s", i ? "\n" : "", letter, where);
-      if (model[0])
-        g_string_append_printf (legend, " · %s", model);
-      if (date[0])
-        g_string_append_printf (legend, " · %s", date);
-      if (comment[0])
-        g_string_append_printf (legend, " · “%s”", comment);
-    }
-  if (c->n_runs > 1)
-    g_string_append (legend, "\nGreen: better than A, red: worse, grey: within the runs' own spread."
-                             " Bars: each figure against the largest in its row.");
-  gtk_label_set_text (GTK_LABEL (self->legend_label), legend->str);
-  g_string_free (legend, TRUE);
+  legend = dm_compare_legend (c);
+  gtk_label_set_text (GTK_LABEL (self->legend_label), legend);
 }
 
 void
@@ -216,6 +213,7 @@ dm_compare_view_class_init (DmCompareViewClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/io/github/diskmeter/Diskmeter/dm-compare-view.ui");
   gtk_widget_class_bind_template_child (widget_class, DmCompareView, box);
+  gtk_widget_class_bind_template_child (widget_class, DmCompareView, settings_label);
   gtk_widget_class_bind_template_child (widget_class, DmCompareView, table);
   gtk_widget_class_bind_template_child (widget_class, DmCompareView, legend_label);
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);

@@ -27,6 +27,7 @@ struct _DmComparison
   char            *target;        /* NULL: plain runs */
   const dm_report *grid;          /* the first target's: the window's grid */
   dm_report        b;             /* the second target's finished figures */
+  dm_target_info   b_target;      /* the second target, probed before its run */
   dm_report        live_a, live_b; /* shallow views of a running job's figures */
   guint            live_complete; /* completed results when the view was built */
 
@@ -189,6 +190,13 @@ dm_comparison_prepare (DmComparison       *self,
       return FALSE;
     }
   dm_report_clear (&self->b);
+  /* The live legend names B's own filesystem and device, not A's: probed
+   * here, as the window probes its target before a run, since the
+   * runner's own probe belongs to its thread until the run ends. */
+  memset (&self->b_target, 0, sizeof self->b_target);
+  if (dm_target_probe (self->target, &self->b_target) != 0)
+    memset (&self->b_target, 0, sizeof self->b_target);
+  g_strlcpy (self->b_target.path, self->target, sizeof self->b_target.path);
   self->grid = grid;
   self->live_complete = G_MAXUINT;
   dm_comparison_live (self, job);
@@ -221,8 +229,7 @@ dm_comparison_live (DmComparison *self,
   self->live_b = *self->grid;
   self->live_b.results = (dm_result *) b_results;
   self->live_b.n_results = n_b;
-  g_strlcpy (self->live_b.target.path, self->target, sizeof self->live_b.target.path);
-  self->live_b.target.model[0] = '\0';
+  self->live_b.target = self->b_target;
   compare_two (self, &self->live_a, &self->live_b);
 }
 
