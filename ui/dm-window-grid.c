@@ -9,6 +9,7 @@
 #include "dm-i18n-ui.h"
 
 #include "dm-latency-view.h"
+#include "dm-reason.h"
 #include "dm-tile.h"
 
 /* --- latency detail -------------------------------------------------------- */
@@ -157,28 +158,32 @@ _dm_window_grid_show (DmWindow        *self,
   g_autofree char *description = NULL;
   DmTileState state;
 
-  /* A column the run mode leaves out, or a row the run on screen did not
-   * reach (a single row's run, a stop, a saved run of other tests): an
-   * empty tile, which no screenshot can pass off as a measured 0. Before
-   * any run, and while one goes, a test still to run shows 0.00. */
-  if (!res || (res->status == DM_STATUS_PENDING && !live && !has_value && !self->job
-               && self->report.finished))
+  /* Two looks for a tile without a figure. A test that may still get one
+   * (before any run, queued in a run, or measured now but before its
+   * first sample) shows the unit's 0 in grey. One the run on screen is
+   * over without (a column the run mode leaves out, a row it did not
+   * reach, the test Stop cut short, a column added to a saved run) is an
+   * empty tile, which no screenshot can pass off as a measured 0. */
+  if (!res || (!live && !has_value && !self->job && self->report.finished
+               && res->status != DM_STATUS_FAILED))
     {
       char name[64];
       g_autofree char *not_run = NULL;
 
       dm_spec_label (&self->layout.rows[r], name, sizeof name);
-      not_run = g_strdup_printf ("%s %s: not run", name, dm_mode_title (self->layout.columns[c]));
+      not_run = g_strdup_printf (res && res->status == DM_STATUS_CANCELLED ? _("%s %s: stopped")
+                                                                           : _("%s %s: not run"),
+                                 name, dm_mode_title (self->layout.columns[c]));
       dm_tile_set_state (tile, DM_TILE_NOT_RUN);
       gtk_widget_remove_css_class (GTK_WIDGET (tile), "threshold-green");
       gtk_widget_remove_css_class (GTK_WIDGET (tile), "threshold-red");
-      dm_tile_set_figure (tile, "", 0);
+      dm_tile_set_no_figure (tile, "");
       dm_tile_set_device (tile, NULL);
       dm_tile_set_description (tile, not_run);
       return;
     }
 
-  if (res && res->status == DM_STATUS_FAILED)
+  if (res->status == DM_STATUS_FAILED)
     state = DM_TILE_FAILED;
   else if (live)
     state = DM_TILE_RUNNING;
@@ -202,16 +207,26 @@ _dm_window_grid_show (DmWindow        *self,
     else if (colour == DM_COLOUR_RED)
       gtk_widget_add_css_class (GTK_WIDGET (tile), "threshold-red");
   }
-  /* A failed test shows a word, not a 0.00 that could pass for a figure. */
-  dm_tile_set_figure (tile, state == DM_TILE_FAILED ? _("Error") : digits,
-                      has_value ? dm_meter_fraction (res->mb_per_s) : 0);
+  /* A failed test shows a word, not a 0.00 that could pass for a figure.
+   * The meter follows the figure beside it, in its unit: fuller is more
+   * MB/s or IOPS, or less latency. */
+  if (state == DM_TILE_FAILED)
+    dm_tile_set_figure (tile, _("Error"), 0);
+  else if (has_value)
+    dm_tile_set_figure (tile, digits, dm_meter_fraction_in (value, self->unit));
+  else
+    dm_tile_set_no_figure (tile, digits);
   dm_tile_set_device (tile, state == DM_TILE_DONE ? res : NULL);
   description = dm_tile_describe (&self->layout.rows[r], self->layout.columns[c],
                                   value, self->unit, has_value);
   if (state == DM_TILE_FAILED && res->error[0])
     {
-      g_autofree char *reason = g_utf8_make_valid (res->error, -1);
-      g_autofree char *failed = g_strdup_printf ("%s (failed: %s)", description, reason);
+      /* The engine stores its reason in English; the user reads it in
+       * their language, as diskmeter-cli prints it. */
+      char shown[sizeof res->error * 2];
+      g_autofree char *reason
+        = g_utf8_make_valid (dm_reason_shown (res->error, shown, sizeof shown), -1);
+      g_autofree char *failed = g_strdup_printf (_("%s (failed: %s)"), description, reason);
       dm_tile_set_description (tile, failed);
     }
   else
