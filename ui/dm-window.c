@@ -18,6 +18,7 @@
 
 #include "dm-format.h"
 #include "dm-measure.h"
+#include "dm-reason.h"
 #include "dm-screenshot.h"
 #include "dm-tile.h"
 #include "dm-ui.h"
@@ -193,11 +194,75 @@ _dm_window_rebuild_grid (DmWindow *self)
   _dm_window_compute_layout (self, &self->layout);
   _dm_window_grid_build (self);
   _dm_window_reset_report (self);
+  dm_report_clear (&self->columns_kept);
+  self->columns_stale = FALSE;
   _dm_window_sync_modes (self, FALSE);
   /* The footer and title too: the title names the profile, and the
    * figures' date went with them. */
   _dm_window_refresh (self);
   self->layout_stale = FALSE;
+}
+
+/* Only the columns changed (Mix ticked or unticked): the grid's widgets
+ * start over, its figures do not. A column still shown keeps its figures
+ * with the run's own settings, date and machine, so a saved run opened
+ * and then shown with Mix keeps its Read and Write, and the new column is
+ * empty (not run) until a run measures it. A column taken away keeps its
+ * figures aside, out of the exports as it is off the screen, and they
+ * come back with it while the grid still shows the same run. */
+void
+_dm_window_rebuild_columns (DmWindow *self)
+{
+  dm_report old = self->report;
+  dm_report hidden;
+  unsigned n_hidden = 0;
+
+  memset (&self->report, 0, sizeof self->report);
+  _dm_window_compute_layout (self, &self->layout);
+  _dm_window_grid_build (self);
+  _dm_window_reset_report (self);
+
+  /* Figures of a column going away, kept for the same run. */
+  memset (&hidden, 0, sizeof hidden);
+  for (unsigned i = 0; i < old.n_results; i++)
+    n_hidden += old.results[i].status != DM_STATUS_PENDING
+                && !dm_report_find (&self->report, &old.results[i].spec, old.results[i].mode);
+  if (n_hidden
+      && dm_report_init (&hidden, &old.settings, self->layout.rows, self->layout.n_rows,
+                         DM_MODES_ALL) == 0)
+    {
+      for (unsigned i = 0; i < old.n_results; i++)
+        {
+          dm_result *slot = dm_report_find (&hidden, &old.results[i].spec, old.results[i].mode);
+
+          if (slot && !dm_report_find (&self->report, &old.results[i].spec, old.results[i].mode))
+            dm_result_copy (slot, &old.results[i]);
+        }
+      dm_report_copy_run (&hidden, &old);
+    }
+
+  /* The figures still shown, and those a column brings back. */
+  for (unsigned i = 0; i < self->report.n_results; i++)
+    {
+      dm_result *mine = &self->report.results[i];
+      const dm_result *was = dm_report_find (&old, &mine->spec, mine->mode);
+
+      if (!was || was->status == DM_STATUS_PENDING)
+        was = self->columns_kept.started == old.started && old.finished
+                ? dm_report_find (&self->columns_kept, &mine->spec, mine->mode)
+                : NULL;
+      if (was)
+        dm_result_copy (mine, was);
+    }
+  dm_report_copy_run (&self->report, &old);
+  dm_report_clear (&old);
+  dm_report_clear (&self->columns_kept);
+  if (n_hidden)
+    self->columns_kept = hidden;
+
+  _dm_window_sync_modes (self, FALSE);
+  _dm_window_refresh (self);
+  self->columns_stale = FALSE;
 }
 
 void
@@ -376,6 +441,8 @@ on_job_finished (DmJob    *job,
 
   if (self->layout_stale)
     _dm_window_rebuild_grid (self);
+  else if (self->columns_stale)
+    _dm_window_rebuild_columns (self);
   else
     _dm_window_refresh (self);
   gtk_label_set_text (GTK_LABEL (self->time_label), "");
@@ -392,14 +459,22 @@ on_job_finished (DmJob    *job,
   else
     {
       _dm_window_set_status (self, _("Failed"));
+      char shown[sizeof self->report.error * 2];
+
+      /* The report keeps the engine's English; the user reads it in their
+       * language, as diskmeter-cli prints it. */
       message = g_strdup_printf (_("The run failed: %s"),
-                                 self->report.error[0] ? self->report.error : dm_strerror (code));
+                                 self->report.error[0]
+                                   ? dm_reason_shown (self->report.error, shown, sizeof shown)
+                                   : dm_strerror (code));
       dm_window_show_error (self, message);
     }
 
   if (!message && self->report.warning[0])
     {
-      message = g_strdup (self->report.warning);
+      char shown[sizeof self->report.warning * 2];
+
+      message = g_strdup (dm_reason_shown (self->report.warning, shown, sizeof shown));
       dm_window_show_error (self, message);
     }
 
@@ -409,12 +484,14 @@ on_job_finished (DmJob    *job,
       if (self->report.results[i].status == DM_STATUS_FAILED && self->report.results[i].error[0])
         {
           char name[64];
+          char shown[sizeof self->report.results[i].error * 2];
           g_autofree char *m = NULL;
 
           dm_spec_label (&self->report.results[i].spec, name, sizeof name);
-          m = g_strdup_printf ("%s %s failed: %s", name,
+          m = g_strdup_printf (_("%s %s failed: %s"), name,
                                dm_mode_title (self->report.results[i].mode),
-                               self->report.results[i].error);
+                               dm_reason_shown (self->report.results[i].error, shown,
+                                                sizeof shown));
           dm_window_show_error (self, m);
           break;
         }
@@ -452,6 +529,8 @@ _dm_window_start (DmWindow *self,
     _dm_window_update_target_info (self);
   if (self->layout_stale || _dm_window_run_modes (self) != self->run_modes)
     _dm_window_rebuild_grid (self);
+  else if (self->columns_stale)
+    _dm_window_rebuild_columns (self);
 
   _dm_window_engine_settings (self, &s);
   if (dm_settings_check (&s, why, sizeof why) != 0)
@@ -685,6 +764,7 @@ dm_window_finalize (GObject *object)
 
   g_clear_object (&self->comparison);
   dm_report_clear (&self->report);
+  dm_report_clear (&self->columns_kept);
   g_ptr_array_unref (self->target_paths);
   G_OBJECT_CLASS (dm_window_parent_class)->finalize (object);
 }
