@@ -228,6 +228,9 @@ timeout 60 "$DM_GUI" --target "$out" --save-screenshot "$out/fresh.png" --quit-w
 dm_check "the fresh grid saves its picture" test -s "$out/fresh.png"
 if [ -s "$out/fresh.png" ] && [ -s "$out/MB.png" ]; then
   read -r fw fh < <(tiles size "$out/fresh.png")
+  # The grid's band: from above the first row's tiles to the last bar.
+  top=$(head -n1 "$out/MB.bars" | awk '{ print $2 - 45 }')
+  bottom=$(tail -n1 "$out/MB.bars" | awk '{ print $2 }')
   box=($(( fw / 4 )) "$top" $(( fw - 20 )) "$bottom")
   grey=$(tiles darkest "$out/fresh.png" "${box[@]}")
   black=$(tiles darkest "$out/MB.png" "${box[@]}")

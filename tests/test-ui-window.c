@@ -1156,7 +1156,18 @@ tile_ink (GtkWidget *tile)
   GskRenderNode *node;
   GdkTexture *texture;
   guint ink = 0;
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
 
+  /* A grid just built is laid out on the next frame. */
+  while ((w <= 0 || h <= 0) && g_get_monotonic_time () < deadline)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      w = gtk_widget_get_width (tile);
+      h = gtk_widget_get_height (tile);
+    }
+  g_assert_cmpint (w, >, 0);
+  g_free (data);
+  data = g_malloc ((gsize) w * h * 4);
   GTK_WIDGET_GET_CLASS (tile)->snapshot (tile, snapshot);
   node = gtk_snapshot_free_to_node (snapshot);
   g_assert_true (gsk_renderer_realize (renderer, NULL, &error));

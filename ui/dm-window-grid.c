@@ -233,6 +233,57 @@ _dm_window_grid_show (DmWindow        *self,
     dm_tile_set_description (tile, description);
 }
 
+/* The grid's new columns (Mix on or off) over old, the report before it.
+ * A column still shown keeps its figures with the run's own settings,
+ * date and machine, so a saved run opened and then shown with Mix keeps
+ * its Read and Write, and the new column is empty (not run) until a run
+ * measures it. A column taken away keeps its figures aside, out of the
+ * exports as it is off the screen, and they come back with it while the
+ * grid still shows the same run. */
+void
+_dm_window_grid_keep (DmWindow        *self,
+                      const dm_report *old)
+{
+  dm_report hidden;
+  unsigned n_hidden = 0;
+
+  memset (&hidden, 0, sizeof hidden);
+  for (unsigned i = 0; i < old->n_results; i++)
+    n_hidden += old->results[i].status != DM_STATUS_PENDING
+                && !dm_report_find (&self->report, &old->results[i].spec, old->results[i].mode);
+  if (n_hidden
+      && dm_report_init (&hidden, &old->settings, self->layout.rows, self->layout.n_rows,
+                         DM_MODES_ALL) == 0)
+    {
+      for (unsigned i = 0; i < old->n_results; i++)
+        {
+          dm_result *slot = dm_report_find (&hidden, &old->results[i].spec, old->results[i].mode);
+
+          if (slot && !dm_report_find (&self->report, &old->results[i].spec, old->results[i].mode))
+            dm_result_copy (slot, &old->results[i]);
+        }
+      dm_report_copy_run (&hidden, old);
+    }
+
+  /* The figures still shown, and those a column brings back. */
+  for (unsigned i = 0; i < self->report.n_results; i++)
+    {
+      dm_result *mine = &self->report.results[i];
+      const dm_result *was = dm_report_find (old, &mine->spec, mine->mode);
+
+      if (!was || was->status == DM_STATUS_PENDING)
+        was = self->columns_kept.started == old->started && old->finished
+                ? dm_report_find (&self->columns_kept, &mine->spec, mine->mode)
+                : NULL;
+      if (was)
+        dm_result_copy (mine, was);
+    }
+  dm_report_copy_run (&self->report, old);
+  dm_report_clear (&self->columns_kept);
+  if (n_hidden)
+    self->columns_kept = hidden;
+}
+
 gboolean
 _dm_window_grid_find (DmWindow        *self,
                       const dm_result *res,

@@ -121,6 +121,10 @@ void        _dm_window_grid_show           (DmWindow        *self,
                                             guint            c,
                                             const dm_result *res,
                                             gboolean         live);
+/* Mix on or off: old's figures of the columns still shown, and those a
+ * column shown again had, into the grid's new report. */
+void        _dm_window_grid_keep           (DmWindow        *self,
+                                            const dm_report *old);
 gboolean    _dm_window_grid_find           (DmWindow        *self,
                                             const dm_result *res,
                                             guint           *row,
