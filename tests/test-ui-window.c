@@ -13,6 +13,8 @@
  */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <libintl.h>
+#include <locale.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -1226,6 +1228,59 @@ test_no_figure_look (void)
   reset_settings ();
 }
 
+/* A failed tile says why in the user's language, as diskmeter-cli does:
+ * the report keeps the engine's English, the tooltip and spoken label
+ * give the catalogue's sentence with the names put back. */
+static void
+test_tile_reason_translated (void)
+{
+  const char *root = g_getenv ("DM_BUILD_ROOT");
+  g_autofree char *po = g_build_filename (root ? root : ".", "po", NULL);
+  g_autofree char *mo = g_build_filename (po, "de", "LC_MESSAGES", "diskmeter.mo", NULL);
+  g_autofree char *old_language = g_strdup (g_getenv ("LANGUAGE"));
+  g_autofree char *old_locale = g_strdup (setlocale (LC_MESSAGES, NULL));
+  dm_report *report;
+  dm_result *res;
+  dm_spec spec;
+  GtkWidget *tile;
+
+  if (!g_file_test (mo, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("built without translations: no German catalogue");
+      return;
+    }
+  bindtextdomain ("diskmeter", po);
+  bind_textdomain_codeset ("diskmeter", "UTF-8");
+  /* gettext reads LANGUAGE in any locale but C. */
+  setlocale (LC_MESSAGES, "C.UTF-8");
+  g_setenv ("LANGUAGE", "de", TRUE);
+
+  g_settings_set_string (settings, "profile", "default");
+  dm_ui_test_spin ();
+  report = _dm_window_get_report (window);
+  g_assert_cmpint (dm_spec_parse ("SEQ1M_Q8T1", &spec, NULL, 0), ==, 0);
+  res = dm_report_find (report, &spec, DM_MODE_WRITE);
+  res->status = DM_STATUS_FAILED;
+  g_strlcpy (res->error, "no permission to create a file in /mnt/x", sizeof res->error);
+  _dm_window_refresh (window);
+  tile = _dm_window_get_tile (window, 0, 1);
+  g_test_message ("failed tile: %s", gtk_widget_get_tooltip_text (tile));
+  g_assert_cmpint (dm_tile_get_state (DM_TILE (tile)), ==, DM_TILE_FAILED);
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (tile), "/mnt/x"));
+  g_assert_null (strstr (gtk_widget_get_tooltip_text (tile), "no permission"));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (tile), "fehlgeschlagen"));
+  /* The report keeps the engine's English. */
+  g_assert_cmpstr (res->error, ==, "no permission to create a file in /mnt/x");
+
+  if (old_language)
+    g_setenv ("LANGUAGE", old_language, TRUE);
+  else
+    g_unsetenv ("LANGUAGE");
+  setlocale (LC_MESSAGES, old_locale);
+  dm_result_reset (res);
+  reset_settings ();
+}
+
 static void
 on_script_done (gpointer data,
                 int      status)
@@ -1474,6 +1529,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/mix-keeps-opened", test_mix_keeps_opened);
   g_test_add_func ("/ui/window/tile-width-units", test_tile_width_units);
   g_test_add_func ("/ui/window/no-figure-look", test_no_figure_look);
+  g_test_add_func ("/ui/window/tile-reason-translated", test_tile_reason_translated);
   g_test_add_func ("/ui/app/options-rewrite", test_options_rewrite);
   g_test_add_func ("/ui/script/every-window", test_script_every_window);
   g_test_add_func ("/ui/script/window-gone", test_script_window_gone);
