@@ -211,7 +211,8 @@ _dm_window_grid_show (DmWindow        *self,
    * The meter follows the figure beside it, in its unit: fuller is more
    * MB/s or IOPS, or less latency. */
   if (state == DM_TILE_FAILED)
-    dm_tile_set_figure (tile, _("Error"), 0);
+    dm_tile_set_figure (tile, _("Error"),
+                        has_value ? dm_meter_fraction_in (value, self->unit) : 0);
   else if (has_value)
     dm_tile_set_figure (tile, digits, dm_meter_fraction_in (value, self->unit));
   else
