@@ -23,10 +23,21 @@ test_value_units (void)
     { 1.234567, DM_UNIT_GBPS, "1.235" },
     { 0, DM_UNIT_GBPS, "0.000" },
     { 12.5, DM_UNIT_GBPS, "12.500" },
-    { 301234.567, DM_UNIT_IOPS, "301234.57" },
+    /* Whole IOPS: "72890.00" had hundredths of an I/O per second. */
+    { 72890.004, DM_UNIT_IOPS, "72890" },
+    { 3224.4, DM_UNIT_IOPS, "3224" },
+    { 301234.567, DM_UNIT_IOPS, "301235" },
     { 1500000.4, DM_UNIT_IOPS, "1500000" },
+    /* Only a disk slower than 10 IOPS keeps its hundredths. */
+    { 3.456, DM_UNIT_IOPS, "3.46" },
+    { 0, DM_UNIT_IOPS, "0.00" },
     { 88.123, DM_UNIT_US, "88.12" },
     { 12345.678, DM_UNIT_US, "12345.68" },
+    /* CrystalDiskMark's: hundredths up to a million, then whole. */
+    { 999999.99, DM_UNIT_US, "999999.99" },
+    { 1234567.8, DM_UNIT_US, "1234568" },
+    { 999999.99, DM_UNIT_MBPS, "999999.99" },
+    { 1234567.8, DM_UNIT_MBPS, "1234568" },
     { -3, DM_UNIT_MBPS, "0.00" },
     { NAN, DM_UNIT_IOPS, "0.00" },
     { INFINITY, DM_UNIT_MBPS, "0.00" },
@@ -104,6 +115,45 @@ test_meter_fraction (void)
   /* More is always fuller. */
   for (double v = 0.2; v < 1e5; v *= 1.7)
     g_assert_cmpfloat (dm_meter_fraction (v), <, dm_meter_fraction (v * 1.7));
+}
+
+/* The meter follows the figure beside it in every unit: more MB/s, GB/s
+ * or IOPS is fuller, and less latency is fuller (CrystalDiskMark's µs
+ * meter: 1 s empty, 1 µs full). */
+static void
+test_meter_units (void)
+{
+  /* The issue's two figures: 72,890 IOPS (RND4K) drew a shorter bar than
+   * 3,224 IOPS (SEQ1M) because the bar followed their MB/s. */
+  g_assert_cmpfloat (dm_meter_fraction_in (72890, DM_UNIT_IOPS), >,
+                     dm_meter_fraction_in (3224, DM_UNIT_IOPS));
+  g_assert_cmpfloat_with_epsilon (dm_meter_fraction_in (10, DM_UNIT_IOPS), 0.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (dm_meter_fraction_in (1e4, DM_UNIT_IOPS), 3.0 / 6, 1e-9);
+  g_assert_cmpfloat_with_epsilon (dm_meter_fraction_in (1e7, DM_UNIT_IOPS), 1.0, 1e-9);
+  /* GB/s draws what the same MB/s draws. */
+  g_assert_cmpfloat_with_epsilon (dm_meter_fraction_in (3.51972, DM_UNIT_GBPS),
+                                  dm_meter_fraction_in (3519.72, DM_UNIT_MBPS), 1e-9);
+  g_assert_cmpfloat_with_epsilon (dm_meter_fraction_in (3519.72, DM_UNIT_MBPS),
+                                  dm_meter_fraction (3519.72), 1e-12);
+  /* Latency: 1 µs full, 1 s empty, a decade a sixth. */
+  g_assert_cmpfloat_with_epsilon (dm_meter_fraction_in (1, DM_UNIT_US), 1.0, 1e-9);
+  g_assert_cmpfloat_with_epsilon (dm_meter_fraction_in (1000, DM_UNIT_US), 0.5, 1e-9);
+  g_assert_cmpfloat_with_epsilon (dm_meter_fraction_in (1e6, DM_UNIT_US), 0.0, 1e-9);
+  g_assert_cmpfloat (dm_meter_fraction_in (0.2, DM_UNIT_US), ==, 1.0);
+  g_assert_cmpfloat (dm_meter_fraction_in (5e6, DM_UNIT_US), ==, 0.0);
+  for (dm_unit u = 0; u < DM_N_UNITS; u++)
+    {
+      g_assert_cmpfloat (dm_meter_fraction_in (0, u), ==, 0.0);
+      g_assert_cmpfloat (dm_meter_fraction_in (NAN, u), ==, 0.0);
+      g_assert_cmpfloat (dm_meter_fraction_in (-1, u), ==, 0.0);
+    }
+  for (double v = 11; v < 1e5; v *= 1.7)
+    {
+      g_assert_cmpfloat (dm_meter_fraction_in (v, DM_UNIT_IOPS), <,
+                         dm_meter_fraction_in (v * 1.7, DM_UNIT_IOPS));
+      g_assert_cmpfloat (dm_meter_fraction_in (v, DM_UNIT_US), >,
+                         dm_meter_fraction_in (v * 1.7, DM_UNIT_US));
+    }
 }
 
 typedef struct
@@ -284,6 +334,7 @@ main (int   argc,
   g_test_add_func ("/ui/format/value-units", test_value_units);
   g_test_add_func ("/ui/format/value-locale", test_value_locale);
   g_test_add_func ("/ui/format/meter-fraction", test_meter_fraction);
+  g_test_add_func ("/ui/format/meter-units", test_meter_units);
   g_test_add_func ("/ui/format/layout-profiles", test_layout_profiles);
   g_test_add_func ("/ui/format/layout-custom", test_layout_custom);
   g_test_add_func ("/ui/format/describe", test_describe);

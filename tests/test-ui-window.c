@@ -13,6 +13,8 @@
  */
 #include <glib/gstdio.h>
 #include <gtk/gtk.h>
+#include <libintl.h>
+#include <locale.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -561,6 +563,11 @@ test_stop_mid_run (void)
   g_assert_cmpint (dm_tile_get_state (DM_TILE (_dm_window_get_tile (window, 0, 0))), ==,
                    DM_TILE_DONE);
   g_assert_cmpint (_dm_window_get_report (window)->status, ==, DM_STATUS_CANCELLED);
+  /* The stopped write has no figure: an empty tile, as every test a run is
+   * over without, not the grey 0.00 of a test still to come. */
+  g_assert_cmpint (dm_tile_get_state (DM_TILE (_dm_window_get_tile (window, 0, 1))), ==,
+                   DM_TILE_NOT_RUN);
+  assert_label (_dm_window_get_tile (window, 0, 1), "SEQ1M / Q8T1 Write: stopped");
 
   g_rmdir (dir);
   g_settings_reset (settings, "target");
@@ -993,6 +1000,287 @@ test_rows_not_run (void)
   g_assert_cmpstr (dm_tile_get_digits (DM_TILE (_dm_window_get_tile (window, 3, 1))), ==, "0.00");
 }
 
+/* A fixture of tests/pixels, the saved runs the pictures are made of. */
+static char *
+pixels_fixture (const char *name)
+{
+  const char *root = g_getenv ("DM_SOURCE_ROOT");
+
+  if (!root)
+    g_error ("DM_SOURCE_ROOT is not set (run through meson test)");
+  return g_build_filename (root, "tests", "pixels", name, NULL);
+}
+
+/* Ticking Mix over an opened run keeps every figure: the tiles' spoken
+ * labels, the footer's date and the JSON a save writes; the Mix column
+ * beside them is empty ("not run"). Unticked and ticked again, a run's
+ * own Mix figures come back. */
+static void
+test_mix_keeps_opened (void)
+{
+  g_autofree char *run = pixels_fixture ("run.json");
+  g_autofree char *mix = pixels_fixture ("mix.json");
+  g_autofree char *dir = g_dir_make_tmp ("diskmeter-ui-mix-XXXXXX", NULL);
+  g_autofree char *json = g_build_filename (dir, "saved.json", NULL);
+  g_autofree char *footer = NULL;
+  g_autofree char *mix_label = NULL;
+  g_autoptr (GError) error = NULL;
+  dm_report saved;
+  char why[200];
+  dm_spec spec;
+
+  g_assert_true (dm_window_open_saved (window, run, &error));
+  g_assert_no_error (error);
+  dm_ui_test_spin ();
+  g_assert_cmpuint (_dm_window_get_n_columns (window), ==, 2);
+  assert_label (_dm_window_get_tile (window, 0, 0), "SEQ1M Q8T1 Read: 6262.54 MB/s");
+  footer = g_strdup (gtk_label_get_text (GTK_LABEL (window->footer_label)));
+
+  g_settings_set_boolean (settings, "mix", TRUE);
+  dm_ui_test_spin ();
+  g_assert_cmpuint (_dm_window_get_n_columns (window), ==, 3);
+  assert_label (_dm_window_get_tile (window, 0, 0), "SEQ1M Q8T1 Read: 6262.54 MB/s");
+  assert_label (_dm_window_get_tile (window, 3, 1), "RND4K Q1T1 Write: 271.92 MB/s");
+  for (guint r = 0; r < 4; r++)
+    {
+      GtkWidget *tile = _dm_window_get_tile (window, r, 2);
+
+      g_assert_cmpint (dm_tile_get_state (DM_TILE (tile)), ==, DM_TILE_NOT_RUN);
+      g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (tile), "Mix: not run"));
+    }
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (window->footer_label)), ==, footer);
+  g_assert_true (_dm_window_export_to (window, DM_EXPORT_JSON, json, &error));
+  g_assert_no_error (error);
+  memset (&saved, 0, sizeof saved);
+  g_assert_cmpint (dm_history_load (json, &saved, why, sizeof why), ==, 0);
+  g_assert_cmpuint (saved.n_results, ==, 8);
+  g_assert_cmpint (dm_spec_parse ("SEQ1M_Q8T1", &spec, NULL, 0), ==, 0);
+  g_assert_cmpfloat_with_epsilon (dm_report_find (&saved, &spec, DM_MODE_READ)->mb_per_s,
+                                  6262.538, 1e-6);
+  g_assert_cmpfloat_with_epsilon (dm_report_find (&saved, &spec, DM_MODE_WRITE)->mb_per_s,
+                                  2449.18, 1e-6);
+  dm_report_clear (&saved);
+  g_assert_cmpint (g_remove (json), ==, 0);
+
+  /* A run with Mix: its Mix figures leave with the column and come back. */
+  g_assert_true (dm_window_open_saved (window, mix, &error));
+  g_assert_no_error (error);
+  dm_ui_test_spin ();
+  g_assert_cmpuint (_dm_window_get_n_columns (window), ==, 3);
+  g_assert_cmpint (dm_tile_get_state (DM_TILE (_dm_window_get_tile (window, 0, 2))), ==,
+                   DM_TILE_DONE);
+  mix_label = g_strdup (gtk_widget_get_tooltip_text (_dm_window_get_tile (window, 0, 2)));
+  g_settings_set_boolean (settings, "mix", FALSE);
+  dm_ui_test_spin ();
+  g_assert_cmpuint (_dm_window_get_n_columns (window), ==, 2);
+  {
+    /* Off the screen, out of the exports. */
+    g_autofree char *modes = exported_modes ();
+    g_assert_null (strstr (modes, "mix"));
+    g_assert_nonnull (strstr (modes, "write"));
+  }
+  g_settings_set_boolean (settings, "mix", TRUE);
+  dm_ui_test_spin ();
+  g_assert_cmpuint (_dm_window_get_n_columns (window), ==, 3);
+  assert_label (_dm_window_get_tile (window, 0, 2), mix_label);
+
+  g_rmdir (dir);
+  g_settings_reset (settings, "custom-tests");
+  reset_settings ();
+}
+
+/* The tiles keep their width whatever the unit, and the window its size:
+ * a figure of nine digits in µs and one of four in MB/s ask for the same
+ * room, so the grid's smallest width stays. IOPS are whole I/Os. */
+static void
+test_tile_width_units (void)
+{
+  static const char *const units[] = { "MB/s", "GB/s", "IOPS", "us" };
+  dm_report *report;
+  dm_result *res;
+  dm_spec spec;
+  int tile_w = -1, grid_w = -1, window_w = -1;
+
+  g_settings_set_string (settings, "profile", "default");
+  dm_ui_test_spin ();
+  report = _dm_window_get_report (window);
+  g_assert_cmpint (dm_spec_parse ("RND4K_Q32T1", &spec, NULL, 0), ==, 0);
+  res = dm_report_find (report, &spec, DM_MODE_READ);
+  res->status = DM_STATUS_COMPLETE;
+  res->n_runs = 1;
+  res->mb_per_s = 298.56;
+  res->iops = 72890.004;
+  res->latency_us = 987654.32;
+  _dm_window_refresh (window);
+  for (guint i = 0; i < G_N_ELEMENTS (units); i++)
+    {
+      GtkWidget *tile = _dm_window_get_tile (window, 2, 0);
+      int tile_min, grid_min, nat;
+
+      g_settings_set_string (settings, "units", units[i]);
+      dm_ui_test_spin ();
+      /* The smallest the tile and the window can be: what the window
+       * grows to, or what a narrow window holds. */
+      gtk_widget_measure (tile, GTK_ORIENTATION_HORIZONTAL, -1, &tile_min, &nat, NULL, NULL);
+      gtk_widget_measure (window->grid, GTK_ORIENTATION_HORIZONTAL, -1, &grid_min, &nat, NULL,
+                          NULL);
+      g_test_message ("%s: \"%s\", tile at least %d px, grid at least %d px, window %d px",
+                      units[i], dm_tile_get_digits (DM_TILE (tile)), tile_min, grid_min,
+                      gtk_widget_get_width (GTK_WIDGET (window)));
+      if (tile_w < 0)
+        {
+          tile_w = tile_min;
+          grid_w = grid_min;
+          window_w = gtk_widget_get_width (GTK_WIDGET (window));
+        }
+      g_assert_cmpint (tile_min, ==, tile_w);
+      g_assert_cmpint (grid_min, ==, grid_w);
+      g_assert_cmpint (gtk_widget_get_width (GTK_WIDGET (window)), ==, window_w);
+      if (!strcmp (units[i], "IOPS"))
+        {
+          g_assert_cmpstr (dm_tile_get_digits (DM_TILE (tile)), ==, "72890");
+          assert_label (tile, "RND4K Q32T1 Read: 72890 IOPS");
+        }
+    }
+  reset_settings ();
+}
+
+/* The largest alpha the tile's own drawing puts down: its digits in full
+ * (255) for a figure, in grey for none. */
+static guint
+tile_ink (GtkWidget *tile)
+{
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  GskRenderer *renderer = gsk_cairo_renderer_new ();
+  int w = gtk_widget_get_width (tile), h = gtk_widget_get_height (tile);
+  g_autofree guchar *data = g_malloc ((gsize) w * h * 4);
+  g_autoptr (GError) error = NULL;
+  GskRenderNode *node;
+  GdkTexture *texture;
+  guint ink = 0;
+  gint64 deadline = g_get_monotonic_time () + 5 * G_USEC_PER_SEC;
+
+  /* A grid just built is laid out on the next frame. */
+  while ((w <= 0 || h <= 0) && g_get_monotonic_time () < deadline)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      w = gtk_widget_get_width (tile);
+      h = gtk_widget_get_height (tile);
+    }
+  g_assert_cmpint (w, >, 0);
+  g_free (data);
+  data = g_malloc ((gsize) w * h * 4);
+  GTK_WIDGET_GET_CLASS (tile)->snapshot (tile, snapshot);
+  node = gtk_snapshot_free_to_node (snapshot);
+  g_assert_true (gsk_renderer_realize (renderer, NULL, &error));
+  texture = gsk_renderer_render_texture (renderer, node, &GRAPHENE_RECT_INIT (0, 0, w, h));
+  gdk_texture_download (texture, data, (gsize) w * 4);
+  for (gsize i = 0; i < (gsize) w * h; i++)
+    ink = MAX (ink, data[i * 4 + 3]);
+  g_object_unref (texture);
+  gsk_render_node_unref (node);
+  gsk_renderer_unrealize (renderer);
+  g_object_unref (renderer);
+  return ink;
+}
+
+/* One look for "no figure yet": before a run and while a test runs before
+ * its first sample, the same grey 0.00; a figure is drawn in full. */
+static void
+test_no_figure_look (void)
+{
+  dm_report *report;
+  dm_result *res;
+  dm_spec spec;
+  GtkWidget *idle, *running;
+  guint idle_ink, running_ink, done_ink;
+
+  g_settings_set_string (settings, "profile", "default");
+  dm_ui_test_spin ();
+  report = _dm_window_get_report (window);
+  idle = _dm_window_get_tile (window, 0, 1);
+  running = _dm_window_get_tile (window, 0, 0);
+  g_assert_cmpint (dm_spec_parse ("SEQ1M_Q8T1", &spec, NULL, 0), ==, 0);
+  res = dm_report_find (report, &spec, DM_MODE_READ);
+  res->status = DM_STATUS_RUNNING;
+  _dm_window_grid_show (window, 0, 0, res, TRUE);
+  dm_ui_test_spin ();
+  g_assert_cmpint (dm_tile_get_state (DM_TILE (running)), ==, DM_TILE_RUNNING);
+  g_assert_false (dm_tile_get_has_figure (DM_TILE (running)));
+  g_assert_false (dm_tile_get_has_figure (DM_TILE (idle)));
+  g_assert_cmpstr (dm_tile_get_digits (DM_TILE (running)), ==, dm_tile_get_digits (DM_TILE (idle)));
+  idle_ink = tile_ink (idle);
+  running_ink = tile_ink (running);
+
+  res->mb_per_s = 1234.5;
+  res->iops = 1177;
+  res->latency_us = 6795;
+  _dm_window_grid_show (window, 0, 0, res, TRUE);
+  dm_ui_test_spin ();
+  g_assert_true (dm_tile_get_has_figure (DM_TILE (running)));
+  done_ink = tile_ink (running);
+  g_test_message ("ink: no figure %u before a run, %u running, %u with a figure", idle_ink,
+                  running_ink, done_ink);
+  g_assert_cmpuint (running_ink, ==, idle_ink);
+  g_assert_cmpuint (idle_ink, <, 128);
+  g_assert_cmpuint (done_ink, ==, 255);
+  dm_result_reset (res);
+  reset_settings ();
+}
+
+/* A failed tile says why in the user's language, as diskmeter-cli does:
+ * the report keeps the engine's English, the tooltip and spoken label
+ * give the catalogue's sentence with the names put back. */
+static void
+test_tile_reason_translated (void)
+{
+  const char *root = g_getenv ("DM_BUILD_ROOT");
+  g_autofree char *po = g_build_filename (root ? root : ".", "po", NULL);
+  g_autofree char *mo = g_build_filename (po, "de", "LC_MESSAGES", "diskmeter.mo", NULL);
+  g_autofree char *old_language = g_strdup (g_getenv ("LANGUAGE"));
+  g_autofree char *old_locale = g_strdup (setlocale (LC_MESSAGES, NULL));
+  dm_report *report;
+  dm_result *res;
+  dm_spec spec;
+  GtkWidget *tile;
+
+  if (!g_file_test (mo, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("built without translations: no German catalogue");
+      return;
+    }
+  bindtextdomain ("diskmeter", po);
+  bind_textdomain_codeset ("diskmeter", "UTF-8");
+  /* gettext reads LANGUAGE in any locale but C. */
+  setlocale (LC_MESSAGES, "C.UTF-8");
+  g_setenv ("LANGUAGE", "de", TRUE);
+
+  g_settings_set_string (settings, "profile", "default");
+  dm_ui_test_spin ();
+  report = _dm_window_get_report (window);
+  g_assert_cmpint (dm_spec_parse ("SEQ1M_Q8T1", &spec, NULL, 0), ==, 0);
+  res = dm_report_find (report, &spec, DM_MODE_WRITE);
+  res->status = DM_STATUS_FAILED;
+  g_strlcpy (res->error, "no permission to create a file in /mnt/x", sizeof res->error);
+  _dm_window_refresh (window);
+  tile = _dm_window_get_tile (window, 0, 1);
+  g_test_message ("failed tile: %s", gtk_widget_get_tooltip_text (tile));
+  g_assert_cmpint (dm_tile_get_state (DM_TILE (tile)), ==, DM_TILE_FAILED);
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (tile), "/mnt/x"));
+  g_assert_null (strstr (gtk_widget_get_tooltip_text (tile), "no permission"));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (tile), "fehlgeschlagen"));
+  /* The report keeps the engine's English. */
+  g_assert_cmpstr (res->error, ==, "no permission to create a file in /mnt/x");
+
+  if (old_language)
+    g_setenv ("LANGUAGE", old_language, TRUE);
+  else
+    g_unsetenv ("LANGUAGE");
+  setlocale (LC_MESSAGES, old_locale);
+  dm_result_reset (res);
+  reset_settings ();
+}
+
 static void
 on_script_done (gpointer data,
                 int      status)
@@ -1238,6 +1526,10 @@ main (int   argc,
   g_test_add_func ("/ui/window/modes-device", test_modes_device);
   g_test_add_func ("/ui/window/dropdowns-follow-keys", test_dropdowns_follow_keys);
   g_test_add_func ("/ui/window/rows-not-run", test_rows_not_run);
+  g_test_add_func ("/ui/window/mix-keeps-opened", test_mix_keeps_opened);
+  g_test_add_func ("/ui/window/tile-width-units", test_tile_width_units);
+  g_test_add_func ("/ui/window/no-figure-look", test_no_figure_look);
+  g_test_add_func ("/ui/window/tile-reason-translated", test_tile_reason_translated);
   g_test_add_func ("/ui/app/options-rewrite", test_options_rewrite);
   g_test_add_func ("/ui/script/every-window", test_script_every_window);
   g_test_add_func ("/ui/script/window-gone", test_script_window_gone);

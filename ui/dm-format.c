@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Formatting and layout rules of the grid. The digits follow CrystalDiskMark
- * (two decimals for MB/s, IOPS and latency, three for GB/s) and the meter
- * uses its logarithmic scale, so that 0.1 MB/s and 100 GB/s sit at either end.
+ * (two decimals for MB/s and latency, none from a million on, three for
+ * GB/s), IOPS are whole I/Os, and the meter uses its logarithmic scale in
+ * the unit the figure is shown in, so that a fuller bar is always the
+ * better figure beside it.
  */
 #include "dm-format.h"
 
@@ -72,14 +74,16 @@ dm_format_value (double  value,
       format = "%.3f";
       break;
     case DM_UNIT_IOPS:
-      /* Millions of IOPS do not need the hundredths, and the tile has room
-       * for about ten characters of large digits. */
-      format = value >= 1e6 ? "%.0f" : "%.2f";
+      /* An IOPS figure counts I/Os: at 72890 its hundredths are noise, and
+       * CrystalDiskMark's own Demo profile shows whole IOPS. Only a disk
+       * slower than 10 IOPS keeps two decimals, or 0.4 IOPS would read 0. */
+      format = value >= 10 ? "%.0f" : "%.2f";
       break;
     case DM_UNIT_US:
     case DM_UNIT_MBPS:
     default:
-      format = value >= 1e7 ? "%.0f" : "%.2f";
+      /* CrystalDiskMark's: hundredths up to a million, then whole. */
+      format = value >= 1e6 ? "%.0f" : "%.2f";
       break;
     }
   plain = g_strdup_printf (format, value);
@@ -89,11 +93,37 @@ dm_format_value (double  value,
 double
 dm_meter_fraction (double mb_per_s)
 {
+  return dm_meter_fraction_in (mb_per_s, DM_UNIT_MBPS);
+}
+
+double
+dm_meter_fraction_in (double  value,
+                      dm_unit unit)
+{
   double f;
 
-  if (!isfinite (mb_per_s) || mb_per_s <= 0)
+  if (!isfinite (value) || value <= 0)
     return 0;
-  f = log10 (mb_per_s * 10) / 6;
+  /* Six decades each, as CrystalDiskMark's meter: MB/s from 0.1 to
+   * 100,000 (GB/s the same span); IOPS from 10 to 10 million, which for
+   * 4 KiB I/Os is about the same span as the MB/s scale; latency from
+   * 1 s (empty) to 1 µs (full), so a faster I/O draws the longer bar. */
+  switch (unit)
+    {
+    case DM_UNIT_GBPS:
+      f = log10 (value * 1e4) / 6;
+      break;
+    case DM_UNIT_IOPS:
+      f = log10 (value / 10) / 6;
+      break;
+    case DM_UNIT_US:
+      f = 1 - log10 (value) / 6;
+      break;
+    case DM_UNIT_MBPS:
+    default:
+      f = log10 (value * 10) / 6;
+      break;
+    }
   return CLAMP (f, 0.0, 1.0);
 }
 

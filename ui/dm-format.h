@@ -29,6 +29,10 @@ typedef struct
 char   *dm_format_value       (double       value,
                                dm_unit      unit);
 double  dm_meter_fraction     (double       mb_per_s);
+/* How full a tile's meter is for value in unit (the figure beside it):
+ * higher throughput or IOPS, or lower latency, is fuller; 0 for none. */
+double  dm_meter_fraction_in  (double       value,
+                               dm_unit      unit);
 void    dm_grid_layout_init   (DmGridLayout *layout,
                                const dm_profile *profile,
                                gboolean     nvme,

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dm-draw.h"
+#include "dm-format.h"
 
 struct _DmTile
 {
@@ -19,8 +20,10 @@ struct _DmTile
 
   char        *digits;       /* "1234.56", already in the grid's unit */
   double       fraction;     /* meter, 0..1 */
+  gboolean     has_figure;   /* digits are a figure, not the placeholder */
   DmTileState  state;
   PangoLayout *layout;       /* cached; rebuilt when the digits change */
+  int          reserved_w;   /* the widest figure's width, 0 until measured */
   char        *description;  /* what assistive technology hears */
   gboolean     flagged;      /* the disk's counters flagged the result */
   char        *flags_spoken; /* the flags' sentences, for the label */
@@ -74,6 +77,18 @@ dm_tile_measure (GtkWidget      *widget,
 
   dm_tile_ensure_layout (self);
   pango_layout_get_pixel_size (self->layout, &w, &h);
+  /* Room for the widest figure of any unit, whatever the tile shows now:
+   * switching MB/s to IOPS, or a live figure gaining a digit, must not
+   * change the tiles' widths or the window's. */
+  if (!self->reserved_w)
+    {
+      g_autofree char *widest = dm_format_value (999999.99, DM_UNIT_MBPS);
+
+      pango_layout_set_text (self->layout, widest, -1);
+      pango_layout_get_pixel_size (self->layout, &self->reserved_w, NULL);
+      pango_layout_set_text (self->layout, self->digits, -1);
+    }
+  w = MAX (w, self->reserved_w);
   /* A flagged tile keeps room for its sign left of the widest figure. */
   if (self->flagged)
     w += BADGE_X + BADGE_SIZE;
@@ -159,7 +174,10 @@ dm_tile_snapshot (GtkWidget   *widget,
 
   dm_tile_ensure_layout (self);
   pango_layout_get_pixel_size (self->layout, &tw, &th);
-  if (self->state == DM_TILE_IDLE)
+  /* No figure yet (before a run, queued, or running before its first
+   * sample): the unit's 0 in grey, one look everywhere and in every
+   * screenshot; a figure is drawn in full. */
+  if (self->state != DM_TILE_FAILED && !self->has_figure)
     fg.alpha *= 0.35;
   else if (self->state == DM_TILE_FAILED)
     fg = meter;
@@ -184,6 +202,7 @@ dm_tile_css_changed (GtkWidget         *widget,
   GTK_WIDGET_CLASS (dm_tile_parent_class)->css_changed (widget, change);
   /* A new font or scale from the theme needs a new layout. */
   g_clear_object (&self->layout);
+  self->reserved_w = 0;
   gtk_widget_queue_resize (widget);
 }
 
@@ -236,14 +255,19 @@ dm_tile_new (void)
   return g_object_new (DM_TYPE_TILE, NULL);
 }
 
-void
-dm_tile_set_figure (DmTile     *self,
-                    const char *digits,
-                    double      fraction)
+/* digits is a figure (has_figure) or what stands for none yet. */
+static void
+dm_tile_show (DmTile     *self,
+              const char *digits,
+              double      fraction,
+              gboolean    has_figure)
 {
-  g_return_if_fail (DM_IS_TILE (self));
-
   fraction = isfinite (fraction) ? CLAMP (fraction, 0.0, 1.0) : 0.0;
+  if (has_figure != self->has_figure)
+    {
+      self->has_figure = has_figure;
+      gtk_widget_queue_draw (GTK_WIDGET (self));
+    }
   if (g_strcmp0 (digits, self->digits) == 0 && fabs (fraction - self->fraction) < 1e-4)
     return;
 
@@ -265,6 +289,30 @@ dm_tile_set_figure (DmTile     *self,
                                   GTK_ACCESSIBLE_PROPERTY_VALUE_TEXT, self->digits,
                                   -1);
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+dm_tile_set_figure (DmTile     *self,
+                    const char *digits,
+                    double      fraction)
+{
+  g_return_if_fail (DM_IS_TILE (self));
+  dm_tile_show (self, digits, fraction, TRUE);
+}
+
+void
+dm_tile_set_no_figure (DmTile     *self,
+                       const char *placeholder)
+{
+  g_return_if_fail (DM_IS_TILE (self));
+  dm_tile_show (self, placeholder, 0, FALSE);
+}
+
+gboolean
+dm_tile_get_has_figure (DmTile *self)
+{
+  g_return_val_if_fail (DM_IS_TILE (self), FALSE);
+  return self->has_figure;
 }
 
 void

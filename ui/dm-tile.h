@@ -13,7 +13,7 @@ G_BEGIN_DECLS
 
 typedef enum
 {
-  DM_TILE_IDLE,     /* nothing measured yet */
+  DM_TILE_IDLE,     /* not being measured: a figure, or none yet */
   DM_TILE_RUNNING,  /* being measured now: figures are live */
   DM_TILE_DONE,
   DM_TILE_FAILED,
@@ -27,6 +27,12 @@ GtkWidget *dm_tile_new         (void);
 void       dm_tile_set_figure  (DmTile      *self,
                                 const char  *digits,
                                 double       fraction);
+/* No figure yet: placeholder (the unit's 0) drawn in grey, the meter
+ * empty. Two looks only: this one for a test that may still get a figure,
+ * and DM_TILE_NOT_RUN's empty tile for one the run on screen left out. */
+void       dm_tile_set_no_figure (DmTile    *self,
+                                  const char *placeholder);
+gboolean   dm_tile_get_has_figure (DmTile   *self);
 void       dm_tile_set_state   (DmTile      *self,
                                 DmTileState  state);
 DmTileState dm_tile_get_state  (DmTile      *self);

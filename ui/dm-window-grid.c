@@ -9,6 +9,7 @@
 #include "dm-i18n-ui.h"
 
 #include "dm-latency-view.h"
+#include "dm-reason.h"
 #include "dm-tile.h"
 
 /* --- latency detail -------------------------------------------------------- */
@@ -157,28 +158,32 @@ _dm_window_grid_show (DmWindow        *self,
   g_autofree char *description = NULL;
   DmTileState state;
 
-  /* A column the run mode leaves out, or a row the run on screen did not
-   * reach (a single row's run, a stop, a saved run of other tests): an
-   * empty tile, which no screenshot can pass off as a measured 0. Before
-   * any run, and while one goes, a test still to run shows 0.00. */
-  if (!res || (res->status == DM_STATUS_PENDING && !live && !has_value && !self->job
-               && self->report.finished))
+  /* Two looks for a tile without a figure. A test that may still get one
+   * (before any run, queued in a run, or measured now but before its
+   * first sample) shows the unit's 0 in grey. One the run on screen is
+   * over without (a column the run mode leaves out, a row it did not
+   * reach, the test Stop cut short, a column added to a saved run) is an
+   * empty tile, which no screenshot can pass off as a measured 0. */
+  if (!res || (!live && !has_value && !self->job && self->report.finished
+               && res->status != DM_STATUS_FAILED))
     {
       char name[64];
       g_autofree char *not_run = NULL;
 
       dm_spec_label (&self->layout.rows[r], name, sizeof name);
-      not_run = g_strdup_printf ("%s %s: not run", name, dm_mode_title (self->layout.columns[c]));
+      not_run = g_strdup_printf (res && res->status == DM_STATUS_CANCELLED ? _("%s %s: stopped")
+                                                                           : _("%s %s: not run"),
+                                 name, dm_mode_title (self->layout.columns[c]));
       dm_tile_set_state (tile, DM_TILE_NOT_RUN);
       gtk_widget_remove_css_class (GTK_WIDGET (tile), "threshold-green");
       gtk_widget_remove_css_class (GTK_WIDGET (tile), "threshold-red");
-      dm_tile_set_figure (tile, "", 0);
+      dm_tile_set_no_figure (tile, "");
       dm_tile_set_device (tile, NULL);
       dm_tile_set_description (tile, not_run);
       return;
     }
 
-  if (res && res->status == DM_STATUS_FAILED)
+  if (res->status == DM_STATUS_FAILED)
     state = DM_TILE_FAILED;
   else if (live)
     state = DM_TILE_RUNNING;
@@ -202,20 +207,82 @@ _dm_window_grid_show (DmWindow        *self,
     else if (colour == DM_COLOUR_RED)
       gtk_widget_add_css_class (GTK_WIDGET (tile), "threshold-red");
   }
-  /* A failed test shows a word, not a 0.00 that could pass for a figure. */
-  dm_tile_set_figure (tile, state == DM_TILE_FAILED ? _("Error") : digits,
-                      has_value ? dm_meter_fraction (res->mb_per_s) : 0);
+  /* A failed test shows a word, not a 0.00 that could pass for a figure.
+   * The meter follows the figure beside it, in its unit: fuller is more
+   * MB/s or IOPS, or less latency. */
+  if (state == DM_TILE_FAILED)
+    dm_tile_set_figure (tile, _("Error"),
+                        has_value ? dm_meter_fraction_in (value, self->unit) : 0);
+  else if (has_value)
+    dm_tile_set_figure (tile, digits, dm_meter_fraction_in (value, self->unit));
+  else
+    dm_tile_set_no_figure (tile, digits);
   dm_tile_set_device (tile, state == DM_TILE_DONE ? res : NULL);
   description = dm_tile_describe (&self->layout.rows[r], self->layout.columns[c],
                                   value, self->unit, has_value);
   if (state == DM_TILE_FAILED && res->error[0])
     {
-      g_autofree char *reason = g_utf8_make_valid (res->error, -1);
-      g_autofree char *failed = g_strdup_printf ("%s (failed: %s)", description, reason);
+      /* The engine stores its reason in English; the user reads it in
+       * their language, as diskmeter-cli prints it. */
+      char shown[sizeof res->error * 2];
+      g_autofree char *reason
+        = g_utf8_make_valid (dm_reason_shown (res->error, shown, sizeof shown), -1);
+      g_autofree char *failed = g_strdup_printf (_("%s (failed: %s)"), description, reason);
       dm_tile_set_description (tile, failed);
     }
   else
     dm_tile_set_description (tile, description);
+}
+
+/* The grid's new columns (Mix on or off) over old, the report before it.
+ * A column still shown keeps its figures with the run's own settings,
+ * date and machine, so a saved run opened and then shown with Mix keeps
+ * its Read and Write, and the new column is empty (not run) until a run
+ * measures it. A column taken away keeps its figures aside, out of the
+ * exports as it is off the screen, and they come back with it while the
+ * grid still shows the same run. */
+void
+_dm_window_grid_keep (DmWindow        *self,
+                      const dm_report *old)
+{
+  dm_report hidden;
+  unsigned n_hidden = 0;
+
+  memset (&hidden, 0, sizeof hidden);
+  for (unsigned i = 0; i < old->n_results; i++)
+    n_hidden += old->results[i].status != DM_STATUS_PENDING
+                && !dm_report_find (&self->report, &old->results[i].spec, old->results[i].mode);
+  if (n_hidden
+      && dm_report_init (&hidden, &old->settings, self->layout.rows, self->layout.n_rows,
+                         DM_MODES_ALL) == 0)
+    {
+      for (unsigned i = 0; i < old->n_results; i++)
+        {
+          dm_result *slot = dm_report_find (&hidden, &old->results[i].spec, old->results[i].mode);
+
+          if (slot && !dm_report_find (&self->report, &old->results[i].spec, old->results[i].mode))
+            dm_result_copy (slot, &old->results[i]);
+        }
+      dm_report_copy_run (&hidden, old);
+    }
+
+  /* The figures still shown, and those a column brings back. */
+  for (unsigned i = 0; i < self->report.n_results; i++)
+    {
+      dm_result *mine = &self->report.results[i];
+      const dm_result *was = dm_report_find (old, &mine->spec, mine->mode);
+
+      if (!was || was->status == DM_STATUS_PENDING)
+        was = self->columns_kept.started == old->started && old->finished
+                ? dm_report_find (&self->columns_kept, &mine->spec, mine->mode)
+                : NULL;
+      if (was)
+        dm_result_copy (mine, was);
+    }
+  dm_report_copy_run (&self->report, old);
+  dm_report_clear (&self->columns_kept);
+  if (n_hidden)
+    self->columns_kept = hidden;
 }
 
 gboolean

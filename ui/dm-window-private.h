@@ -51,6 +51,8 @@ struct _DmWindow
   dm_unit        unit;
   dm_report      report;          /* the grid's figures, exported as they are */
   gboolean       layout_stale;    /* settings changed during a run */
+  gboolean       columns_stale;   /* only the columns did (Mix): figures stay */
+  dm_report      columns_kept;    /* a hidden column's figures, for its return */
   GtkWidget     *row_buttons[DM_GRID_MAX_ROWS];
   GtkWidget     *tiles[DM_GRID_MAX_ROWS][DM_N_MODES];
   dm_threshold   rules[DM_THRESHOLDS_MAX]; /* green/red limits, from settings */
@@ -87,6 +89,8 @@ char       *_dm_window_column_title        (DmWindow        *self,
                                             dm_mode          mode);
 void        _dm_window_update_column_titles (DmWindow       *self);
 void        _dm_window_rebuild_grid        (DmWindow        *self);
+/* Mix on or off: new columns, the figures of those still shown kept. */
+void        _dm_window_rebuild_columns     (DmWindow        *self);
 /* Shows the grid's report: its tiles, and the footer and title. */
 void        _dm_window_refresh             (DmWindow        *self);
 void        _dm_window_show_progress       (DmWindow        *self);
@@ -117,6 +121,10 @@ void        _dm_window_grid_show           (DmWindow        *self,
                                             guint            c,
                                             const dm_result *res,
                                             gboolean         live);
+/* Mix on or off: old's figures of the columns still shown, and those a
+ * column shown again had, into the grid's new report. */
+void        _dm_window_grid_keep           (DmWindow        *self,
+                                            const dm_report *old);
 gboolean    _dm_window_grid_find           (DmWindow        *self,
                                             const dm_result *res,
                                             guint           *row,

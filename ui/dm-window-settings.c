@@ -319,6 +319,20 @@ on_grid_key_changed (GSettings  *settings,
     _dm_window_rebuild_grid (self);
 }
 
+/* Mix shown or not changes the columns only: every figure of the other
+ * columns stays (a saved run too), and the Mix column's come back with
+ * it while the grid shows the same run. */
+static void
+on_mix_changed (GSettings  *settings,
+                const char *key,
+                DmWindow   *self)
+{
+  if (self->job)
+    self->columns_stale = TRUE;
+  else
+    _dm_window_rebuild_columns (self);
+}
+
 /* The Mix share is in the Mix column's title; without the column, only
  * the figures' settings changed. */
 static void
@@ -425,7 +439,7 @@ static const struct
 } key_handlers[] = {
   { "profile", G_CALLBACK (on_grid_key_changed) },
   { "nvme", G_CALLBACK (on_grid_key_changed) },
-  { "mix", G_CALLBACK (on_grid_key_changed) },
+  { "mix", G_CALLBACK (on_mix_changed) },
   { "custom-tests", G_CALLBACK (on_grid_key_changed) },
   { "count", G_CALLBACK (on_grid_key_changed) },
   { "size", G_CALLBACK (on_grid_key_changed) },

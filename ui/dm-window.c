@@ -18,6 +18,7 @@
 
 #include "dm-format.h"
 #include "dm-measure.h"
+#include "dm-reason.h"
 #include "dm-screenshot.h"
 #include "dm-tile.h"
 #include "dm-ui.h"
@@ -193,11 +194,31 @@ _dm_window_rebuild_grid (DmWindow *self)
   _dm_window_compute_layout (self, &self->layout);
   _dm_window_grid_build (self);
   _dm_window_reset_report (self);
+  dm_report_clear (&self->columns_kept);
+  self->columns_stale = FALSE;
   _dm_window_sync_modes (self, FALSE);
   /* The footer and title too: the title names the profile, and the
    * figures' date went with them. */
   _dm_window_refresh (self);
   self->layout_stale = FALSE;
+}
+
+/* Only the columns changed (Mix ticked or unticked): the grid's widgets
+ * start over, its figures do not (_dm_window_grid_keep). */
+void
+_dm_window_rebuild_columns (DmWindow *self)
+{
+  dm_report old = self->report;
+
+  memset (&self->report, 0, sizeof self->report);
+  _dm_window_compute_layout (self, &self->layout);
+  _dm_window_grid_build (self);
+  _dm_window_reset_report (self);
+  _dm_window_grid_keep (self, &old);
+  dm_report_clear (&old);
+  _dm_window_sync_modes (self, FALSE);
+  _dm_window_refresh (self);
+  self->columns_stale = FALSE;
 }
 
 void
@@ -376,6 +397,8 @@ on_job_finished (DmJob    *job,
 
   if (self->layout_stale)
     _dm_window_rebuild_grid (self);
+  else if (self->columns_stale)
+    _dm_window_rebuild_columns (self);
   else
     _dm_window_refresh (self);
   gtk_label_set_text (GTK_LABEL (self->time_label), "");
@@ -392,14 +415,22 @@ on_job_finished (DmJob    *job,
   else
     {
       _dm_window_set_status (self, _("Failed"));
+      char shown[sizeof self->report.error * 2];
+
+      /* The report keeps the engine's English; the user reads it in their
+       * language, as diskmeter-cli prints it. */
       message = g_strdup_printf (_("The run failed: %s"),
-                                 self->report.error[0] ? self->report.error : dm_strerror (code));
+                                 self->report.error[0]
+                                   ? dm_reason_shown (self->report.error, shown, sizeof shown)
+                                   : dm_strerror (code));
       dm_window_show_error (self, message);
     }
 
   if (!message && self->report.warning[0])
     {
-      message = g_strdup (self->report.warning);
+      char shown[sizeof self->report.warning * 2];
+
+      message = g_strdup (dm_reason_shown (self->report.warning, shown, sizeof shown));
       dm_window_show_error (self, message);
     }
 
@@ -409,12 +440,14 @@ on_job_finished (DmJob    *job,
       if (self->report.results[i].status == DM_STATUS_FAILED && self->report.results[i].error[0])
         {
           char name[64];
+          char shown[sizeof self->report.results[i].error * 2];
           g_autofree char *m = NULL;
 
           dm_spec_label (&self->report.results[i].spec, name, sizeof name);
-          m = g_strdup_printf ("%s %s failed: %s", name,
+          m = g_strdup_printf (_("%s %s failed: %s"), name,
                                dm_mode_title (self->report.results[i].mode),
-                               self->report.results[i].error);
+                               dm_reason_shown (self->report.results[i].error, shown,
+                                                sizeof shown));
           dm_window_show_error (self, m);
           break;
         }
@@ -452,6 +485,8 @@ _dm_window_start (DmWindow *self,
     _dm_window_update_target_info (self);
   if (self->layout_stale || _dm_window_run_modes (self) != self->run_modes)
     _dm_window_rebuild_grid (self);
+  else if (self->columns_stale)
+    _dm_window_rebuild_columns (self);
 
   _dm_window_engine_settings (self, &s);
   if (dm_settings_check (&s, why, sizeof why) != 0)
@@ -685,6 +720,7 @@ dm_window_finalize (GObject *object)
 
   g_clear_object (&self->comparison);
   dm_report_clear (&self->report);
+  dm_report_clear (&self->columns_kept);
   g_ptr_array_unref (self->target_paths);
   G_OBJECT_CLASS (dm_window_parent_class)->finalize (object);
 }
