@@ -198,6 +198,7 @@ _dm_window_rebuild_grid (DmWindow *self)
    * figures' date went with them. */
   _dm_window_refresh (self);
   self->layout_stale = FALSE;
+  _dm_window_fit_height (self);
 }
 
 void
