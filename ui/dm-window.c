@@ -796,6 +796,18 @@ dm_window_init (DmWindow *self)
   self->zoom = dm_zoom_new (self->content);
   g_object_unref (self->content);
   gtk_window_set_child (GTK_WINDOW (self), self->zoom);
+  /* The header bar, its title and buttons, grow with the content: a
+   * second zoom around it follows the content's. */
+  {
+    GtkWidget *titlebar = g_object_ref (gtk_window_get_titlebar (GTK_WINDOW (self)));
+    GtkWidget *titlebar_zoom;
+
+    gtk_window_set_titlebar (GTK_WINDOW (self), NULL);
+    titlebar_zoom = dm_zoom_new (titlebar);
+    g_object_unref (titlebar);
+    gtk_window_set_titlebar (GTK_WINDOW (self), titlebar_zoom);
+    g_object_bind_property (self->zoom, "percent", titlebar_zoom, "percent", G_BINDING_DEFAULT);
+  }
   _dm_window_targets_init (self);
   _dm_window_actions_update (self);
   g_object_bind_property (self, "running", self->count_dropdown, "sensitive",
