@@ -634,6 +634,7 @@ dm_window_set_compare_target (DmWindow   *self,
   g_return_if_fail (DM_IS_WINDOW (self));
   dm_comparison_set_target (self->comparison, path);
   _dm_window_update_footer (self);
+  _dm_window_actions_update (self);
 }
 
 /* --- life cycle ------------------------------------------------------------ */
@@ -676,6 +677,8 @@ dm_window_dispose (GObject *object)
   if (self->settings)
     _dm_window_settings_stop (self);
   g_clear_object (&self->settings);
+  if (self->comparison)
+    g_signal_handlers_disconnect_by_data (self->comparison, self);
   G_OBJECT_CLASS (dm_window_parent_class)->dispose (object);
 }
 
@@ -827,6 +830,10 @@ dm_window_init (DmWindow *self)
                            gtk_widget_get_parent (self->grid), self->grid);
   g_object_bind_property (self->comparison, "shown", self->grid, "visible",
                           G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
+  /* Stop Comparing is enabled while runs are compared on screen. */
+  g_signal_connect_swapped (self->comparison, "notify::shown",
+                            G_CALLBACK (_dm_window_actions_update), self);
+  _dm_window_actions_update (self);
 }
 
 DmWindow *
