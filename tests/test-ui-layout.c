@@ -22,14 +22,28 @@ static GSettings *settings;
 static DmWindow *window;
 static char *tmp;
 
-/* Layout and drawing happen on frames, not in one main loop pass. */
+/* Layout and drawing happen on frames, and a new window size comes back
+ * from the X server: wait until the size has held for a while (at most
+ * 5 s, on a loaded machine). */
 static void
 settle (void)
 {
-  for (int i = 0; i < 40; i++)
+  int w = -1, h = -1, still = 0;
+
+  for (int i = 0; i < 500 && (i < 20 || still < 15); i++)
     {
       dm_ui_test_spin ();
       g_usleep (10 * 1000);
+      if (window && gtk_widget_get_width (GTK_WIDGET (window)) == w
+          && gtk_widget_get_height (GTK_WIDGET (window)) == h)
+        still++;
+      else
+        still = 0;
+      if (window)
+        {
+          w = gtk_widget_get_width (GTK_WIDGET (window));
+          h = gtk_widget_get_height (GTK_WIDGET (window));
+        }
     }
 }
 
