@@ -529,11 +529,13 @@ _dm_window_settings_start (DmWindow *self)
                             G_CALLBACK (on_modes_selected), self);
   /* Before the window's own handler, which may keep it open for a while. */
   g_signal_connect (self, "close-request", G_CALLBACK (on_close_request), self);
-  /* The footer's lines and an error shown or dismissed change the
-   * content's height too. */
+  /* The footer's lines, an error shown or dismissed and the comparison
+   * taking the grid's place change the content's height too. */
   g_signal_connect_swapped (self->footer_label, "notify::label",
                             G_CALLBACK (queue_fit_height), self);
   g_signal_connect_swapped (self->error_revealer, "notify::reveal-child",
+                            G_CALLBACK (queue_fit_height), self);
+  g_signal_connect_swapped (self->comparison, "notify::shown",
                             G_CALLBACK (queue_fit_height), self);
 }
 
@@ -547,5 +549,6 @@ _dm_window_settings_stop (DmWindow *self)
   g_signal_handlers_disconnect_by_func (self, on_close_request, self);
   g_signal_handlers_disconnect_by_data (self->footer_label, self);
   g_signal_handlers_disconnect_by_data (self->error_revealer, self);
+  g_signal_handlers_disconnect_by_func (self->comparison, queue_fit_height, self);
   g_clear_handle_id (&self->fit_height_source, g_source_remove);
 }
