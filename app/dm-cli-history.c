@@ -14,6 +14,7 @@
 #include "dm-i18n.h"
 #include "dm-cli-xlsx.h"
 #include "dm-history.h"
+#include "dm-profile.h"
 #include "dm-text.h"
 #include "dm-units.h"
 
@@ -28,16 +29,31 @@ figure (double v, const char *fmt, char buf[32])
   return buf;
 }
 
+/* The profile column as wide as the longest of the names it shows. */
+static int
+profile_width (void)
+{
+  unsigned n;
+  const dm_profile *p = dm_profile_list (&n);
+  int width = (int) strlen (dm_profile_title_of ("custom"));
+
+  for (unsigned i = 0; i < n; i++)
+    if ((int) strlen (p[i].title) > width)
+      width = (int) strlen (p[i].title);
+  return width;
+}
+
 static int
 list (const dm_history_entry *e, unsigned n)
 {
   char dir[1100];
+  int pw = profile_width ();
   dm_buf out;
   dm_buf_init (&out);
   if (dm_history_dir (dir, sizeof dir) == 0)
     dm_buf_printf (&out, "Saved runs in %s\n", dm_cli_shown (dir));
-  dm_buf_printf (&out, "%3s  %-19s  %-9s  %-20s  %-24s  %-9s %10s %10s %10s %10s  %s\n", "N",
-                 "DATE", "STATUS", "TARGET", "DEVICE", "PROFILE", "SEQ R MB/s", "SEQ W MB/s",
+  dm_buf_printf (&out, "%3s  %-19s  %-9s  %-20s  %-24s  %-*s %10s %10s %10s %10s  %s\n", "N",
+                 "DATE", "STATUS", "TARGET", "DEVICE", pw, "PROFILE", "SEQ R MB/s", "SEQ W MB/s",
                  "RND R IOPS", "RND W IOPS", "COMMENT");
   for (unsigned i = 0; i < n; i++)
     {
@@ -57,7 +73,9 @@ list (const dm_history_entry *e, unsigned n)
       dm_cli_add_cell (&out, dm_cli_shown (e[i].target), 20);
       dm_buf_add (&out, "  ");
       dm_cli_add_cell (&out, dm_cli_shown (device), 24);
-      dm_buf_printf (&out, "  %-9s %10s %10s %10s %10s  %s\n", dm_cli_shown (e[i].profile),
+      /* The profile as the window and the text report name it. */
+      dm_buf_printf (&out, "  %-*s %10s %10s %10s %10s  %s\n", pw,
+                     dm_cli_shown (dm_profile_title_of (e[i].profile)),
                      figure (e[i].seq_read_mb_s, "%.1f", seq_r),
                      figure (e[i].seq_write_mb_s, "%.1f", seq_w),
                      figure (e[i].rnd_read_iops, "%.0f", rnd_r),

@@ -47,6 +47,18 @@ dm_profile_find (const char *name)
   return NULL;
 }
 
+const char *
+dm_profile_title_of (const char *name)
+{
+  const dm_profile *p = dm_profile_find (name);
+
+  if (p)
+    return p->title;
+  if (!name || !*name || !dm_ascii_casecmp (name, "custom"))
+    return "Custom";
+  return name;
+}
+
 const dm_spec *
 dm_profile_specs (const dm_profile *profile, bool nvme, unsigned *n)
 {

@@ -24,5 +24,9 @@ typedef struct dm_profile {
 
 const dm_profile *dm_profile_find (const char *name);
 const dm_profile *dm_profile_list (unsigned *n);
+/* The name a person reads for a profile's key, the Profile menu's word:
+ * "default" is "Default", "custom" "Custom"; an unknown key is itself.
+ * Files and options keep the key; every front end shows this. */
+const char *dm_profile_title_of (const char *name);
 /* The specs to run: the NVMe preset or the normal one. */
 const dm_spec *dm_profile_specs (const dm_profile *profile, bool nvme, unsigned *n);

@@ -66,7 +66,7 @@ PY
 dm_run out err history
 dm_check "/cli/text/history-cancelled exit status 0 (got $DM_RC)" test "$DM_RC" = 0
 dm_check "/cli/text/history-cancelled figures are '-'" \
-  bash -c 'sed -n 3p "$1" | grep -qE "cancelled .* custom +- +- +- +-  $"' _ out
+  bash -c 'sed -n 3p "$1" | grep -qE "cancelled .* Custom +- +- +- +-  $"' _ out
 dm_run out err show "$saved"
 line_is show-not-run out 10 "  SEQ    1MiB (Q=  1, T= 1):   not run"
 line_is show-not-run-rnd out 11 "  RND    4KiB (Q=  1, T= 1):   not run"

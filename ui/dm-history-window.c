@@ -19,6 +19,7 @@
 #include "dm-format.h"
 #include "dm-history.h"
 #include "dm-platform.h"
+#include "dm-profile.h"
 #include "dm-file-dialog.h"
 #include "dm-xlsx.h"
 
@@ -129,7 +130,9 @@ entry_row (DmHistoryWindow        *self,
       dm_format_local_time (e->started, date, sizeof date);
       title_text = g_strdup_printf ("%s · %s%s%s · %s%s", date, e->target,
                                     e->model[0] || e->device[0] ? " · " : "",
-                                    e->model[0] ? e->model : e->device, e->profile,
+                                    e->model[0] ? e->model : e->device,
+                                    /* The Profile menu's word, as the window's title. */
+                                    _(dm_profile_title_of (e->profile)),
                                     e->status == DM_STATUS_CANCELLED ? " · stopped" : "");
       {
         GString *d = g_string_new (NULL);

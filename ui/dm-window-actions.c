@@ -305,13 +305,19 @@ _dm_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_property_action (widget_class, "win.modes", "modes");
 }
 
-/* Which actions make sense now: one run at a time, Stop only during one. */
+/* Which actions make sense now: one run at a time, Stop only during one,
+ * Stop Comparing only with a folder to compare with or runs compared on
+ * screen. */
 void
 _dm_window_actions_update (DmWindow *self)
 {
   gboolean running = self->job != NULL;
+  gboolean comparing = self->comparison
+                       && (dm_comparison_get_target (self->comparison)
+                           || dm_comparison_get_shown (self->comparison));
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.run-all", !running);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.run-row", !running);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop", running);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.compare-off", comparing);
 }

@@ -25,6 +25,7 @@ struct _DmWindow
   /* template children */
   GtkWidget     *content;
   GtkWidget     *zoom;            /* a DmZoom between the window and content */
+  guint          fit_height_source; /* idle that fits the height to the content */
   GtkWidget     *all_button;
   GtkDropDown   *count_dropdown;
   GtkDropDown   *size_dropdown;
@@ -141,6 +142,8 @@ void        _dm_window_scriptable_init     (DmScriptableInterface *iface);
 /* dm-window-settings.c */
 void        _dm_window_settings_start      (DmWindow        *self);
 void        _dm_window_settings_stop       (DmWindow        *self);
+/* The window's height to its content's, keeping its width. */
+void        _dm_window_fit_height          (DmWindow        *self);
 void        _dm_window_compute_layout      (DmWindow        *self,
                                             DmGridLayout    *layout);
 void        _dm_window_engine_settings     (DmWindow        *self,

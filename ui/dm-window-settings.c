@@ -376,8 +376,53 @@ on_modes_changed (GSettings  *settings,
   g_object_notify (G_OBJECT (self), "modes");
 }
 
+/* The window is as tall as what it shows, as CrystalDiskMark's is: a
+ * height kept from another profile (four rows for Demo's one) or from
+ * before a zoom would leave an empty band under the grid. The width stays
+ * the user's. */
+void
+_dm_window_fit_height (DmWindow *self)
+{
+  int w, h, natural;
+
+  if (gtk_window_is_maximized (GTK_WINDOW (self)))
+    return;
+  gtk_window_get_default_size (GTK_WINDOW (self), &w, &h);
+  /* Before the window is shown, no default height: it takes its natural
+   * one. Once shown, GTK keeps the size it has unless given another, so
+   * the natural height for its width (in the same units, borders
+   * included) is set. */
+  natural = -1;
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)) && w > 0)
+    gtk_widget_measure (GTK_WIDGET (self), GTK_ORIENTATION_VERTICAL, w, NULL, &natural, NULL,
+                        NULL);
+  if (natural != h)
+    gtk_window_set_default_size (GTK_WINDOW (self), w, natural);
+}
+
+static gboolean
+fit_height_idle (gpointer data)
+{
+  DmWindow *self = data;
+
+  self->fit_height_source = 0;
+  _dm_window_fit_height (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* The footer's second line (the system, known once the target is) comes
+ * as the window is first shown, an error as it happens: the new height is
+ * set once GTK has taken in the size the window was shown at, which would
+ * otherwise replace it. */
+static void
+queue_fit_height (DmWindow *self)
+{
+  if (!self->fit_height_source)
+    self->fit_height_source = g_idle_add (fit_height_idle, self);
+}
+
 /* The window grows and shrinks with its content, as CrystalDiskMark's
- * does; at start-up the saved size already has the zoom in it. */
+ * does; at start-up the saved width already has the zoom in it. */
 static void
 on_zoom_changed (GSettings  *settings,
                  const char *key,
@@ -390,10 +435,11 @@ on_zoom_changed (GSettings  *settings,
   if (zoom != old && !gtk_window_is_maximized (GTK_WINDOW (self)))
     {
       gtk_window_get_default_size (GTK_WINDOW (self), &w, &h);
-      if (w > 0 && h > 0)
-        gtk_window_set_default_size (GTK_WINDOW (self), w * zoom / old, h * zoom / old);
+      if (w > 0)
+        gtk_window_set_default_size (GTK_WINDOW (self), w * zoom / old, h);
     }
   dm_zoom_set_percent (DM_ZOOM (self->zoom), zoom);
+  _dm_window_fit_height (self);
 }
 
 /* Green and red limits: the tiles, the comparison and the grid's exports
@@ -497,6 +543,14 @@ _dm_window_settings_start (DmWindow *self)
                             G_CALLBACK (on_modes_selected), self);
   /* Before the window's own handler, which may keep it open for a while. */
   g_signal_connect (self, "close-request", G_CALLBACK (on_close_request), self);
+  /* The footer's lines, an error shown or dismissed and the comparison
+   * taking the grid's place change the content's height too. */
+  g_signal_connect_swapped (self->footer_label, "notify::label",
+                            G_CALLBACK (queue_fit_height), self);
+  g_signal_connect_swapped (self->error_revealer, "notify::reveal-child",
+                            G_CALLBACK (queue_fit_height), self);
+  g_signal_connect_swapped (self->comparison, "notify::shown",
+                            G_CALLBACK (queue_fit_height), self);
 }
 
 void
@@ -507,4 +561,8 @@ _dm_window_settings_stop (DmWindow *self)
   g_settings_unbind (self->units_dropdown, "selected");
   g_signal_handlers_disconnect_by_data (self->settings, self);
   g_signal_handlers_disconnect_by_func (self, on_close_request, self);
+  g_signal_handlers_disconnect_by_data (self->footer_label, self);
+  g_signal_handlers_disconnect_by_data (self->error_revealer, self);
+  g_signal_handlers_disconnect_by_func (self->comparison, queue_fit_height, self);
+  g_clear_handle_id (&self->fit_height_source, g_source_remove);
 }

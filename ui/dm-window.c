@@ -201,6 +201,7 @@ _dm_window_rebuild_grid (DmWindow *self)
    * figures' date went with them. */
   _dm_window_refresh (self);
   self->layout_stale = FALSE;
+  _dm_window_fit_height (self);
 }
 
 /* Only the columns changed (Mix ticked or unticked): the grid's widgets
@@ -668,6 +669,7 @@ dm_window_set_compare_target (DmWindow   *self,
   g_return_if_fail (DM_IS_WINDOW (self));
   dm_comparison_set_target (self->comparison, path);
   _dm_window_update_footer (self);
+  _dm_window_actions_update (self);
 }
 
 /* --- life cycle ------------------------------------------------------------ */
@@ -710,6 +712,8 @@ dm_window_dispose (GObject *object)
   if (self->settings)
     _dm_window_settings_stop (self);
   g_clear_object (&self->settings);
+  if (self->comparison)
+    g_signal_handlers_disconnect_by_data (self->comparison, self);
   G_OBJECT_CLASS (dm_window_parent_class)->dispose (object);
 }
 
@@ -831,6 +835,18 @@ dm_window_init (DmWindow *self)
   self->zoom = dm_zoom_new (self->content);
   g_object_unref (self->content);
   gtk_window_set_child (GTK_WINDOW (self), self->zoom);
+  /* The header bar, its title and buttons, grow with the content: a
+   * second zoom around it follows the content's. */
+  {
+    GtkWidget *titlebar = g_object_ref (gtk_window_get_titlebar (GTK_WINDOW (self)));
+    GtkWidget *titlebar_zoom;
+
+    gtk_window_set_titlebar (GTK_WINDOW (self), NULL);
+    titlebar_zoom = dm_zoom_new (titlebar);
+    g_object_unref (titlebar);
+    gtk_window_set_titlebar (GTK_WINDOW (self), titlebar_zoom);
+    g_object_bind_property (self->zoom, "percent", titlebar_zoom, "percent", G_BINDING_DEFAULT);
+  }
   _dm_window_targets_init (self);
   _dm_window_actions_update (self);
   g_object_bind_property (self, "running", self->count_dropdown, "sensitive",
@@ -850,6 +866,10 @@ dm_window_init (DmWindow *self)
                            gtk_widget_get_parent (self->grid), self->grid);
   g_object_bind_property (self->comparison, "shown", self->grid, "visible",
                           G_BINDING_SYNC_CREATE | G_BINDING_INVERT_BOOLEAN);
+  /* Stop Comparing is enabled while runs are compared on screen. */
+  g_signal_connect_swapped (self->comparison, "notify::shown",
+                            G_CALLBACK (_dm_window_actions_update), self);
+  _dm_window_actions_update (self);
 }
 
 DmWindow *

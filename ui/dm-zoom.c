@@ -4,7 +4,9 @@
  * widget between the window and its content lays the content out at its
  * own size divided by the zoom and draws it scaled, so every control, tile
  * and label grows together and stays sharp (text is drawn at the size it
- * appears, not stretched from pixels).
+ * appears, not stretched from pixels). The window has two, one around its
+ * content and one around its header bar, the second following the first's
+ * "percent", so the title and its buttons grow too.
  */
 #include "dm-zoom.h"
 
@@ -19,6 +21,9 @@ struct _DmZoom
 };
 
 G_DEFINE_FINAL_TYPE (DmZoom, dm_zoom, GTK_TYPE_WIDGET)
+
+enum { PROP_0, PROP_PERCENT, N_PROPS };
+static GParamSpec *properties[N_PROPS];
 
 static GtkSizeRequestMode
 dm_zoom_get_request_mode (GtkWidget *widget)
@@ -74,12 +79,44 @@ dm_zoom_dispose (GObject *object)
 }
 
 static void
+dm_zoom_get_property (GObject    *object,
+                      guint       prop_id,
+                      GValue     *value,
+                      GParamSpec *pspec)
+{
+  if (prop_id == PROP_PERCENT)
+    g_value_set_int (value, dm_zoom_get_percent (DM_ZOOM (object)));
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
+dm_zoom_set_property (GObject      *object,
+                      guint         prop_id,
+                      const GValue *value,
+                      GParamSpec   *pspec)
+{
+  if (prop_id == PROP_PERCENT)
+    dm_zoom_set_percent (DM_ZOOM (object), g_value_get_int (value));
+  else
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+}
+
+static void
 dm_zoom_class_init (DmZoomClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = dm_zoom_dispose;
+  object_class->get_property = dm_zoom_get_property;
+  object_class->set_property = dm_zoom_set_property;
+  /* A property, so a second zoom (the header bar's) can follow the
+   * content's with g_object_bind_property. */
+  properties[PROP_PERCENT] =
+    g_param_spec_int ("percent", NULL, NULL, DM_ZOOM_MIN, DM_ZOOM_MAX, DM_ZOOM_MIN,
+                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
   widget_class->get_request_mode = dm_zoom_get_request_mode;
   widget_class->measure = dm_zoom_measure;
   widget_class->size_allocate = dm_zoom_size_allocate;
@@ -111,6 +148,7 @@ dm_zoom_set_percent (DmZoom *self,
     return;
   self->scale = scale;
   gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PERCENT]);
 }
 
 int

@@ -17,7 +17,8 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (DmZoom, dm_zoom, DM, ZOOM, GtkWidget)
 
 GtkWidget  *dm_zoom_new           (GtkWidget *child);
-/* Clamped to DM_ZOOM_MIN..DM_ZOOM_MAX; 100 until set. */
+/* Clamped to DM_ZOOM_MIN..DM_ZOOM_MAX; 100 until set. Also the "percent"
+ * property, which another zoom can be bound to. */
 void        dm_zoom_set_percent   (DmZoom    *self,
                                    int        percent);
 int         dm_zoom_get_percent   (DmZoom    *self);
