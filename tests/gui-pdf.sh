@@ -49,8 +49,10 @@ pages () { pdfinfo "$1" 2>/dev/null | sed -n 's/^Pages: *//p'; }
 # says PDF TEXT: the PDF's text holds TEXT (lines joined).
 says () { [ -n "$2" ] && pdftotext "$1" - 2>/dev/null | tr '\n' ' ' | grep -qF -- "$2"; }
 
-# figures JSON PDF KIND: every figure of the JSON on the PDF's pages as
-# the window writes it; prints what is missing.
+# figures JSON PDF KIND [PAGE | OTHER.json...]: every figure of the JSON
+# on the PDF's pages as the window writes it (a sweep's or a sustained
+# run's on PAGE, 1 unless given; a comparison's with OTHER's); prints what
+# is missing.
 figures ()
 {
   python3 - "$@" <<'PY'
@@ -105,12 +107,12 @@ elif kind == "compare":
         want(first, "%.2f" % r["mb_per_s"], "%s %s" % (r["test"], r["mode"]))
 elif kind == "sweep":
     # The heat maps: IOPS in thousands, the p99 latency in µs.
-    first = page(1)
+    first = page(int(sys.argv[4]) if len(sys.argv) > 4 else 1)
     for r in done:
         want(first, "%.0fk" % (r["iops"] / 1000), "%s QD%d T%d IOPS" % (r["test"], r["queue_depth"], r["threads"]))
         want(first, latency(r["latency_us"]["p99"]).split()[0], "%s p99" % r["test"])
 elif kind == "sustained":
-    first = page(1)
+    first = page(int(sys.argv[4]) if len(sys.argv) > 4 else 1)
     s = report["sustained"]
     want(first, "%.1f MB/s on average" % done[0]["mb_per_s"], "the average")
     want(first, "opening %.0f MB/s" % s["opening_mb_per_s"], "the opening rate")
@@ -170,6 +172,39 @@ for kind in sweep sustained; do
     test "$status" = 0 -a "$(pages "$out/$kind.pdf")" = 1
   dm_check "... with its figures" figures "$fixtures/$kind.json" "$out/$kind.pdf" "$kind"
 done
+
+# --- the report of everything on screen ------------------------------------
+
+# The grid's Save as PDF, reached as `gapplication action` reaches it on a
+# session bus of the test's own, with a sweep and a sustained run opened
+# beside it by two more `diskmeter --open` handed to the running window:
+# their windows are its last two pages.
+if command -v dbus-run-session >/dev/null && command -v gapplication >/dev/null \
+   && command -v gdbus >/dev/null; then
+  mkdir -p "$out/xdg/applications"
+  cp "$DM_SOURCE_ROOT/resources/io.github.diskmeter.Diskmeter.desktop" "$out/xdg/applications/"
+  XDG_DATA_DIRS="$out/xdg:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
+  timeout 90 dbus-run-session -- bash -c '
+    id=io.github.diskmeter.Diskmeter
+    "$DM_GUI" --open "$1" & gui=$!
+    gdbus wait --session --timeout 15 "$id" || { kill $gui; exit 3; }
+    "$DM_GUI" --open "$2" && "$DM_GUI" --open "$3" || { kill $gui; exit 4; }
+    gapplication action "$id" save-pdf-to "'"'"'$4'"'"'" || { kill $gui; exit 5; }
+    for _ in $(seq 1 200); do [ -s "$4" ] && break; sleep 0.1; done
+    gapplication action "$id" quit
+    wait $gui' _ "$fixtures/run.json" "$fixtures/sweep.json" "$fixtures/sustained.json" \
+    "$out/all.pdf" >"$out/all.log" 2>&1
+  status=$?
+  grep -v "^dbus-daemon\|^$" "$out/all.log" | sed 's/^/#   /'
+  dm_check "the report of the grid, a sweep and a sustained run: grid, $n_done latency pages, sweep, sustained (exit $status, $(pages "$out/all.pdf") pages)" \
+    test "$status" = 0 -a "$(pages "$out/all.pdf")" = "$((n_done + 3))"
+  dm_check "... the grid's figures first" figures "$fixtures/run.json" "$out/all.pdf" grid
+  dm_check "... then the sweep's" figures "$fixtures/sweep.json" "$out/all.pdf" sweep $((n_done + 2))
+  dm_check "... then the sustained run's" \
+    figures "$fixtures/sustained.json" "$out/all.pdf" sustained $((n_done + 3))
+else
+  dm_check "dbus-run-session, gapplication and gdbus are installed (build-aux/dev installs them)" false
+fi
 
 # --- a save that cannot be made ---------------------------------------------
 

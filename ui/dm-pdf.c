@@ -66,25 +66,6 @@ dm_pdf_get_n_pages (DmPdf *pdf)
   return pdf->pages->len;
 }
 
-gboolean
-dm_pdf_add_window (DmPdf      *pdf,
-                   GtkWidget  *window,
-                   GtkWidget  *background_from,
-                   GError    **error)
-{
-  Page page;
-
-  /* At scale 1: the page in points is the window in pixels, so a viewer
-   * at 100 % shows it at the size it has on screen. */
-  page.node = dm_screenshot_node (window, background_from, 1, error);
-  if (!page.node)
-    return FALSE;
-  page.width = gtk_widget_get_width (window);
-  page.height = gtk_widget_get_height (window);
-  g_array_append_val (pdf->pages, page);
-  return TRUE;
-}
-
 static void
 on_after_paint (GdkFrameClock *clock,
                 gboolean      *painted)
@@ -129,23 +110,37 @@ wait_painted (GtkWindow *window)
 }
 
 gboolean
-dm_pdf_add_shown (DmPdf      *pdf,
-                  GtkWindow  *window,
-                  GError    **error)
+dm_pdf_add_window (DmPdf      *pdf,
+                   GtkWidget  *window,
+                   GtkWidget  *background_from,
+                   GError    **error)
 {
-  gboolean ok;
+  Page page;
 
+  /* At scale 1: the page in points is the window in pixels, so a viewer
+   * at 100 % shows it at the size it has on screen. */
+  page.node = dm_screenshot_node (window, background_from, 1, error);
+  if (!page.node)
+    return FALSE;
+  page.width = gtk_widget_get_width (window);
+  page.height = gtk_widget_get_height (window);
+  g_array_append_val (pdf->pages, page);
+  return TRUE;
+}
+
+gboolean
+dm_pdf_add_presented (DmPdf      *pdf,
+                      GtkWindow  *window,
+                      GError    **error)
+{
   if (!wait_painted (window))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
                    _("The window “%s” was not drawn within %d seconds"),
                    gtk_window_get_title (window), SHOWN_WAIT_S);
-      gtk_window_destroy (window);
       return FALSE;
     }
-  ok = dm_pdf_add_window (pdf, GTK_WIDGET (window), GTK_WIDGET (window), error);
-  gtk_window_destroy (window);
-  return ok;
+  return dm_pdf_add_window (pdf, GTK_WIDGET (window), GTK_WIDGET (window), error);
 }
 
 static cairo_status_t

@@ -17,18 +17,18 @@ typedef struct _DmPdf DmPdf;
 /* An empty report; title is the PDF's title (its metadata). */
 DmPdf    *dm_pdf_new         (const char  *title);
 void      dm_pdf_free        (DmPdf       *pdf);
-/* One page: window as it is on screen now (background_from: as for
- * dm_screenshot_save). */
+/* One page: window as it is on screen now, just painted (background_from:
+ * as for dm_screenshot_save). */
 gboolean  dm_pdf_add_window  (DmPdf       *pdf,
                               GtkWidget   *window,
                               GtkWidget   *background_from,
                               GError     **error);
-/* One page of a window made for the report (taken): shown, drawn once,
- * added and destroyed, so its page is what the user would see opening
- * it. */
-gboolean  dm_pdf_add_shown   (DmPdf       *pdf,
-                              GtkWindow   *window,
-                              GError     **error);
+/* One page of window once presented and painted (the main loop runs
+ * meanwhile): a window made for the report, or one opened a moment ago,
+ * is what the user sees of it, laid out and drawn. */
+gboolean  dm_pdf_add_presented (DmPdf     *pdf,
+                                GtkWindow *window,
+                                GError   **error);
 guint     dm_pdf_get_n_pages (DmPdf       *pdf);
 /* Writes the pages to path (a temporary file beside it, then renamed):
  * FALSE with a one-line reason, and nothing left, when it cannot. */

@@ -115,6 +115,7 @@ _dm_window_save_pdf (DmWindow    *self,
 {
   g_autoptr (DmPdf) pdf = dm_pdf_new (gtk_window_get_title (GTK_WINDOW (self)));
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  g_autolist (GtkWindow) windows = NULL;
 
   if (!dm_pdf_add_window (pdf, GTK_WIDGET (self), self->content, error))
     return FALSE;
@@ -125,6 +126,7 @@ _dm_window_save_pdf (DmWindow    *self,
                                                self->layout.columns[c]);
         g_autofree char *title = NULL;
         GtkWidget *view;
+        gboolean added;
         char label[64];
 
         if (!res || res->status != DM_STATUS_COMPLETE)
@@ -133,22 +135,31 @@ _dm_window_save_pdf (DmWindow    *self,
         title = g_strdup_printf ("%s %s", label, dm_mode_title (res->mode));
         view = dm_latency_view_new (GTK_WINDOW (self), title, res);
         dm_latency_view_set_device_note (DM_LATENCY_VIEW (view), self->report.device_note);
-        if (!dm_pdf_add_shown (pdf, GTK_WINDOW (view), error))
+        added = dm_pdf_add_presented (pdf, GTK_WINDOW (view), error);
+        gtk_window_destroy (GTK_WINDOW (view));
+        if (!added)
           return FALSE;
       }
-  /* The sweeps first, then the sustained runs, whichever was in front. */
+  /* The sweeps first, then the sustained runs, whichever was in front;
+   * from a copy of the list, which presenting each one reorders, each
+   * held while the main loop runs (its user may close it meanwhile). */
+  windows = app ? g_list_copy (gtk_application_get_windows (app)) : NULL;
+  g_list_foreach (windows, (GFunc) (void (*) (void)) g_object_ref, NULL);
   for (int pass = 0; pass < 2; pass++)
-    for (GList *l = app ? gtk_application_get_windows (app) : NULL; l; l = l->next)
+    for (GList *l = windows; l; l = l->next)
       {
         gboolean shows = pass == 0 ? DM_IS_SWEEP_WINDOW (l->data)
                                      && dm_sweep_window_has_results (l->data)
                                    : DM_IS_SUSTAINED_WINDOW (l->data)
                                      && dm_sustained_window_count_samples (l->data) > 0;
 
-        if (shows && gtk_widget_get_mapped (l->data)
-            && !dm_pdf_add_window (pdf, l->data, l->data, error))
+        if (shows && gtk_widget_get_visible (l->data)
+            && !dm_pdf_add_presented (pdf, l->data, error))
           return FALSE;
       }
+  /* The Save came from here: back in front once the others were drawn. */
+  if (dm_pdf_get_n_pages (pdf) > 1)
+    gtk_window_present (GTK_WINDOW (self));
   return dm_pdf_save (pdf, path, error);
 }
 
