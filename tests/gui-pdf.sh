@@ -8,8 +8,10 @@
 # latencies to three digits), so they are text, not pictures; images
 # cover next to nothing of the first page; and pdftoppm's rendering of
 # page 1 at the screenshot's size is the screenshot, but for how the
-# glyphs are smoothed. The comparison, the Sweep and the Sustained windows
-# save a page each with their figures. A PDF saved into a folder nothing
+# glyphs are smoothed. A comparison's PDF has its page and each run's
+# latency details; the Sweep and the Sustained windows save a page each
+# with their figures, and the grid's PDF made over D-Bus with both open
+# ends with their pages. A PDF saved into a folder nothing
 # may be created in fails with one line and a non-zero exit, and leaves
 # nothing there. Under LANGUAGE=de a sustained run and a sweep that fail
 # in that folder say why in German (the engine's reason translated, as
@@ -56,7 +58,7 @@ says () { [ -n "$2" ] && pdftotext "$1" - 2>/dev/null | tr '\n' ' ' | grep -qF -
 figures ()
 {
   python3 - "$@" <<'PY'
-import json, math, subprocess, sys
+import json, math, os, subprocess, sys
 
 path, pdf, kind = sys.argv[1:4]
 report = json.load(open(path))
@@ -82,29 +84,39 @@ def want(text, figure, what):
     if figure not in text:
         missing.append("%s: %s" % (what, figure))
 
+def latency_pages(runs):
+    # One latency page per finished test of each run, in any order, found by
+    # its title ("... Read (before.json)" in a comparison); its figures on it.
+    n_pages = sum(len(results) for _, results in runs)
+    pages = {n: page(n) for n in range(2, n_pages + 2)}
+    for name, results in runs:
+        for r in results:
+            title = "Latency — %s %s%s" % (r["test"].replace("_", " / "), r["mode"].capitalize(),
+                                           " (%s)" % name if name else "")
+            hits = [n for n, text in pages.items() if title in text]
+            if len(hits) != 1:
+                missing.append("a page titled %s (found on %s)" % (title, hits or "none"))
+                continue
+            for key in ("min", "p50", "p90", "p99", "p99_9", "p99_99", "max", "mean"):
+                want(pages[hits[0]], latency(r["latency_us"][key]), "page %d, %s" % (hits[0], key))
+
 if kind == "grid":
     first = page(1)
     for r in done:
         want(first, "%.2f" % r["mb_per_s"], "page 1, %s %s MB/s" % (r["test"], r["mode"]))
-    # One latency page per finished test, in any order, found by its title.
-    pages = {}
-    for n in range(2, len(done) + 2):
-        pages[n] = page(n)
-    for r in done:
-        title = "Latency — %s %s" % (r["test"].replace("_", " / "), r["mode"].capitalize())
-        hits = [n for n, text in pages.items() if title in text]
-        if len(hits) != 1:
-            missing.append("a page titled %s (found on %s)" % (title, hits or "none"))
-            continue
-        for key in ("min", "p50", "p90", "p99", "p99_9", "p99_99", "max", "mean"):
-            want(pages[hits[0]], latency(r["latency_us"][key]), "page %d, %s" % (hits[0], key))
+    latency_pages([(None, done)])
 elif kind == "compare":
-    first = page(1)
+    # The runs side by side on page 1; then their latency details, each
+    # titled with its run's file name.
+    runs = [(os.path.basename(path), done)]
     for other in sys.argv[4:]:
-        for r in json.load(open(other))["results"]:
-            want(first, "%.2f" % r["mb_per_s"], "%s %s %s" % (other, r["test"], r["mode"]))
-    for r in done:
-        want(first, "%.2f" % r["mb_per_s"], "%s %s" % (r["test"], r["mode"]))
+        runs.append((os.path.basename(other), [r for r in json.load(open(other))["results"]
+                                               if r["status"] == "complete"]))
+    first = page(1)
+    for name, results in runs:
+        for r in results:
+            want(first, "%.2f" % r["mb_per_s"], "page 1, %s %s %s" % (name, r["test"], r["mode"]))
+    latency_pages(runs)
 elif kind == "sweep":
     # The heat maps: IOPS in thousands, the p99 latency in µs.
     first = page(int(sys.argv[4]) if len(sys.argv) > 4 else 1)
@@ -160,8 +172,9 @@ dm_check "page 1 rendered at the screenshot's size is the screenshot" test "$ver
 timeout 60 "$DM_GUI" --open "$fixtures/run.json" --open "$fixtures/b.json" \
   --save-pdf "$out/compare.pdf" --quit-when-done >"$out/compare.log" 2>&1
 status=$?
-dm_check "the comparison's PDF: one page (exit $status, $(pages "$out/compare.pdf") pages)" \
-  test "$status" = 0 -a "$(pages "$out/compare.pdf")" = 1
+n_b=$(dm_json "$fixtures/b.json" 'sum(r["status"] == "complete" for r in j["results"])')
+dm_check "the comparison's PDF: its page and both runs' latency pages, $((1 + n_done + n_b)) (exit $status, $(pages "$out/compare.pdf") pages)" \
+  test "$status" = 0 -a "$(pages "$out/compare.pdf")" = $((1 + n_done + n_b))
 dm_check "... with both runs' figures" \
   figures "$fixtures/run.json" "$out/compare.pdf" compare "$fixtures/b.json"
 for kind in sweep sustained; do

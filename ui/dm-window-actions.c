@@ -103,11 +103,35 @@ save_with_chooser (DmWindow     *self,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+/* A page of the latency detail of res (finished), as opening its tile
+ * shows it; run names the comparison's run it is of, or is NULL. */
+static gboolean
+add_latency_page (DmWindow         *self,
+                  DmPdf            *pdf,
+                  const dm_report  *report,
+                  const dm_result  *res,
+                  const char       *run,
+                  GError          **error)
+{
+  g_autofree char *title = NULL;
+  GtkWidget *view;
+  gboolean added;
+  char label[64];
+
+  dm_spec_label (&res->spec, label, sizeof label);
+  title = run ? g_strdup_printf ("%s %s (%s)", label, dm_mode_title (res->mode), run)
+              : g_strdup_printf ("%s %s", label, dm_mode_title (res->mode));
+  view = dm_latency_view_new (GTK_WINDOW (self), title, res);
+  dm_latency_view_set_device_note (DM_LATENCY_VIEW (view), report->device_note);
+  added = dm_pdf_add_presented (pdf, GTK_WINDOW (view), error);
+  gtk_window_destroy (GTK_WINDOW (view));
+  return added;
+}
+
 /* Save as PDF: the window as on screen (the grid or the comparison, with
- * its footer), then the latency detail of each test the grid shows, as
- * opening its tile shows it, then the Sweep and Sustained windows that
- * show a run. A comparison's runs have their own files; the grid's are the
- * details it has. */
+ * its footer), then the latency detail of each test it shows, in its
+ * order (for a comparison each run's, side by side), then the Sweep and
+ * Sustained windows that show a run. */
 gboolean
 _dm_window_save_pdf (DmWindow    *self,
                      const char  *path,
@@ -115,29 +139,29 @@ _dm_window_save_pdf (DmWindow    *self,
 {
   g_autoptr (DmPdf) pdf = dm_pdf_new (gtk_window_get_title (GTK_WINDOW (self)));
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  const dm_compare *compare = dm_comparison_get_compare (self->comparison);
   g_autolist (GtkWindow) windows = NULL;
 
   if (!dm_pdf_add_window (pdf, GTK_WIDGET (self), self->content, error))
     return FALSE;
-  for (guint r = 0; !dm_comparison_get_compare (self->comparison) && r < self->layout.n_rows; r++)
+  for (guint r = 0; compare && r < compare->n_rows; r++)
+    for (guint i = 0; i < compare->n_runs; i++)
+      {
+        const dm_result *res = dm_report_find (compare->runs[i], &compare->rows[r].spec,
+                                               compare->rows[r].mode);
+
+        if (res && res->status == DM_STATUS_COMPLETE
+            && !add_latency_page (self, pdf, compare->runs[i], res, compare->names[i], error))
+          return FALSE;
+      }
+  for (guint r = 0; !compare && r < self->layout.n_rows; r++)
     for (guint c = 0; c < self->layout.n_columns; c++)
       {
         const dm_result *res = dm_report_find (&self->report, &self->layout.rows[r],
                                                self->layout.columns[c]);
-        g_autofree char *title = NULL;
-        GtkWidget *view;
-        gboolean added;
-        char label[64];
 
-        if (!res || res->status != DM_STATUS_COMPLETE)
-          continue;
-        dm_spec_label (&res->spec, label, sizeof label);
-        title = g_strdup_printf ("%s %s", label, dm_mode_title (res->mode));
-        view = dm_latency_view_new (GTK_WINDOW (self), title, res);
-        dm_latency_view_set_device_note (DM_LATENCY_VIEW (view), self->report.device_note);
-        added = dm_pdf_add_presented (pdf, GTK_WINDOW (view), error);
-        gtk_window_destroy (GTK_WINDOW (view));
-        if (!added)
+        if (res && res->status == DM_STATUS_COMPLETE
+            && !add_latency_page (self, pdf, &self->report, res, NULL, error))
           return FALSE;
       }
   /* The sweeps first, then the sustained runs, whichever was in front;
