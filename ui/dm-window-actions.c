@@ -132,10 +132,10 @@ add_latency_page (DmWindow         *self,
  * its footer), then the latency detail of each test it shows, in its
  * order (for a comparison each run's, side by side), then the Sweep and
  * Sustained windows that show a run. */
-gboolean
-_dm_window_save_pdf (DmWindow    *self,
-                     const char  *path,
-                     GError     **error)
+static gboolean
+write_pdf (DmWindow    *self,
+           const char  *path,
+           GError     **error)
 {
   g_autoptr (DmPdf) pdf = dm_pdf_new (gtk_window_get_title (GTK_WINDOW (self)));
   GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
@@ -185,6 +185,27 @@ _dm_window_save_pdf (DmWindow    *self,
   if (dm_pdf_get_n_pages (pdf) > 1)
     gtk_window_present (GTK_WINDOW (self));
   return dm_pdf_save (pdf, path, error);
+}
+
+gboolean
+_dm_window_save_pdf (DmWindow    *self,
+                     const char  *path,
+                     GError     **error)
+{
+  gboolean ok;
+
+  /* The main loop runs while the pages are drawn: a second Save as PDF
+   * (the menu, D-Bus) meanwhile waits for none and is refused. */
+  if (g_object_get_data (G_OBJECT (self), "dm-pdf-saving"))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY,
+                           _("A PDF is being saved already; try again when it is done"));
+      return FALSE;
+    }
+  g_object_set_data (G_OBJECT (self), "dm-pdf-saving", GINT_TO_POINTER (1));
+  ok = write_pdf (self, path, error);
+  g_object_set_data (G_OBJECT (self), "dm-pdf-saving", NULL);
+  return ok;
 }
 
 /* --- actions --------------------------------------------------------------- */
