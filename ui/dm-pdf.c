@@ -133,7 +133,10 @@ dm_pdf_add_presented (DmPdf      *pdf,
                       GtkWindow  *window,
                       GError    **error)
 {
-  if (!wait_painted (window))
+  /* Held while the main loop runs: its user may close it meanwhile. */
+  g_autoptr (GtkWindow) held = g_object_ref (window);
+
+  if (!wait_painted (window) || !gtk_widget_get_visible (GTK_WIDGET (window)))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
                    _("The window “%s” was not drawn within %d seconds"),

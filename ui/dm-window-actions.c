@@ -114,14 +114,15 @@ add_latency_page (DmWindow         *self,
                   GError          **error)
 {
   g_autofree char *title = NULL;
-  GtkWidget *view;
+  g_autoptr (GtkWidget) view = NULL;
   gboolean added;
   char label[64];
 
   dm_spec_label (&res->spec, label, sizeof label);
   title = run ? g_strdup_printf ("%s %s (%s)", label, dm_mode_title (res->mode), run)
               : g_strdup_printf ("%s %s", label, dm_mode_title (res->mode));
-  view = dm_latency_view_new (GTK_WINDOW (self), title, res);
+  /* Held: closed by hand while it is drawn, it is still destroyed once. */
+  view = g_object_ref (dm_latency_view_new (GTK_WINDOW (self), title, res));
   dm_latency_view_set_device_note (DM_LATENCY_VIEW (view), report->device_note);
   added = dm_pdf_add_presented (pdf, GTK_WINDOW (view), error);
   gtk_window_destroy (GTK_WINDOW (view));
@@ -192,10 +193,12 @@ _dm_window_save_pdf (DmWindow    *self,
                      const char  *path,
                      GError     **error)
 {
+  g_autoptr (DmWindow) held = g_object_ref (self);
   gboolean ok;
 
   /* The main loop runs while the pages are drawn: a second Save as PDF
-   * (the menu, D-Bus) meanwhile waits for none and is refused. */
+   * (the menu, D-Bus) meanwhile waits for none and is refused; the window
+   * is held, should it be closed meanwhile. */
   if (g_object_get_data (G_OBJECT (self), "dm-pdf-saving"))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY,
