@@ -363,9 +363,9 @@ dm_sustained_window_start (DmSustainedWindow *self,
       || !resolve_span (&p, span_free, target, &span, why, sizeof why)
       || dm_sustained_report_init (&r, &p, span, &base, why, sizeof why) < 0)
     {
-      dm_report_clear (&r);
       char shown[512];
 
+      dm_report_clear (&r);
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _ ("Cannot start: %s"),
                    dm_reason_shown (why, shown, sizeof shown));
       return FALSE;
