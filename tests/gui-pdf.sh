@@ -146,18 +146,21 @@ dm_check "the grid's PDF and screenshot were saved (exit $status)" \
 n_done=$(dm_json "$fixtures/run.json" 'sum(r["status"] == "complete" for r in j["results"])')
 dm_check "one page for the grid and one per finished test: $((n_done + 1)) (got $(pages "$out/run.pdf"))" \
   test "$(pages "$out/run.pdf")" = "$((n_done + 1))"
+info=$(pdfinfo "$out/run.pdf" 2>/dev/null)
 dm_check "its title and creator name Diskmeter" \
-  bash -c "pdfinfo '$out/run.pdf' | grep -q '^Title: *Diskmeter' && pdfinfo '$out/run.pdf' | grep -q '^Creator: *Diskmeter'"
+  bash -c 'grep -q "^Title: *Diskmeter –" <<<"$1" && grep -q "^Creator: *Diskmeter [0-9]" <<<"$1"' _ "$info"
 dm_check "every MB/s of the JSON is text on page 1, every latency on its test's page" \
   figures "$fixtures/run.json" "$out/run.pdf" grid
 # Vector, not a picture: the images on page 1 (the buttons' shadows) cover
 # under 5% of it.
+read -r pw ph < <(pdfinfo -f 1 -l 1 "$out/run.pdf" \
+                   | sed -n 's/^Page *1 size: *\([0-9.]*\) x \([0-9.]*\).*/\1 \2/p')
 share=$(pdfimages -list -f 1 -l 1 "$out/run.pdf" | python3 -c '
 import sys
 rows = [l.split() for l in sys.stdin.read().splitlines()[2:]]
+# width and height in pixels at x-ppi and y-ppi: the area they are drawn on
 area = sum(int(r[3]) * 72.0 / int(r[12]) * int(r[4]) * 72.0 / int(r[13]) for r in rows)
-print("%.4f" % (area / (float(sys.argv[1]) * float(sys.argv[2]))))' \
-  $(pdfinfo -f 1 -l 1 "$out/run.pdf" | sed -n 's/^Page *1 size: *\([0-9.]*\) x \([0-9.]*\).*/\1 \2/p'))
+print("%.4f" % (area / (float(sys.argv[1]) * float(sys.argv[2]))))' "${pw:-1}" "${ph:-1}")
 dm_check "page 1 is drawn, not pasted: images cover ${share:-?} of it" \
   python3 -c "import sys; sys.exit(0 if float('${share:-1}') < 0.05 else 1)"
 read -r w h _ < <(dm_png stats "$out/run.png")
