@@ -9,6 +9,11 @@
 # colour (at least 20 pixels long and 2 tall), top to bottom, left to right.
 # "differ A B" prints "SAME" or the number of pixels that differ and the box
 # around them, "N X0,Y0-X1,Y1", or "SIZE WxH WxH" when the sizes differ.
+# "differ A B TOL" compares two renderings of one drawing (a PDF page and
+# the screenshot, whose glyphs are smoothed apart): the mean colour of each
+# 16x16 block, alpha left out, may differ by up to TOL (0..255) per
+# channel; it prints "SAME" or the number of blocks over TOL, the worst
+# difference and the box around them in pixels, "N WORST X0,Y0-X1,Y1".
 # INK is the share of pixels unlike the most common one (the background).
 # "tile-contrast FILE" finds the grid's first row of tiles (right of the
 # first green row button) and prints the digits' colour, the tile's and
@@ -212,6 +217,35 @@ def differ(path_a, path_b):
     print("SAME" if n == 0 else "%d %d,%d-%d,%d" % (n, *box))
 
 
+def differ_blocks(path_a, path_b, tolerance, size=16):
+    wa, ha, bpp_a, rows_a = read_png(path_a)
+    wb, hb, bpp_b, rows_b = read_png(path_b)
+    if (wa, ha) != (wb, hb):
+        print("SIZE %dx%d %dx%d" % (wa, ha, wb, hb))
+        return
+    n, worst, box = 0, 0.0, None
+    for y0 in range(0, ha, size):
+        y1 = min(y0 + size, ha)
+        for x0 in range(0, wa, size):
+            x1 = min(x0 + size, wa)
+            sums = [0] * 6
+            for y in range(y0, y1):
+                ra, rb = rows_a[y], rows_b[y]
+                for x in range(x0, x1):
+                    for c in range(3):
+                        sums[c] += ra[x * bpp_a + c]
+                        sums[3 + c] += rb[x * bpp_b + c]
+            count = (y1 - y0) * (x1 - x0)
+            d = max(abs(sums[c] - sums[3 + c]) for c in range(3)) / float(count)
+            worst = max(worst, d)
+            if d > tolerance:
+                n += 1
+                if box is None:
+                    box = [x0, y0, x1 - 1, y1 - 1]
+                box = [min(box[0], x0), min(box[1], y0), max(box[2], x1 - 1), max(box[3], y1 - 1)]
+    print("SAME" if n == 0 else "%d %.1f %d,%d-%d,%d" % (n, worst, *box))
+
+
 def main(argv):
     if len(argv) == 3 and argv[1] == "stats":
         stats(argv[2])
@@ -223,11 +257,13 @@ def main(argv):
         bars(argv[2], argv[3])
     elif len(argv) == 4 and argv[1] == "differ":
         differ(argv[2], argv[3])
+    elif len(argv) == 5 and argv[1] == "differ":
+        differ_blocks(argv[2], argv[3], float(argv[4]))
     elif len(argv) == 3 and argv[1] == "tile-contrast":
         tile_contrast(argv[2])
     else:
         raise SystemExit("usage: png.py stats FILE | colours FILE R,G,B... | "
-                         "centre FILE R,G,B | bars FILE R,G,B | differ A B | tile-contrast FILE")
+                         "centre FILE R,G,B | bars FILE R,G,B | differ A B [TOL] | tile-contrast FILE")
 
 
 main(sys.argv)

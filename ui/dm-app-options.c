@@ -55,6 +55,9 @@ static const AppOption app_options[] = {
   { "screenshot-scale", 0, 0, G_OPTION_ARG_STRING,
     N_("Draw that PNG at this times the window's size (1..4), for a sharp picture in a report"),
     "FACTOR" },
+  { "save-pdf", 0, 0, G_OPTION_ARG_FILENAME,
+    N_("Save a PDF report when done: the window, each test's latency detail and the open Sweep "
+       "and Sustained windows, as sharp text and lines"), "FILE" },
   { "save-json", 0, 0, G_OPTION_ARG_FILENAME, N_("Save the results as JSON when done"), "FILE" },
   { "save-text", 0, 0, G_OPTION_ARG_FILENAME, N_("Save the results as text when done"), "FILE" },
   { "save-csv", 0, 0, G_OPTION_ARG_FILENAME, N_("Save the results as CSV when done"), "FILE" },
@@ -283,6 +286,7 @@ check_script (GApplicationCommandLine *cmdline,
   script->json = lookup_path (cmdline, dict, "save-json");
   script->text = lookup_path (cmdline, dict, "save-text");
   script->csv = lookup_path (cmdline, dict, "save-csv");
+  script->pdf = lookup_path (cmdline, dict, "save-pdf");
   if (g_variant_dict_lookup (dict, "screenshot-scale", "&s", &scale))
     {
       char *end = NULL;

@@ -19,34 +19,24 @@ dm_screenshot_save (GtkWidget   *widget,
   return dm_screenshot_save_scaled (widget, background_from, 1, path, error);
 }
 
-gboolean
-dm_screenshot_save_scaled (GtkWidget   *widget,
-                           GtkWidget   *background_from,
-                           double       scale,
-                           const char  *path,
-                           GError     **error)
+GskRenderNode *
+dm_screenshot_node (GtkWidget  *widget,
+                    GtkWidget  *background_from,
+                    double      scale,
+                    GError    **error)
 {
   int width = gtk_widget_get_width (widget);
   int height = gtk_widget_get_height (widget);
-  int png_width = (int) ceil (width * scale);
-  int png_height = (int) ceil (height * scale);
   g_autoptr (GdkPaintable) paintable = NULL;
-  g_autoptr (GskRenderNode) node = NULL;
-  g_autoptr (GdkTexture) texture = NULL;
-  g_autoptr (GBytes) png = NULL;
+  GskRenderNode *node;
   GtkSnapshot *snapshot;
-  int err;
-  GskRenderer *renderer;
   GdkRGBA background;
-  GtkNative *native;
 
-  native = gtk_widget_get_native (widget);
-  renderer = native ? gtk_native_get_renderer (native) : NULL;
-  if (!renderer || width <= 0 || height <= 0)
+  if (width <= 0 || height <= 0)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
                            _("The window is not on screen yet, so there is nothing to save"));
-      return FALSE;
+      return NULL;
     }
 
   /* An opaque background under the window's rounded corners, so the image
@@ -81,10 +71,37 @@ G_GNUC_END_IGNORE_DEPRECATIONS
     }
   node = gtk_snapshot_free_to_node (snapshot);
   if (!node)
+    g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Nothing was drawn"));
+  return node;
+}
+
+gboolean
+dm_screenshot_save_scaled (GtkWidget   *widget,
+                           GtkWidget   *background_from,
+                           double       scale,
+                           const char  *path,
+                           GError     **error)
+{
+  int png_width = (int) ceil (gtk_widget_get_width (widget) * scale);
+  int png_height = (int) ceil (gtk_widget_get_height (widget) * scale);
+  g_autoptr (GskRenderNode) node = NULL;
+  g_autoptr (GdkTexture) texture = NULL;
+  g_autoptr (GBytes) png = NULL;
+  int err;
+  GskRenderer *renderer;
+  GtkNative *native;
+
+  native = gtk_widget_get_native (widget);
+  renderer = native ? gtk_native_get_renderer (native) : NULL;
+  if (!renderer)
     {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("Nothing was drawn"));
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
+                           _("The window is not on screen yet, so there is nothing to save"));
       return FALSE;
     }
+  node = dm_screenshot_node (widget, background_from, scale, error);
+  if (!node)
+    return FALSE;
   texture = gsk_renderer_render_texture (renderer, node,
                                          &GRAPHENE_RECT_INIT (0, 0, png_width, png_height));
   png = texture ? gdk_texture_save_to_png_bytes (texture) : NULL;

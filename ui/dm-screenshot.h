@@ -2,7 +2,8 @@
  *
  * A PNG of a whole window as it is on screen, header bar included, on an
  * opaque background: the main window's Save Screenshot and the sweep
- * window's Save PNG draw the same way.
+ * window's Save PNG draw the same way, and Save as PDF draws the same
+ * render node as vectors.
  */
 #pragma once
 
@@ -23,5 +24,13 @@ gboolean dm_screenshot_save_scaled (GtkWidget   *window,
                                     double       scale,
                                     const char  *path,
                                     GError     **error);
+
+/* What those draw, before it becomes pixels: the window's children at
+ * their places over the background, scaled; NULL with error when the
+ * window is not on screen. */
+GskRenderNode *dm_screenshot_node (GtkWidget   *window,
+                                   GtkWidget   *background_from,
+                                   double       scale,
+                                   GError     **error);
 
 G_END_DECLS

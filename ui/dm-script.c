@@ -50,6 +50,7 @@ dm_script_free (DmScript *script)
   g_free (script->json);
   g_free (script->text);
   g_free (script->csv);
+  g_free (script->pdf);
   g_free (script);
 }
 
@@ -57,7 +58,7 @@ gboolean
 dm_script_has_outputs (const DmScript *script)
 {
   return script->quit_when_done || script->screenshot || script->json || script->text
-         || script->csv;
+         || script->csv || script->pdf;
 }
 
 gboolean
@@ -139,6 +140,8 @@ save_outputs (ScriptRun *run,
     { "json", script->json },
     { "text", script->text },
     { "csv", script->csv },
+    /* Drawn from the window too, so on screen only, as the screenshot. */
+    { "pdf", with_screenshot ? script->pdf : NULL },
     { "png", with_screenshot ? script->screenshot : NULL },
   };
   g_autofree char *summary = NULL;

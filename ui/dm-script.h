@@ -25,6 +25,7 @@ typedef struct
   char     *json;
   char     *text;
   char     *csv;
+  char     *pdf;               /* Save as PDF, while the window is on screen */
 } DmScript;
 
 DmScript *dm_script_new      (void);
@@ -45,8 +46,8 @@ struct _DmScriptableInterface
   /* Starts a run with what the window shows; FALSE, with the reason shown
    * by the window, when it cannot. */
   gboolean (*start)      (DmScriptable  *self);
-  /* Writes what the window shows: format "json", "text", "csv" or "png"
-   * (drawn at dm_script_screenshot_scale) to path. */
+  /* Writes what the window shows: format "json", "text", "csv", "png"
+   * (drawn at dm_script_screenshot_scale) or "pdf" to path. */
   gboolean (*save)       (DmScriptable  *self,
                           const char    *format,
                           const char    *path,

@@ -19,7 +19,9 @@
 
 #include "dm-footer.h"
 #include "dm-job.h"
+#include "dm-pdf.h"
 #include "dm-platform.h"
+#include "dm-reason.h"
 #include "dm-screenshot.h"
 #include "dm-script.h"
 #include "dm-sustained.h"
@@ -319,7 +321,12 @@ on_job_finished (DmJob             *job,
     text = g_strdup (_ ("Stopped: the samples so far are kept; the test file was removed."));
   else
     {
-      g_autofree char *reason = g_utf8_make_valid (r->error[0] ? r->error : g_strerror (-code), -1);
+      /* The engine's reason is stored in English; shown in the user's
+       * language, as diskmeter-cli shows it. */
+      char shown[512];
+      g_autofree char *reason = g_utf8_make_valid (r->error[0]
+                                                   ? dm_reason_shown (r->error, shown, sizeof shown)
+                                                   : g_strerror (-code), -1);
       text = g_strdup_printf (_ ("Failed: %s"), reason);
     }
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
@@ -356,8 +363,11 @@ dm_sustained_window_start (DmSustainedWindow *self,
       || !resolve_span (&p, span_free, target, &span, why, sizeof why)
       || dm_sustained_report_init (&r, &p, span, &base, why, sizeof why) < 0)
     {
+      char shown[512];
+
       dm_report_clear (&r);
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _ ("Cannot start: %s"), why);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT, _ ("Cannot start: %s"),
+                   dm_reason_shown (why, shown, sizeof shown));
       return FALSE;
     }
 
@@ -434,6 +444,14 @@ dm_sustained_window_save (DmSustainedWindow *self,
 
   if (g_strcmp0 (format, "png") == 0)
     return save_png (self, path, error);
+  /* The timeline as on screen, text and vectors, one page. */
+  if (g_strcmp0 (format, "pdf") == 0)
+    {
+      g_autoptr (DmPdf) pdf = dm_pdf_new (gtk_window_get_title (GTK_WINDOW (self)));
+
+      return dm_pdf_add_window (pdf, GTK_WIDGET (self), self->content, error)
+             && dm_pdf_save (pdf, path, error);
+    }
   if (!r)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,

@@ -41,7 +41,7 @@ gboolean   dm_sustained_window_start      (DmSustainedWindow *self,
 gboolean   dm_sustained_window_load       (DmSustainedWindow *self,
                                            const char        *path,
                                            GError           **error);
-/* format: "json", "csv" or "png". */
+/* format: "json", "csv", "png" or "pdf" (the window, one page). */
 gboolean   dm_sustained_window_save       (DmSustainedWindow *self,
                                            const char        *format,
                                            const char        *path,

@@ -18,7 +18,9 @@
 #include "dm-job.h"
 #include "dm-json.h"
 #include "dm-latency-view.h"
+#include "dm-pdf.h"
 #include "dm-platform.h"
+#include "dm-reason.h"
 #include "dm-screenshot.h"
 #include "dm-script.h"
 #include "dm-sweep.h"
@@ -302,7 +304,9 @@ update_estimate (DmSweepWindow *self)
   memset (&r, 0, sizeof r);
   if (!plan_report (self, &p, &r, why, sizeof why))
     {
-      g_autofree char *msg = g_strdup_printf (_ ("Cannot sweep: %s"), why);
+      char shown[512];
+      g_autofree char *msg = g_strdup_printf (_ ("Cannot sweep: %s"),
+                                              dm_reason_shown (why, shown, sizeof shown));
       gtk_label_set_text (GTK_LABEL (self->status_label), msg);
       gtk_widget_action_set_enabled (GTK_WIDGET (self), "sweep.start", FALSE);
       return;
@@ -389,7 +393,12 @@ on_job_finished (DmJob         *job,
                             r->n_results);
   else
     {
-      g_autofree char *reason = g_utf8_make_valid (r->error[0] ? r->error : g_strerror (-code), -1);
+      /* The engine's reason is stored in English; shown in the user's
+       * language, as diskmeter-cli shows it. */
+      char shown[512];
+      g_autofree char *reason = g_utf8_make_valid (r->error[0]
+                                                   ? dm_reason_shown (r->error, shown, sizeof shown)
+                                                   : g_strerror (-code), -1);
       text = g_strdup_printf (_ ("Failed: %s"), reason);
     }
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
@@ -418,7 +427,9 @@ action_start (GtkWidget  *widget,
   memset (&r, 0, sizeof r);
   if (!plan_report (self, &p, &r, why, sizeof why))
     {
-      g_autofree char *msg = g_strdup_printf (_ ("Cannot sweep: %s"), why);
+      char shown[512];
+      g_autofree char *msg = g_strdup_printf (_ ("Cannot sweep: %s"),
+                                              dm_reason_shown (why, shown, sizeof shown));
       gtk_label_set_text (GTK_LABEL (self->status_label), msg);
       return;
     }
@@ -463,6 +474,14 @@ dm_sweep_window_save (DmSweepWindow  *self,
   if (g_strcmp0 (format, "png") == 0)
     return dm_screenshot_save_scaled (GTK_WIDGET (self), self->content,
                                       dm_script_screenshot_scale (self), path, error);
+  /* The heat maps as on screen, text and vectors, one page. */
+  if (g_strcmp0 (format, "pdf") == 0)
+    {
+      g_autoptr (DmPdf) pdf = dm_pdf_new (gtk_window_get_title (GTK_WINDOW (self)));
+
+      return dm_pdf_add_window (pdf, GTK_WIDGET (self), self->content, error)
+             && dm_pdf_save (pdf, path, error);
+    }
   if (!r)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_INITIALIZED,
@@ -507,7 +526,7 @@ scriptable_save (DmScriptable *window,
   if (g_strcmp0 (format, "text") == 0)
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           "A sweep is saved as JSON, CSV or a screenshot");
+                           "A sweep is saved as JSON, CSV, a screenshot or a PDF");
       return FALSE;
     }
   return dm_sweep_window_save (DM_SWEEP_WINDOW (window), format, path, error);
@@ -799,6 +818,14 @@ dm_sweep_window_get_mode_control (DmSweepWindow *self)
   g_return_val_if_fail (DM_IS_SWEEP_WINDOW (self), NULL);
 
   return GTK_WIDGET (self->mode_dropdown);
+}
+
+gboolean
+dm_sweep_window_has_results (DmSweepWindow *self)
+{
+  g_return_val_if_fail (DM_IS_SWEEP_WINDOW (self), FALSE);
+
+  return shown_report (self) != NULL;
 }
 
 gboolean

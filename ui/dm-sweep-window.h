@@ -26,13 +26,16 @@ void       dm_sweep_window_set_plan (DmSweepWindow *self,
                                      const char    *threads,
                                      const char    *folder);
 gboolean   dm_sweep_window_is_running (DmSweepWindow *self);
+/* Whether it shows a sweep (finished, stopped or opened): what a report
+ * takes a page of. */
+gboolean   dm_sweep_window_has_results (DmSweepWindow *self);
 /* The Mode control (Read, Write, Mix): on a disk fixed to Read. */
 GtkWidget *dm_sweep_window_get_mode_control (DmSweepWindow *self);
 /* Shows a sweep saved by diskmeter-cli sweep or by this window. */
 gboolean   dm_sweep_window_load   (DmSweepWindow  *self,
                                    const char     *path,
                                    GError        **error);
-/* format: "json", "csv" or "png". */
+/* format: "json", "csv", "png" or "pdf" (the window, one page). */
 gboolean   dm_sweep_window_save   (DmSweepWindow  *self,
                                    const char     *format,
                                    const char     *path,

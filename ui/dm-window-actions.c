@@ -9,6 +9,10 @@
 #include "dm-i18n-ui.h"
 
 #include "dm-file-dialog.h"
+#include "dm-latency-view.h"
+#include "dm-pdf.h"
+#include "dm-sustained-window.h"
+#include "dm-sweep-window.h"
 #include "dm-thresholds-dialog.h"
 #include "dm-zoom.h"
 
@@ -19,12 +23,13 @@ on_screenshot_after_paint (GdkFrameClock *clock,
                            DmWindow      *self)
 {
   g_autofree char *path = g_object_steal_data (G_OBJECT (self), "dm-screenshot-path");
+  DmExportKind kind = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (self), "dm-screenshot-kind"));
   g_autoptr (GError) error = NULL;
 
   g_signal_handlers_disconnect_by_func (clock, on_screenshot_after_paint, self);
   if (!path)
     return;
-  if (!dm_window_save_screenshot (self, path, &error))
+  if (!_dm_window_export_to (self, kind, path, &error))
     dm_window_show_error (self, error->message);
   else
     {
@@ -40,14 +45,16 @@ export_and_report (DmWindow     *self,
 {
   g_autoptr (GError) error = NULL;
 
-  /* A screenshot waits for the next paint, when every widget's drawing is
-   * up to date (a live tile may have just changed). */
-  if (kind == DM_EXPORT_PNG && gtk_widget_get_mapped (GTK_WIDGET (self)))
+  /* A screenshot (or a PDF, drawn the same way) waits for the next paint,
+   * when every widget's drawing is up to date (a live tile may have just
+   * changed). */
+  if ((kind == DM_EXPORT_PNG || kind == DM_EXPORT_PDF) && gtk_widget_get_mapped (GTK_WIDGET (self)))
     {
       GdkFrameClock *clock = gtk_widget_get_frame_clock (GTK_WIDGET (self));
       gboolean pending = g_object_get_data (G_OBJECT (self), "dm-screenshot-path") != NULL;
 
       g_object_set_data_full (G_OBJECT (self), "dm-screenshot-path", g_strdup (path), g_free);
+      g_object_set_data (G_OBJECT (self), "dm-screenshot-kind", GINT_TO_POINTER (kind));
       if (!pending)
         g_signal_connect (clock, "after-paint", G_CALLBACK (on_screenshot_after_paint), self);
       gtk_widget_queue_draw (GTK_WIDGET (self));
@@ -80,9 +87,10 @@ static void
 save_with_chooser (DmWindow     *self,
                    DmExportKind  kind)
 {
-  static const char *const ext[] = { "txt", "json", "csv", "png" };
+  static const char *const ext[] = { "txt", "json", "csv", "png", "pdf" };
   static const char *const titles[] = { N_("Save Results as Text"), N_("Save Results as JSON"),
-                                        N_("Save Results as CSV"), N_("Save Screenshot") };
+                                        N_("Save Results as CSV"), N_("Save Screenshot"),
+                                        N_("Save as PDF") };
   g_autoptr (GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *stamp = g_date_time_format (now, "%Y%m%d%H%M%S");
   g_autofree char *name = g_strdup_printf ("Diskmeter_%s.%s", stamp, ext[kind]);
@@ -93,6 +101,114 @@ save_with_chooser (DmWindow     *self,
   g_object_set_data (G_OBJECT (chooser), "dm-kind", GINT_TO_POINTER (kind));
   g_signal_connect (chooser, "response", G_CALLBACK (on_save_response), self);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* A page of the latency detail of res (finished), as opening its tile
+ * shows it; run names the comparison's run it is of, or is NULL. */
+static gboolean
+add_latency_page (DmWindow         *self,
+                  DmPdf            *pdf,
+                  const dm_report  *report,
+                  const dm_result  *res,
+                  const char       *run,
+                  GError          **error)
+{
+  g_autofree char *title = NULL;
+  g_autoptr (GtkWidget) view = NULL;
+  gboolean added;
+  char label[64];
+
+  dm_spec_label (&res->spec, label, sizeof label);
+  title = run ? g_strdup_printf ("%s %s (%s)", label, dm_mode_title (res->mode), run)
+              : g_strdup_printf ("%s %s", label, dm_mode_title (res->mode));
+  /* Held: closed by hand while it is drawn, it is still destroyed once. */
+  view = g_object_ref (dm_latency_view_new (GTK_WINDOW (self), title, res));
+  dm_latency_view_set_device_note (DM_LATENCY_VIEW (view), report->device_note);
+  added = dm_pdf_add_presented (pdf, GTK_WINDOW (view), error);
+  gtk_window_destroy (GTK_WINDOW (view));
+  return added;
+}
+
+/* Save as PDF: the window as on screen (the grid or the comparison, with
+ * its footer), then the latency detail of each test it shows, in its
+ * order (for a comparison each run's, side by side), then the Sweep and
+ * Sustained windows that show a run. */
+static gboolean
+write_pdf (DmWindow    *self,
+           const char  *path,
+           GError     **error)
+{
+  g_autoptr (DmPdf) pdf = dm_pdf_new (gtk_window_get_title (GTK_WINDOW (self)));
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  const dm_compare *compare = dm_comparison_get_compare (self->comparison);
+  g_autolist (GtkWindow) windows = NULL;
+
+  if (!dm_pdf_add_window (pdf, GTK_WIDGET (self), self->content, error))
+    return FALSE;
+  for (guint r = 0; compare && r < compare->n_rows; r++)
+    for (guint i = 0; i < compare->n_runs; i++)
+      {
+        const dm_result *res = dm_report_find (compare->runs[i], &compare->rows[r].spec,
+                                               compare->rows[r].mode);
+
+        if (res && res->status == DM_STATUS_COMPLETE
+            && !add_latency_page (self, pdf, compare->runs[i], res, compare->names[i], error))
+          return FALSE;
+      }
+  for (guint r = 0; !compare && r < self->layout.n_rows; r++)
+    for (guint c = 0; c < self->layout.n_columns; c++)
+      {
+        const dm_result *res = dm_report_find (&self->report, &self->layout.rows[r],
+                                               self->layout.columns[c]);
+
+        if (res && res->status == DM_STATUS_COMPLETE
+            && !add_latency_page (self, pdf, &self->report, res, NULL, error))
+          return FALSE;
+      }
+  /* The sweeps first, then the sustained runs, whichever was in front;
+   * from a copy of the list, which presenting each one reorders, each
+   * held while the main loop runs (its user may close it meanwhile). */
+  windows = app ? g_list_copy (gtk_application_get_windows (app)) : NULL;
+  g_list_foreach (windows, (GFunc) (void (*) (void)) g_object_ref, NULL);
+  for (int pass = 0; pass < 2; pass++)
+    for (GList *l = windows; l; l = l->next)
+      {
+        gboolean shows = pass == 0 ? DM_IS_SWEEP_WINDOW (l->data)
+                                     && dm_sweep_window_has_results (l->data)
+                                   : DM_IS_SUSTAINED_WINDOW (l->data)
+                                     && dm_sustained_window_count_samples (l->data) > 0;
+
+        if (shows && gtk_widget_get_visible (l->data)
+            && !dm_pdf_add_presented (pdf, l->data, error))
+          return FALSE;
+      }
+  /* The Save came from here: back in front once the others were drawn. */
+  if (dm_pdf_get_n_pages (pdf) > 1)
+    gtk_window_present (GTK_WINDOW (self));
+  return dm_pdf_save (pdf, path, error);
+}
+
+gboolean
+_dm_window_save_pdf (DmWindow    *self,
+                     const char  *path,
+                     GError     **error)
+{
+  g_autoptr (DmWindow) held = g_object_ref (self);
+  gboolean ok;
+
+  /* The main loop runs while the pages are drawn: a second Save as PDF
+   * (the menu, D-Bus) meanwhile waits for none and is refused; the window
+   * is held, should it be closed meanwhile. */
+  if (g_object_get_data (G_OBJECT (self), "dm-pdf-saving"))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY,
+                           _("A PDF is being saved already; try again when it is done"));
+      return FALSE;
+    }
+  g_object_set_data (G_OBJECT (self), "dm-pdf-saving", GINT_TO_POINTER (1));
+  ok = write_pdf (self, path, error);
+  g_object_set_data (G_OBJECT (self), "dm-pdf-saving", NULL);
+  return ok;
 }
 
 /* --- actions --------------------------------------------------------------- */
@@ -186,6 +302,8 @@ export_kind_of (const char *name)
     return DM_EXPORT_CSV;
   if (g_str_has_prefix (name, "win.save-screenshot"))
     return DM_EXPORT_PNG;
+  if (g_str_has_prefix (name, "win.save-pdf"))
+    return DM_EXPORT_PDF;
   return DM_EXPORT_TEXT;
 }
 
@@ -290,11 +408,13 @@ _dm_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.save-json", NULL, action_save);
   gtk_widget_class_install_action (widget_class, "win.save-csv", NULL, action_save);
   gtk_widget_class_install_action (widget_class, "win.save-screenshot", NULL, action_save);
+  gtk_widget_class_install_action (widget_class, "win.save-pdf", NULL, action_save);
   /* For scripts: `gapplication action ID save-json-to "'/tmp/r.json'"`. */
   gtk_widget_class_install_action (widget_class, "win.save-text-to", "s", action_save_to);
   gtk_widget_class_install_action (widget_class, "win.save-json-to", "s", action_save_to);
   gtk_widget_class_install_action (widget_class, "win.save-csv-to", "s", action_save_to);
   gtk_widget_class_install_action (widget_class, "win.save-screenshot-to", "s", action_save_to);
+  gtk_widget_class_install_action (widget_class, "win.save-pdf-to", "s", action_save_to);
   gtk_widget_class_install_action (widget_class, "win.thresholds", NULL, action_thresholds);
   gtk_widget_class_install_action (widget_class, "win.compare-folder", NULL, action_compare_folder);
   gtk_widget_class_install_action (widget_class, "win.compare-off", NULL, action_compare_off);

@@ -77,7 +77,8 @@ struct _DmWindow
   GtkWidget     *history_window;  /* weak: open while the user keeps it */
 };
 
-typedef enum { DM_EXPORT_TEXT, DM_EXPORT_JSON, DM_EXPORT_CSV, DM_EXPORT_PNG } DmExportKind;
+typedef enum { DM_EXPORT_TEXT, DM_EXPORT_JSON, DM_EXPORT_CSV, DM_EXPORT_PNG,
+               DM_EXPORT_PDF } DmExportKind;
 
 /* dm-window.c, for the topic files */
 void        _dm_window_set_status          (DmWindow        *self,
@@ -112,6 +113,9 @@ gboolean    _dm_window_export_to           (DmWindow        *self,
 
 /* dm-window-actions.c */
 void        _dm_window_class_actions_init  (GtkWidgetClass  *widget_class);
+gboolean    _dm_window_save_pdf            (DmWindow        *self,
+                                            const char      *path,
+                                            GError         **error);
 void        _dm_window_actions_update      (DmWindow        *self);
 
 /* dm-window-grid.c */

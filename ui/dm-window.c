@@ -615,6 +615,8 @@ _dm_window_export_to (DmWindow     *self,
 
   if (kind == DM_EXPORT_PNG)
     return dm_window_save_screenshot (self, path, error);
+  if (kind == DM_EXPORT_PDF)
+    return _dm_window_save_pdf (self, path, error);
 
   _dm_window_sync_comment (self);
   dm_buf_init (&buf);
@@ -650,7 +652,7 @@ dm_window_save (DmWindow    *self,
 {
   static const char *const formats[] = {
     [DM_EXPORT_TEXT] = "text", [DM_EXPORT_JSON] = "json", [DM_EXPORT_CSV] = "csv",
-    [DM_EXPORT_PNG] = "png",
+    [DM_EXPORT_PNG] = "png", [DM_EXPORT_PDF] = "pdf",
   };
 
   g_return_val_if_fail (DM_IS_WINDOW (self), FALSE);
