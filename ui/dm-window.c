@@ -685,7 +685,7 @@ dm_window_finalize (GObject *object)
 
   g_clear_object (&self->comparison);
   dm_report_clear (&self->report);
-  g_ptr_array_unref (self->target_paths);
+  g_clear_object (&self->target_store);
   G_OBJECT_CLASS (dm_window_parent_class)->finalize (object);
 }
 
@@ -766,7 +766,6 @@ dm_window_class_init (DmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DmWindow, units_dropdown);
   gtk_widget_class_bind_template_child (widget_class, DmWindow, modes_dropdown);
   gtk_widget_class_bind_template_child (widget_class, DmWindow, modes_model);
-  gtk_widget_class_bind_template_child (widget_class, DmWindow, target_model);
   gtk_widget_class_bind_template_child (widget_class, DmWindow, grid);
   gtk_widget_class_bind_template_child (widget_class, DmWindow, error_revealer);
   gtk_widget_class_bind_template_child (widget_class, DmWindow, error_label);
