@@ -11,7 +11,10 @@
  * the open popup, for the pixels to be read.
  */
 #include <gtk/gtk.h>
+#include <locale.h>
 #include <string.h>
+
+#include "dm-i18n-ui.h"
 
 #include "dm-screenshot.h"
 #include "dm-ui-test.h"
@@ -56,8 +59,10 @@ describe_labels (GtkWidget *row,
 {
   static const char *const names[] = { "name", "figures", "mark", "detail" };
   guint i = 0;
+  /* A row that is one label (a plain string list) holds the name only. */
+  GtkWidget *first = GTK_IS_LABEL (row) ? row : gtk_widget_get_first_child (row);
 
-  for (GtkWidget *c = gtk_widget_get_first_child (row); c; c = gtk_widget_get_next_sibling (c))
+  for (GtkWidget *c = first; c; c = c == row ? NULL : gtk_widget_get_next_sibling (c))
     {
       graphene_rect_t b = GRAPHENE_RECT_INIT (-1, -1, -1, -1);
 
@@ -72,13 +77,14 @@ describe_labels (GtkWidget *row,
     }
 }
 
+/* The rows the drop-down's factories made: each list item's child. */
 static void
 find_rows (GtkWidget *widget,
            GPtrArray *rows)
 {
   for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
     {
-      if (g_object_get_data (G_OBJECT (c), "dm-target-row"))
+      if (g_str_equal (G_OBJECT_TYPE_NAME (widget), "GtkListItemWidget"))
         g_ptr_array_add (rows, c);
       else
         find_rows (c, rows);
@@ -136,7 +142,7 @@ show (const char *target,
   dropdown = GTK_WIDGET (window->target_dropdown);
   /* The background scan has listed the mounts when Folders has more than
    * its heading and "Choose folder…". */
-  while (g_list_model_get_n_items (G_LIST_MODEL (window->target_store)) <= 3
+  while (g_list_model_get_n_items (gtk_drop_down_get_model (window->target_dropdown)) <= 3
          && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
   spin_for (300);
@@ -170,7 +176,7 @@ show (const char *target,
 
     if (!gtk_widget_compute_bounds (dropdown, GTK_WIDGET (window), &b))
       b = GRAPHENE_RECT_INIT (-1, -1, -1, -1);
-    g_string_append_printf (out, "field box=%.0f,%.0f,%.0f,%.0f\n", b.origin.x, b.origin.y,
+    g_string_append_printf (out, "dropdown box=%.0f,%.0f,%.0f,%.0f\n", b.origin.x, b.origin.y,
                             b.size.width, b.size.height);
   }
   describe_labels (button_row, GTK_WIDGET (window), "button", out);
@@ -235,6 +241,13 @@ main (int   argc,
   /* GTK's in-process accessibility backend: the labels can be read back
    * without an accessibility bus. */
   g_setenv ("GTK_A11Y", "test", TRUE);
+  /* LANGUAGE picks the build's catalogues ($DISKMETER_LOCALEDIR), as the
+   * diskmeter binary's main() does. */
+  setlocale (LC_ALL, "");
+  if (g_getenv ("DISKMETER_LOCALEDIR"))
+    bindtextdomain (GETTEXT_PACKAGE, g_getenv ("DISKMETER_LOCALEDIR"));
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+  textdomain (GETTEXT_PACKAGE);
   if (argc == 6 && g_str_equal (argv[1], "show"))
     return show (argv[2], argv[3], argv[4], argv[5]);
   g_printerr ("usage: %s show TARGET REPORT PNG POPUP_PNG\n", argv[0]);
