@@ -70,6 +70,16 @@ _dm_window_current_target (DmWindow *self)
       g_free (target);
       target = g_strdup (g_get_home_dir ());
     }
+  else if (!g_path_is_absolute (target))
+    {
+      /* A relative key (a D-Bus action, a run saved by an older version)
+       * names a folder of this process's working directory, where the run
+       * measures: the reports and the history keep that absolute path. */
+      char *absolute = g_canonicalize_filename (target, NULL);
+
+      g_free (target);
+      target = absolute;
+    }
   return target;
 }
 
