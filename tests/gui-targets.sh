@@ -212,21 +212,37 @@ kept="$(ls "$XDG_DATA_HOME"/diskmeter/history/*.json 2>/dev/null | head -1)"
 dm_check "the history holds it too ('$(saved_target "$kept")')" test "$(saved_target "$kept")" = "$rw/t1"
 
 # A running window, started in another folder, takes the command line
-# typed in $rw.
-if command -v dbus-run-session >/dev/null && command -v gdbus >/dev/null; then
-  mkdir "$out/elsewhere"
+# typed in $rw; a relative target set over D-Bus, with no folder it was
+# typed in, is the running window's own folder, which it measures.
+# remote JSON COMMAND...: COMMAND given to a running window started in
+# $out/elsewhere.
+remote ()
+{
+  local json="$1"; shift
   (cd "$out/elsewhere" && timeout 90 dbus-run-session -- bash -c '
      "$DM_GUI" & gui=$!
      gdbus wait --session --timeout 15 io.github.diskmeter.Diskmeter || { kill $gui; exit 3; }
-     (cd "$1" && "$DM_GUI" --target t1 "${@:3}" --save-json "$2" --quit-when-done)
+     bash -c "$1"
      rc=$?
      wait $gui
-     exit $(( rc || $? ))' _ "$rw" "$out/remote.json" "${run_opts[@]}") >"$out/remote.log" 2>&1
-  rc=$?
-  grep -v "^dbus-daemon\|^$" "$out/remote.log" | sed 's/^/#   /' | head -10
-  dm_check "a running window took --target t1 (status $rc) and saved $rw/t1 ('$(saved_target "$out/remote.json")')" \
+     exit $(( rc || $? ))' _ "$*") >"$json.log" 2>&1
+  local rc=$?
+  grep -v "^dbus-daemon\|^$" "$json.log" | sed 's/^/#   /' | head -10
+  return "$rc"
+}
+if command -v dbus-run-session >/dev/null && command -v gdbus >/dev/null \
+   && command -v gapplication >/dev/null; then
+  mkdir -p "$out/elsewhere/t1"
+  export DM_GUI
+  remote "$out/remote.json" "cd '$rw' && \"\$DM_GUI\" --target t1 ${run_opts[*]}" \
+    "--save-json '$out/remote.json' --quit-when-done"
+  dm_check "a running window took --target t1 (status $?) and saved $rw/t1 ('$(saved_target "$out/remote.json")')" \
     test "$(saved_target "$out/remote.json")" = "$rw/t1"
+  remote "$out/action.json" "gapplication action io.github.diskmeter.Diskmeter target \"'t1'\" &&" \
+    "\"\$DM_GUI\" ${run_opts[*]} --save-json '$out/action.json' --quit-when-done"
+  dm_check "a relative target set over D-Bus (status $?) is saved as $out/elsewhere/t1 ('$(saved_target "$out/action.json")')" \
+    test "$(saved_target "$out/action.json")" = "$out/elsewhere/t1"
 else
-  dm_check "dbus-run-session and gdbus are installed (build-aux/dev installs them)" false
+  dm_check "dbus-run-session, gdbus and gapplication are installed (build-aux/dev installs them)" false
 fi
 dm_finish

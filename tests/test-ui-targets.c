@@ -104,21 +104,78 @@ find_popover (GtkWidget *widget)
   return NULL;
 }
 
-/* The row's place in the list: rows are drawn in the model's order, but
- * the list view keeps its widgets in any order. */
 static int
-by_y (gconstpointer a,
-      gconstpointer b)
+by_place (gconstpointer a,
+          gconstpointer b,
+          gpointer      unused)
 {
-  GtkWidget *wa = *(GtkWidget **) a, *wb = *(GtkWidget **) b;
-  graphene_point_t pa, pb;
+  return strcmp (a, b);
+}
 
-  if (!gtk_widget_compute_point (wa, gtk_widget_get_parent (gtk_widget_get_parent (wa)),
-                                 &GRAPHENE_POINT_INIT (0, 0), &pa)
-      || !gtk_widget_compute_point (wb, gtk_widget_get_parent (gtk_widget_get_parent (wb)),
-                                    &GRAPHENE_POINT_INIT (0, 0), &pb))
-    return 0;
-  return pa.y < pb.y ? -1 : pa.y > pb.y;
+/* Each row of the popup once, top to bottom: the list view makes widgets
+ * for the rows in sight only, so the list is scrolled through, a page at a
+ * time, and each row's text is kept by its place in the whole list. */
+static void
+describe_popup (GtkWidget *popover,
+                GString   *out)
+{
+  GtkWidget *scrolled = gtk_widget_get_first_child (popover);
+  g_autoptr (GTree) lines = g_tree_new_full (by_place, NULL, g_free, g_free);
+  GtkAdjustment *adj;
+  guint n = 0;
+
+  while (scrolled && !GTK_IS_SCROLLED_WINDOW (scrolled))
+    {
+      GtkWidget *next = gtk_widget_get_first_child (scrolled);
+
+      for (GtkWidget *c = next; c; c = gtk_widget_get_next_sibling (c))
+        if (GTK_IS_SCROLLED_WINDOW (c))
+          next = c;
+      scrolled = next;
+    }
+  if (!scrolled)
+    return;
+  adj = gtk_scrolled_window_get_vadjustment (GTK_SCROLLED_WINDOW (scrolled));
+  for (double top = 0;; top += gtk_adjustment_get_page_size (adj))
+    {
+      g_autoptr (GPtrArray) rows = g_ptr_array_new ();
+
+      gtk_adjustment_set_value (adj, top);
+      spin_for (200);
+      find_rows (popover, rows);
+      for (guint i = 0; i < rows->len; i++)
+        {
+          GtkWidget *row = rows->pdata[i];
+          GtkWidget *item = gtk_widget_get_parent (row);
+          graphene_point_t p;
+          g_autoptr (GString) text = g_string_new (NULL);
+          g_autofree char *said = NULL;
+
+          if (!gtk_widget_get_mapped (row)
+              || !gtk_widget_compute_point (item, scrolled, &GRAPHENE_POINT_INIT (0, 0), &p))
+            continue;
+          /* A list item a click picks carries "activatable" (GtkListItemWidget). */
+          g_string_append_printf (text, "pickable=%d\n", gtk_widget_has_css_class (item, "activatable"));
+          describe_labels (row, NULL, "", text);
+          said = spoken (row);
+          g_string_append_printf (text, "spoken=%s\n", said);
+          g_tree_replace (lines, g_strdup_printf ("%012.0f", p.y + gtk_adjustment_get_value (adj)),
+                          g_string_free (g_steal_pointer (&text), FALSE));
+        }
+      if (gtk_adjustment_get_value (adj) + gtk_adjustment_get_page_size (adj)
+          >= gtk_adjustment_get_upper (adj) - 1)
+        break;
+    }
+  gtk_adjustment_set_value (adj, 0);
+  spin_for (100);
+  for (GTreeNode *node = g_tree_node_first (lines); node; node = g_tree_node_next (node))
+    {
+      g_auto (GStrv) parts = g_strsplit (g_tree_node_value (node), "\n", -1);
+
+      for (guint i = 0; parts[i] && parts[i][0]; i++)
+        g_string_append_printf (out, "row %u%s%s\n", n, parts[i][0] == ' ' ? "" : " ", parts[i]);
+      n++;
+    }
 }
 
 static int
@@ -200,24 +257,7 @@ show (const char *target,
       return 1;
     }
   g_string_append_printf (out, "popup width=%d\n", gtk_widget_get_width (popover));
-  g_ptr_array_set_size (rows, 0);
-  find_rows (popover, rows);
-  g_ptr_array_sort (rows, by_y);
-  for (guint i = 0; i < rows->len; i++)
-    {
-      GtkWidget *row = rows->pdata[i];
-      GtkWidget *item = gtk_widget_get_parent (row);
-      g_autofree char *prefix = g_strdup_printf ("row %u", i);
-      g_autofree char *said = spoken (row);
-
-      if (!gtk_widget_get_mapped (row))
-        continue;
-      /* A list item a click picks carries "activatable" (GtkListItemWidget). */
-      g_string_append_printf (out, "%s pickable=%d\n", prefix,
-                              gtk_widget_has_css_class (item, "activatable"));
-      describe_labels (row, NULL, prefix, out);
-      g_string_append_printf (out, "%s spoken=%s\n", prefix, said);
-    }
+  describe_popup (popover, out);
   if (!dm_screenshot_save (popover, GTK_WIDGET (window), popup_png, &error))
     {
       g_printerr ("test-ui-targets: %s\n", error->message);
