@@ -60,7 +60,13 @@ describe_labels (GtkWidget *row,
   static const char *const names[] = { "name", "figures", "mark", "detail" };
   guint i = 0;
   /* A row that is one label (a plain string list) holds the name only. */
-  GtkWidget *first = GTK_IS_LABEL (row) ? row : gtk_widget_get_first_child (row);
+  GtkWidget *first = row;
+
+  /* Else the labels are the children of the row, or of what it holds. */
+  while (first && !GTK_IS_LABEL (first))
+    first = gtk_widget_get_first_child (first);
+  if (first != row && first)
+    row = gtk_widget_get_parent (first);
 
   for (GtkWidget *c = first; c; c = c == row ? NULL : gtk_widget_get_next_sibling (c))
     {

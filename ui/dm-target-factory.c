@@ -1,18 +1,22 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The target drop-down's rows. Every label that may be long (a path, a
- * loop device's backing file) is shortened in the middle and asks for
- * little natural width, so the popup stays as wide as the drop-down (which
- * the window holds) and the figures beside it keep their full width.
+ * loop device's backing file) is shortened in the middle, and the figures
+ * beside it keep their full width. The button's labels ask for little
+ * natural width (the window sets the drop-down's); the popup's rows ask
+ * for what a file manager shows, never more than the window's width.
  */
 #include "dm-target-factory.h"
 
 #include "dm-target-item.h"
+#include "dm-target-row.h"
 
-/* A long label's natural width, in characters: little, so the popup is
- * as wide as the drop-down; it still shows all of its text when there is
- * room. */
-#define NAME_NATURAL_CHARS 12
+/* A long label's natural width in characters: in the button little, as
+ * the window decides the drop-down's width and the label shows all it
+ * can of that; in the popup as much as a file manager's list shows, up
+ * to the window's width (DmTargetRow). */
+#define BUTTON_NATURAL_CHARS 12
+#define POPUP_NATURAL_CHARS 60
 
 typedef struct
 {
@@ -37,13 +41,15 @@ new_label (const char *css_class)
 /* A label that gives way: shortened in the middle, so both the start of
  * a path and the name of its last folder stay. */
 static GtkWidget *
-new_shrinking_label (const char *css_class)
+new_shrinking_label (const char *css_class,
+                     gboolean    button)
 {
   GtkWidget *label = new_label (css_class);
 
   gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
   gtk_label_set_width_chars (GTK_LABEL (label), 4);
-  gtk_label_set_max_width_chars (GTK_LABEL (label), NAME_NATURAL_CHARS);
+  gtk_label_set_max_width_chars (GTK_LABEL (label),
+                                 button ? BUTTON_NATURAL_CHARS : POPUP_NATURAL_CHARS);
   gtk_widget_set_hexpand (label, TRUE);
   return label;
 }
@@ -57,7 +63,7 @@ item_setup (GtkSignalListItemFactory *factory,
   GtkWidget *grid = gtk_grid_new ();
 
   gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  row->name = new_shrinking_label (NULL);
+  row->name = new_shrinking_label (NULL, button != NULL);
   row->figures = new_label ("numeric");
   row->mark = new_label ("dim-label");
   gtk_widget_add_css_class (grid, "dm-target-row");
@@ -74,7 +80,7 @@ item_setup (GtkSignalListItemFactory *factory,
     {
       /* Two lines, as a file manager lists places: the name over what it
        * is, the figures over the mark, right-aligned. */
-      row->detail = new_shrinking_label ("dim-label");
+      row->detail = new_shrinking_label ("dim-label", FALSE);
       gtk_widget_add_css_class (row->detail, "caption");
       gtk_label_set_xalign (GTK_LABEL (row->figures), 1);
       gtk_label_set_xalign (GTK_LABEL (row->mark), 1);
@@ -83,7 +89,7 @@ item_setup (GtkSignalListItemFactory *factory,
       gtk_grid_attach (GTK_GRID (grid), row->detail, 0, 1, 1, 1);
     }
   g_object_set_data_full (G_OBJECT (grid), "dm-target-row", row, g_free);
-  gtk_list_item_set_child (item, grid);
+  gtk_list_item_set_child (item, button ? grid : dm_target_row_new (grid));
 }
 
 static void
@@ -101,7 +107,8 @@ item_bind (GtkSignalListItemFactory *factory,
            GtkListItem              *item,
            gpointer                  button)
 {
-  GtkWidget *grid = gtk_list_item_get_child (item);
+  GtkWidget *child = gtk_list_item_get_child (item);
+  GtkWidget *grid = DM_IS_TARGET_ROW (child) ? gtk_widget_get_first_child (child) : child;
   Row *row = g_object_get_data (G_OBJECT (grid), "dm-target-row");
   DmTargetItem *target = gtk_list_item_get_item (item);
   gboolean heading;
@@ -128,9 +135,9 @@ item_bind (GtkSignalListItemFactory *factory,
   show_text (row->mark, dm_target_item_get_mark (target));
   show_text (row->detail, dm_target_item_get_detail (target));
   spoken = dm_target_item_describe (target, !button);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (grid), GTK_ACCESSIBLE_PROPERTY_LABEL, spoken,
+  gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, spoken,
                                   -1);
-  gtk_widget_set_tooltip_text (grid, button ? NULL : dm_target_item_get_path (target));
+  gtk_widget_set_tooltip_text (child, button ? NULL : dm_target_item_get_path (target));
 }
 
 GtkListItemFactory *
