@@ -177,6 +177,9 @@ dm_check "the read-only folder's row shows its figures '$want'" \
 detail="$(text_of "$report" "row $r_disk detail")"
 dm_log "the disk's secondary line: '$detail'"
 dm_check "the disk's secondary line names its long model" grep -qF "$long" <<<"$detail"
+folder_detail="$(text_of "$report" "row $r_rw detail")"
+dm_check "the folder on that disk names the same facts in the same order, and its device ('$folder_detail')" \
+  test "${folder_detail/ · $disk · / · }" = "$detail"
 dm_check "the long model is shortened, not the disk's size" \
   test "$(field "$report" "row $r_disk detail" cut)$(field "$report" "row $r_disk figures" cut)" = 10
 popup=$(sed -n 's/^popup width=//p' "$report"); window=$(sed -n 's/^window width=//p' "$report")

@@ -2,8 +2,11 @@
  *
  * The folder to test: the dropdown of mounted filesystems, then whole
  * disks and partitions for read tests (listed in the background, so the
- * first frame does not wait on a slow mount), the folder chooser, the
- * target key, and the footer and title that say what was measured, on what.
+ * first frame does not wait on a slow mount), in sections of DmTargetItems
+ * (dm-target-item.c, drawn by dm-target-factory.c), the folder chooser,
+ * the target key, and the footer and title that say what was measured, on
+ * what. The unit drop-down beside it holds one width, so the field's does
+ * not change with the unit.
  */
 #include "dm-footer.h"
 #include "dm-window-private.h"
