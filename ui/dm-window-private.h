@@ -33,7 +33,6 @@ struct _DmWindow
   GtkDropDown   *units_dropdown;
   GtkDropDown   *modes_dropdown;  /* All, Read only, Write only */
   GtkStringList *modes_model;
-  GtkStringList *target_model;
   GtkWidget     *grid;
   GtkWidget     *error_revealer;
   GtkWidget     *error_label;
@@ -59,8 +58,8 @@ struct _DmWindow
   dm_threshold   rules[DM_THRESHOLDS_MAX]; /* green/red limits, from settings */
   unsigned       n_rules;
 
-  /* targets: target_model holds their labels, then "Choose folder…" */
-  GPtrArray     *target_paths;
+  /* targets: DmTargetItems, in sections (dm-window-targets.c) */
+  GListStore    *target_store;
   dm_target_info target_info;     /* of the current target, for the footer */
   gboolean       have_target_info;
   dm_system_info system;

@@ -2,8 +2,11 @@
  *
  * The folder to test: the dropdown of mounted filesystems, then whole
  * disks and partitions for read tests (listed in the background, so the
- * first frame does not wait on a slow mount), the folder chooser, the
- * target key, and the footer and title that say what was measured, on what.
+ * first frame does not wait on a slow mount), in sections of DmTargetItems
+ * (dm-target-item.c, drawn by dm-target-factory.c), the folder chooser,
+ * the target key, and the footer and title that say what was measured, on
+ * what. The unit drop-down beside it holds one width, so the field's does
+ * not change with the unit.
  */
 #include "dm-footer.h"
 #include "dm-window-private.h"
@@ -15,58 +18,57 @@
 #include "dm-format.h"
 #include "dm-platform.h"
 #include "dm-profile.h"
-
-static const char *const choose_folder_label = N_("Choose folder…");
+#include "dm-target-factory.h"
+#include "dm-target-item.h"
 
 /* --- targets --------------------------------------------------------------- */
 
-static char *
-format_gib (uint64_t bytes)
+/* The store's sections: the Folders heading, the listed mounts and the
+ * folders chosen, "Choose folder…"; then, if there are any, the Disks
+ * heading and the disks. A folder not listed goes before "Choose
+ * folder…", where this says. */
+static guint
+folders_end (DmWindow *self)
 {
-  double gib = bytes / 1073741824.0;
+  GListModel *model = G_LIST_MODEL (self->target_store);
+  guint n = g_list_model_get_n_items (model);
 
-  if (bytes < (1ull << 30))
-    return g_strdup_printf ("%.0fMiB", bytes / 1048576.0);
-  if (gib >= 1000)
-    return g_strdup_printf ("%.1fTiB", gib / 1024);
-  if (gib >= 10)
-    return g_strdup_printf ("%.0fGiB", gib);
-  return g_strdup_printf ("%.1fGiB", gib);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (DmTargetItem) item = g_list_model_get_item (model, i);
+
+      if (dm_target_item_get_kind (item) == DM_TARGET_ITEM_CHOOSE)
+        return i;
+    }
+  return n;
 }
 
-static char *
-target_label (const dm_target_info *t)
+/* The folders' and disks' items, in the sections a file manager shows. */
+static void
+fill_store (DmWindow      *self,
+            DmTargetItem **items,
+            guint          n)
 {
-  g_autofree char *size = format_gib (t->size_bytes);
-  g_autofree char *free_space = format_gib (MIN (t->free_bytes, t->size_bytes));
-  GString *s = g_string_new (t->path[0] ? t->path : t->mount_point);
+  g_autoptr (GPtrArray) all = g_ptr_array_new_with_free_func (g_object_unref);
+  gboolean any_disk = FALSE;
 
-  if (t->is_block_device)
+  g_ptr_array_add (all, dm_target_item_new_heading (DM_TARGET_ITEM_FOLDER));
+  for (guint i = 0; i < n; i++)
+    if (dm_target_item_get_kind (items[i]) == DM_TARGET_ITEM_FOLDER)
+      g_ptr_array_add (all, g_object_ref (items[i]));
+    else
+      any_disk = TRUE;
+  g_ptr_array_add (all, dm_target_item_new_choose ());
+  if (any_disk)
     {
-      /* A disk is picked by what it is and how it is attached; it is only
-       * read, so free space does not matter. */
-      g_string_append_printf (s, "  %s", size);
-      if (t->bus[0])
-        g_string_append_printf (s, "  %s", t->bus);
-      if (t->model[0])
-        g_string_append_printf (s, "  %s", t->model);
-      if (t->filesystem[0])
-        g_string_append_printf (s, "  %s", t->filesystem);
-      if (t->label[0])
-        g_string_append_printf (s, " “%s”", t->label);
-      g_string_append_printf (s, "  (%s)", _("read tests only"));
-      return g_string_free (s, FALSE);
+      g_ptr_array_add (all, dm_target_item_new_heading (DM_TARGET_ITEM_DISK));
+      for (guint i = 0; i < n; i++)
+        if (dm_target_item_get_kind (items[i]) == DM_TARGET_ITEM_DISK)
+          g_ptr_array_add (all, g_object_ref (items[i]));
     }
-  /* What the pick depends on: room for the test file, and which disk. */
-  g_string_append (s, "  ");
-  /* TRANSLATORS: free space of a drive in the target list, e.g. "70GiB
-   * free of 252GiB". */
-  g_string_append_printf (s, _("%s free of %s"), free_space, size);
-  if (t->filesystem[0])
-    g_string_append_printf (s, "  %s", t->filesystem);
-  if (t->model[0])
-    g_string_append_printf (s, "  %s", t->model);
-  return g_string_free (s, FALSE);
+  g_list_store_splice (self->target_store, 0,
+                       g_list_model_get_n_items (G_LIST_MODEL (self->target_store)),
+                       all->pdata, all->len);
 }
 
 static void on_target_selected (DmWindow *self);
@@ -82,44 +84,84 @@ block_selection (DmWindow *self,
     g_signal_handlers_unblock_by_func (self->target_dropdown, on_target_selected, self);
 }
 
-/* Selects target in the dropdown, adding it if it is not a listed mount.
- * Its label needs a probe, which waits for the background scan at start
- * (probe = FALSE) so the first frame does not wait on the disk. */
+/* Where target is in the list, or GTK_INVALID_LIST_POSITION. */
+static guint
+find_target (DmWindow   *self,
+             const char *target)
+{
+  GListModel *model = G_LIST_MODEL (self->target_store);
+  guint n = g_list_model_get_n_items (model);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (DmTargetItem) item = g_list_model_get_item (model, i);
+
+      if (g_strcmp0 (dm_target_item_get_path (item), target) == 0)
+        return i;
+    }
+  return GTK_INVALID_LIST_POSITION;
+}
+
+/* The closed drop-down speaks what it shows: the name and the figures. */
+static void
+update_accessible_label (DmWindow *self)
+{
+  DmTargetItem *item = gtk_drop_down_get_selected_item (self->target_dropdown);
+  g_autofree char *spoken = item ? dm_target_item_describe (item, FALSE) : NULL;
+
+  if (spoken)
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->target_dropdown),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, spoken, -1);
+  else
+    gtk_accessible_reset_property (GTK_ACCESSIBLE (self->target_dropdown),
+                                   GTK_ACCESSIBLE_PROPERTY_LABEL);
+}
+
+/* Selects target in the dropdown, adding it to its section if it is not a
+ * listed mount or disk. Its row needs a probe, which waits for the
+ * background scan at start (probe = FALSE) so the first frame does not
+ * wait on the disk. */
 static void
 select_target (DmWindow   *self,
                const char *target,
                gboolean    probe)
 {
-  guint i;
+  guint i = find_target (self, target);
 
-  for (i = 0; i < self->target_paths->len; i++)
-    if (g_strcmp0 (g_ptr_array_index (self->target_paths, i), target) == 0)
-      break;
-
-  if (i == self->target_paths->len)
+  if (i == GTK_INVALID_LIST_POSITION)
     {
       dm_target_info info;
-      g_autofree char *label = NULL;
+      g_autoptr (DmTargetItem) item = NULL;
 
       memset (&info, 0, sizeof info);
       if (self->have_target_info && g_strcmp0 (self->target_info.path, target) == 0)
-        label = target_label (&self->target_info);
+        item = dm_target_item_new (target, &self->target_info);
       else if (probe && dm_target_probe (target, &info) == 0)
+        item = dm_target_item_new (target, &info);
+      else
+        item = dm_target_item_new (target, NULL);
+      block_selection (self, TRUE);
+      if (dm_target_item_get_kind (item) == DM_TARGET_ITEM_DISK)
         {
-          g_strlcpy (info.path, target, sizeof info.path);
-          label = target_label (&info);
+          i = g_list_model_get_n_items (G_LIST_MODEL (self->target_store));
+          if (i <= folders_end (self) + 1)  /* no Disks heading yet */
+            {
+              g_autoptr (DmTargetItem) heading = dm_target_item_new_heading (DM_TARGET_ITEM_DISK);
+
+              g_list_store_append (self->target_store, heading);
+              i++;
+            }
         }
       else
-        label = g_strdup (target);
-      g_ptr_array_add (self->target_paths, g_strdup (target));
-      block_selection (self, TRUE);
-      gtk_string_list_splice (self->target_model, i, 0, (const char *const[]) { label, NULL });
+        i = folders_end (self);
+      g_list_store_insert (self->target_store, i, item);
       block_selection (self, FALSE);
     }
 
   block_selection (self, TRUE);
   gtk_drop_down_set_selected (self->target_dropdown, i);
   block_selection (self, FALSE);
+  update_accessible_label (self);
 }
 
 void
@@ -187,7 +229,7 @@ on_targets_scanned (GObject      *source,
   DmWindow *self;
   TargetScan *scan = g_task_propagate_pointer (G_TASK (result), NULL);
   g_autofree char *target = NULL;
-  g_autoptr (GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr (GPtrArray) items = g_ptr_array_new_with_free_func (g_object_unref);
 
   if (!scan)
     return;  /* cancelled: the window is gone */
@@ -203,24 +245,18 @@ on_targets_scanned (GObject      *source,
         self->report.system = scan->system;
     }
 
-  g_ptr_array_set_size (self->target_paths, 0);
   for (unsigned i = 0; i < scan->n; i++)
     {
       const dm_target_info *t = &scan->list[i];
 
       /* A device has no mount point: its node is the target. */
-      g_ptr_array_add (self->target_paths,
-                       g_strdup (t->is_block_device || !t->mount_point[0] ? t->path
-                                                                          : t->mount_point));
-      g_ptr_array_add (labels, target_label (&scan->list[i]));
+      g_ptr_array_add (items,
+                       dm_target_item_new (t->is_block_device || !t->mount_point[0] ? t->path
+                                                                                    : t->mount_point,
+                                           t));
     }
-  g_ptr_array_add (labels, g_strdup (_(choose_folder_label)));
-  g_ptr_array_add (labels, NULL);
-
   block_selection (self, TRUE);
-  gtk_string_list_splice (self->target_model, 0,
-                          g_list_model_get_n_items (G_LIST_MODEL (self->target_model)),
-                          (const char *const *) labels->pdata);
+  fill_store (self, (DmTargetItem **) items->pdata, items->len);
   block_selection (self, FALSE);
 
   target = _dm_window_current_target (self);
@@ -271,56 +307,29 @@ choose_folder (DmWindow *self)
 }
 
 static void
-target_item_setup (GtkSignalListItemFactory *factory,
-                   GtkListItem              *item,
-                   gpointer                  ellipsize)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  if (ellipsize)
-    {
-      /* The closed dropdown shares the row with four other controls; the
-       * full line is in the open list and in the footer. */
-      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-      gtk_label_set_width_chars (GTK_LABEL (label), 20);
-      gtk_label_set_max_width_chars (GTK_LABEL (label), 44);
-    }
-  gtk_list_item_set_child (item, label);
-}
-
-static void
-target_item_bind (GtkSignalListItemFactory *factory,
-                  GtkListItem              *item,
-                  gpointer                  ellipsize)
-{
-  GtkStringObject *string = gtk_list_item_get_item (item);
-
-  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
-                      string ? gtk_string_object_get_string (string) : "");
-}
-
-static GtkListItemFactory *
-target_factory (gboolean ellipsize)
-{
-  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
-
-  g_signal_connect (factory, "setup", G_CALLBACK (target_item_setup), GINT_TO_POINTER (ellipsize));
-  g_signal_connect (factory, "bind", G_CALLBACK (target_item_bind), GINT_TO_POINTER (ellipsize));
-  return factory;
-}
-
-static void
 on_target_selected (DmWindow *self)
 {
-  guint i = gtk_drop_down_get_selected (self->target_dropdown);
+  DmTargetItem *item = gtk_drop_down_get_selected_item (self->target_dropdown);
 
-  if (i == GTK_INVALID_LIST_POSITION)
+  if (!item)
     return;
-  if (i >= self->target_paths->len)
-    choose_folder (self);
-  else
-    g_settings_set_string (self->settings, "target", g_ptr_array_index (self->target_paths, i));
+  update_accessible_label (self);
+  switch (dm_target_item_get_kind (item))
+    {
+    case DM_TARGET_ITEM_CHOOSE:
+      choose_folder (self);
+      break;
+    case DM_TARGET_ITEM_HEADING:
+      {
+        /* A heading is no place to test: back to the target. */
+        g_autofree char *target = _dm_window_current_target (self);
+
+        select_target (self, target, TRUE);
+      }
+      break;
+    default:
+      g_settings_set_string (self->settings, "target", dm_target_item_get_path (item));
+    }
 }
 
 /* --- footer and title ------------------------------------------------------ */
@@ -361,19 +370,97 @@ _dm_window_update_footer (DmWindow *self)
   update_title (self, where);
 }
 
+/* --- the neighbours' widths ------------------------------------------------ */
+
+/* The target field takes the row's room its neighbours leave. A drop-down
+ * as wide as its choice would hand the field a different width for MB/s
+ * than for IOPS; one as wide as its widest choice does not. Its button
+ * stacks every choice's label and shows the one chosen. */
+static void
+steady_setup (GtkSignalListItemFactory *factory,
+              GtkListItem              *item)
+{
+  GtkWidget *stack = gtk_stack_new ();
+
+  gtk_stack_set_hhomogeneous (GTK_STACK (stack), TRUE);
+  gtk_stack_set_vhomogeneous (GTK_STACK (stack), TRUE);
+  gtk_list_item_set_child (item, stack);
+}
+
+static void
+steady_bind (GtkSignalListItemFactory *factory,
+             GtkListItem              *item,
+             GtkDropDown              *dropdown)
+{
+  GtkWidget *stack = gtk_list_item_get_child (item);
+  GListModel *model = gtk_drop_down_get_model (dropdown);
+  guint n = model ? g_list_model_get_n_items (model) : 0;
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (stack)))
+    gtk_stack_remove (GTK_STACK (stack), child);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr (GtkStringObject) choice = g_list_model_get_item (model, i);
+      GtkWidget *label = gtk_label_new (gtk_string_object_get_string (choice));
+
+      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      gtk_stack_add_child (GTK_STACK (stack), label);
+      if (i == gtk_list_item_get_position (item))
+        gtk_stack_set_visible_child (GTK_STACK (stack), label);
+    }
+}
+
+static void
+list_setup (GtkSignalListItemFactory *factory,
+            GtkListItem              *item)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_list_item_set_child (item, label);
+}
+
+static void
+list_bind (GtkSignalListItemFactory *factory,
+           GtkListItem              *item)
+{
+  GtkStringObject *choice = gtk_list_item_get_item (item);
+
+  gtk_label_set_text (GTK_LABEL (gtk_list_item_get_child (item)),
+                      choice ? gtk_string_object_get_string (choice) : "");
+}
+
+static void
+hold_width (GtkDropDown *dropdown)
+{
+  g_autoptr (GtkListItemFactory) button = gtk_signal_list_item_factory_new ();
+  g_autoptr (GtkListItemFactory) list = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (button, "setup", G_CALLBACK (steady_setup), NULL);
+  g_signal_connect (button, "bind", G_CALLBACK (steady_bind), dropdown);
+  g_signal_connect (list, "setup", G_CALLBACK (list_setup), NULL);
+  g_signal_connect (list, "bind", G_CALLBACK (list_bind), NULL);
+  gtk_drop_down_set_factory (dropdown, button);
+  gtk_drop_down_set_list_factory (dropdown, list);
+}
+
 /* --- set-up ---------------------------------------------------------------- */
 
 void
 _dm_window_targets_init (DmWindow *self)
 {
-  g_autoptr (GtkListItemFactory) button = target_factory (TRUE);
-  g_autoptr (GtkListItemFactory) list = target_factory (FALSE);
+  g_autoptr (GtkListItemFactory) button = dm_target_factory_new (TRUE);
+  g_autoptr (GtkListItemFactory) list = dm_target_factory_new (FALSE);
 
-  self->target_paths = g_ptr_array_new_with_free_func (g_free);
+  self->target_store = g_list_store_new (DM_TYPE_TARGET_ITEM);
   gtk_drop_down_set_factory (self->target_dropdown, button);
   gtk_drop_down_set_list_factory (self->target_dropdown, list);
+  gtk_drop_down_set_model (self->target_dropdown, G_LIST_MODEL (self->target_store));
   /* Until the scan lists the mounts, the list holds the saved target. */
-  gtk_string_list_append (self->target_model, _(choose_folder_label));
+  fill_store (self, NULL, 0);
+  /* The unit is changed most, also with the figures on screen. */
+  hold_width (self->units_dropdown);
 }
 
 /* The target key changed (the dropdown, the chooser, a saved run, the

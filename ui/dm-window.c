@@ -71,6 +71,16 @@ _dm_window_current_target (DmWindow *self)
       g_free (target);
       target = g_strdup (g_get_home_dir ());
     }
+  else if (!g_path_is_absolute (target))
+    {
+      /* A relative key (a D-Bus action, a run saved by an older version)
+       * names a folder of this process's working directory, where the run
+       * measures: the reports and the history keep that absolute path. */
+      char *absolute = g_canonicalize_filename (target, NULL);
+
+      g_free (target);
+      target = absolute;
+    }
   return target;
 }
 
@@ -727,7 +737,7 @@ dm_window_finalize (GObject *object)
   g_clear_object (&self->comparison);
   dm_report_clear (&self->report);
   dm_report_clear (&self->columns_kept);
-  g_ptr_array_unref (self->target_paths);
+  g_clear_object (&self->target_store);
   G_OBJECT_CLASS (dm_window_parent_class)->finalize (object);
 }
 
@@ -808,7 +818,6 @@ dm_window_class_init (DmWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DmWindow, units_dropdown);
   gtk_widget_class_bind_template_child (widget_class, DmWindow, modes_dropdown);
   gtk_widget_class_bind_template_child (widget_class, DmWindow, modes_model);
-  gtk_widget_class_bind_template_child (widget_class, DmWindow, target_model);
   gtk_widget_class_bind_template_child (widget_class, DmWindow, grid);
   gtk_widget_class_bind_template_child (widget_class, DmWindow, error_revealer);
   gtk_widget_class_bind_template_child (widget_class, DmWindow, error_label);
