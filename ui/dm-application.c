@@ -31,6 +31,7 @@
 #include "dm-sweep-window.h"
 #include "dm-ui.h"
 #include "dm-units.h"
+#include "dm-format.h"
 #include "dm-window.h"
 
 struct _DmApplication
@@ -403,7 +404,7 @@ apply_options (DmApplication           *self,
   guint modes_mask = 0;
   char why[256];
 
-  if (o->modes && !dm_window_modes_parse (o->modes, &modes_mask, why, sizeof why))
+  if (o->modes && !dm_modes_setting_parse (o->modes, &modes_mask, why, sizeof why))
     {
       g_application_command_line_printerr (cmdline, "diskmeter: --modes: %s\n", why);
       return FALSE;
@@ -451,7 +452,7 @@ apply_options (DmApplication           *self,
           if (modes_mask & DM_MODE_BIT (DM_MODE_MIX))
             g_settings_set_boolean (self->settings, "mix", TRUE);
         }
-      canonical = dm_window_modes_format (modes_mask);
+      canonical = dm_modes_setting_format (modes_mask);
       g_settings_set_string (self->settings, "modes", canonical);
     }
   if (o->profile)
@@ -511,7 +512,7 @@ run_sustained (DmApplication           *self,
   /* --modes as the grid takes it (checked there): one pass reads or
    * writes, so read or write, or all for the window's own choice. */
   if (o->modes
-      && (!dm_window_modes_parse (o->modes, &mask, NULL, 0)
+      && (!dm_modes_setting_parse (o->modes, &mask, NULL, 0)
           || (mask != DM_MODES_ALL && mask != DM_MODE_BIT (DM_MODE_READ)
               && mask != DM_MODE_BIT (DM_MODE_WRITE))))
     {

@@ -252,3 +252,36 @@ dm_format_latency_us (double us)
     decimals--;
   return g_strdup_printf ("%.*f %s", CLAMP (decimals, 0, 9), v, units[u].unit);
 }
+
+gboolean
+dm_modes_setting_parse (const char *text,
+                        guint      *mask,
+                        char       *why,
+                        gsize       why_size)
+{
+  unsigned m = 0;
+
+  if (text && (!g_ascii_strcasecmp (text, "all") || !text[0]))
+    {
+      *mask = DM_MODES_ALL;
+      return TRUE;
+    }
+  if (dm_modes_parse (text, &m, why, why_size) != 0)
+    return FALSE;
+  *mask = m;
+  return TRUE;
+}
+
+char *
+dm_modes_setting_format (guint mask)
+{
+  GString *s;
+
+  if ((mask & DM_MODES_ALL) == DM_MODES_ALL || !(mask & DM_MODES_ALL))
+    return g_strdup ("all");
+  s = g_string_new (NULL);
+  for (int m = 0; m < DM_N_MODES; m++)
+    if (mask & DM_MODE_BIT (m))
+      g_string_append_printf (s, "%s%s", s->len ? "," : "", dm_mode_name (m));
+  return g_string_free (s, FALSE);
+}

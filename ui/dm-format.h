@@ -53,4 +53,14 @@ char   *dm_format_seconds_left (double     seconds);
  * µs, ms or s, trailing zeros kept ("1.70 ms", "27.4 µs"); "–" for none. */
 char   *dm_format_latency_us  (double     us);
 
+/* The "modes" setting (the modes action's state, --modes): "all", or a
+ * list in diskmeter-cli's --modes form ("read", "write,mix"), as a
+ * DM_MODE_BIT mask; FALSE with a sentence in why for anything else. */
+gboolean  dm_modes_setting_parse  (const char     *text,
+                                   guint          *mask,
+                                   char           *why,
+                                   gsize           why_size);
+/* A mask in that form: "all" for every column, else "read,mix". */
+char     *dm_modes_setting_format (guint           mask);
+
 G_END_DECLS

@@ -122,7 +122,7 @@ settings_from_run (DmWindow        *self,
       modes |= DM_MODE_BIT (r->results[i].mode);
     if ((modes & DM_MODE_BIT (DM_MODE_READ)) && (modes & DM_MODE_BIT (DM_MODE_WRITE)))
       modes = DM_MODES_ALL;
-    text = dm_window_modes_format (modes);
+    text = dm_modes_setting_format (modes);
     g_settings_set_string (self->settings, "modes", text);
   }
   /* A file edited by hand may hold what the window cannot be set to: then

@@ -189,7 +189,7 @@ _dm_window_set_modes (DmWindow   *self,
   char why[128];
   guint mask;
 
-  if (!dm_window_modes_parse (text, &mask, why, sizeof why))
+  if (!dm_modes_setting_parse (text, &mask, why, sizeof why))
     {
       g_autofree char *m = g_strdup_printf (_("Modes: %s"), why);
       dm_window_show_error (self, m);
@@ -197,7 +197,7 @@ _dm_window_set_modes (DmWindow   *self,
     }
   if (g_ascii_strcasecmp (text, "all") != 0 && (mask & DM_MODE_BIT (DM_MODE_MIX)))
     g_settings_set_boolean (self->settings, "mix", TRUE);
-  canonical = dm_window_modes_format (mask);
+  canonical = dm_modes_setting_format (mask);
   g_settings_set_string (self->settings, "modes", canonical);
 }
 

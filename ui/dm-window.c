@@ -84,39 +84,6 @@ _dm_window_current_target (DmWindow *self)
   return target;
 }
 
-gboolean
-dm_window_modes_parse (const char *text,
-                       guint      *mask,
-                       char       *why,
-                       gsize       why_size)
-{
-  unsigned m = 0;
-
-  if (text && (!g_ascii_strcasecmp (text, "all") || !text[0]))
-    {
-      *mask = DM_MODES_ALL;
-      return TRUE;
-    }
-  if (dm_modes_parse (text, &m, why, why_size) != 0)
-    return FALSE;
-  *mask = m;
-  return TRUE;
-}
-
-char *
-dm_window_modes_format (guint mask)
-{
-  GString *s;
-
-  if ((mask & DM_MODES_ALL) == DM_MODES_ALL || !(mask & DM_MODES_ALL))
-    return g_strdup ("all");
-  s = g_string_new (NULL);
-  for (int m = 0; m < DM_N_MODES; m++)
-    if (mask & DM_MODE_BIT (m))
-      g_string_append_printf (s, "%s%s", s->len ? "," : "", dm_mode_name (m));
-  return g_string_free (s, FALSE);
-}
-
 /* A whole disk or partition is only ever read from the window. Until the
  * background scan has probed the target the path tells (the first frame
  * does not wait on the disk); a run probes it first. */
@@ -142,7 +109,7 @@ _dm_window_run_modes (DmWindow *self)
 
   if (_dm_window_target_is_device (self))
     return shown & DM_MODE_BIT (DM_MODE_READ);
-  if (!dm_window_modes_parse (text, &mask, NULL, 0) || !(mask & shown))
+  if (!dm_modes_setting_parse (text, &mask, NULL, 0) || !(mask & shown))
     mask = DM_MODES_ALL;
   return shown & mask;
 }

@@ -39,15 +39,6 @@ void      dm_window_show_error       (DmWindow       *self,
 gboolean  dm_window_open_saved       (DmWindow       *self,
                                       const char     *path,
                                       GError        **error);
-/* The "modes" setting (the modes action's state, --modes): "all", or a
- * list in diskmeter-cli's --modes form ("read", "write,mix"), as a
- * DM_MODE_BIT mask; FALSE with a sentence in why for anything else. */
-gboolean  dm_window_modes_parse      (const char     *text,
-                                      guint          *mask,
-                                      char           *why,
-                                      gsize           why_size);
-/* A mask in that form: "all" for every column, else "read,mix". */
-char     *dm_window_modes_format     (guint           mask);
 /* Two or more saved runs side by side, one column each. */
 gboolean  dm_window_compare_saved    (DmWindow       *self,
                                       const char * const *paths,
