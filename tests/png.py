@@ -185,15 +185,21 @@ def tile_contrast(path):
                                                          bottom - (bottom - top) // 4]
             for x in range(right + 8, width - 8)]
     counts = Counter(band)
-    backgrounds = [px for px, n in counts.most_common(4)
-                   if px != window_bg and n > 0.05 * len(band)][:2]
-    if not backgrounds:
-        raise SystemExit("%s: no tile found" % path)
-    text = Counter(px for px in band
-                   if all(contrast(px, bg) >= 2 for bg in backgrounds + [window_bg])).most_common(1)
+    # The digits: the commonest colour that stands out from the commonest
+    # one (the meter's fill or the tile). Then the tile's backgrounds: the
+    # common colours that are neither the digits nor the window. Digits
+    # over an almost full meter cover more of the band than the tile's
+    # unfilled end, so frequency alone cannot tell them from a background.
+    fill = counts.most_common(1)[0][0]
+    text = [px for px, n in counts.most_common()
+            if px != window_bg and contrast(px, fill) >= 3][:1]
     if not text:
         raise SystemExit("%s: no digits found in the tiles" % path)
-    text = text[0][0]
+    text = text[0]
+    backgrounds = [px for px, n in counts.most_common(5)
+                   if px not in (window_bg, text) and n > 0.05 * len(band)][:2]
+    if not backgrounds:
+        raise SystemExit("%s: no tile found" % path)
     worst = min(backgrounds, key=lambda bg: contrast(text, bg))
     print(",".join(map(str, text)), ",".join(map(str, worst)), "%.2f" % contrast(text, worst))
 
