@@ -17,6 +17,7 @@
 #include "dm-merge.h"
 #include "dm-schedule.h"
 #include "dm-profile.h"
+#include "dm-profile-file.h"
 #include "dm-report.h"
 #include "dm-units.h"
 
@@ -54,6 +55,7 @@ typedef enum {
   OPT_WRITE_THROUGH, OPT_DESTROY, OPT_FORMAT, OPT_OUTPUT, OPT_COMMENT, OPT_QUIET,
   OPT_LIST_TARGETS, OPT_ALL_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH, OPT_NO_HISTORY,
   OPT_THRESHOLD, OPT_LATENCY, OPT_START_AT, OPT_SAMPLE, OPT_SAMPLES,
+  OPT_WORKLOAD, OPT_PROFILE_FILE,
   /* merge */
   OPT_ALLOW_DUPLICATES,
   /* compare */
@@ -95,6 +97,15 @@ static const dm_opt table[] = {
     .group = N_ ("Tests"),
     .help = N_ ("tests instead of the profile's, e.g. SEQ1M_Q8T1,RND4K_Q32T16 (block 4KiB..8MiB, "
             "Q 1..512, T 1..64)") },
+  { .name = "workload", .kind = DM_OPT_STRING, .arg = "KEY=VALUE;...", .flags = DM_OPT_REPEAT,
+    .commands = RUN, .id = OPT_WORKLOAD, .group = N_ ("Tests"),
+    .help = N_ ("a workload row instead of the profile's tests, e.g. \"name=OLTP;block=8K;"
+            "read=70;random=100;distribution=hot:10/90;qd=8;threads=4\" (keys: block, read, "
+            "random, distribution, rate, sync, data, compress, dedupe, affinity, qd, threads); "
+            "repeatable") },
+  { .name = "profile-file", .kind = DM_OPT_PATH, .arg = "FILE", .flags = DM_OPT_REPEAT,
+    .commands = RUN, .id = OPT_PROFILE_FILE, .group = N_ ("Tests"),
+    .help = N_ ("run the workloads of a profile file ([name] sections of key = value lines)") },
 
   /* A sweep's load. */
   { .name = "pattern", .kind = DM_OPT_CHOICE, .choices = "SEQ|RND", .commands = SWEEP,
@@ -313,6 +324,24 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
       break;
     case OPT_MODES: err = dm_modes_parse (t, &o->modes, inner, sizeof inner); break;
     case OPT_TESTS: return parse_tests (t, o, why, ws);
+    case OPT_WORKLOAD:
+      if (o->n_workloads == DM_CLI_MAX_WORKLOADS)
+        return dm_why (why, ws, _ ("--workload: at most %d workloads"), DM_CLI_MAX_WORKLOADS);
+      if (dm_workload_parse (t, &o->workloads[o->n_workloads], inner, sizeof inner) < 0)
+        return dm_why (why, ws, _ ("--workload: %s"), inner);
+      o->n_workloads++;
+      break;
+    case OPT_PROFILE_FILE:
+      {
+        unsigned got = 0;
+        char reason[400];
+        if (dm_profile_file_load (t, o->workloads + o->n_workloads,
+                                  DM_CLI_MAX_WORKLOADS - o->n_workloads, &got, reason,
+                                  sizeof reason) < 0)
+          return dm_why (why, ws, _ ("--profile-file: %s"), reason);
+        o->n_workloads += got;
+        break;
+      }
     case OPT_COUNT: s->count = v->u; break;
     case OPT_SIZE: s->test_size = v->size; break;
     case OPT_DURATION: s->measure_s = v->seconds; break;
@@ -628,6 +657,10 @@ check_command (dm_cli_options *o, char *why, size_t ws)
         return dm_why (why, ws, _ ("--samples and --compare-with do not go together"));
       if (o->modes && !(o->modes & DM_MODE_BIT (DM_MODE_MIX)) && o->mix)
         o->modes |= DM_MODE_BIT (DM_MODE_MIX);
+      /* A workload's read share is part of it: it has no columns. */
+      if (o->n_workloads && (o->n_tests || o->modes || o->mix))
+        return dm_why (why, ws, _ ("--workload and --profile-file run workload rows; --tests, "
+                                   "--modes and --mix do not go with them"));
       return 0;
     case DM_CLI_SWEEP:
       if (o->mix && !o->mode_given)

@@ -18,8 +18,10 @@
 #include "dm-sweep.h"
 #include "dm-threshold.h"
 #include "dm-units.h"
+#include "dm-workload.h"
 
 #define DM_CLI_MAX_TESTS 32
+#define DM_CLI_MAX_WORKLOADS 64
 /* Files of merge: a fleet's hosts. 65,536 names are about what a Linux
  * command line holds (ARG_MAX, 2 MiB by default); the array is static and
  * only the pointers given are touched. */
@@ -49,6 +51,10 @@ typedef struct dm_cli_options {
   unsigned    modes;          /* --modes, 0 = the profile's (plus mix) */
   dm_spec     tests[DM_CLI_MAX_TESTS];
   unsigned    n_tests;        /* --tests, 0 = the profile's */
+  /* --workload (repeatable) and --profile-file: workload rows instead of
+   * the profile's tests, in the order given. */
+  dm_workload workloads[DM_CLI_MAX_WORKLOADS];
+  unsigned    n_workloads;
   dm_format   format;
   const char *output;         /* NULL = stdout */
   const char *comment;
