@@ -57,7 +57,7 @@ typedef enum {
   OPT_THRESHOLD, OPT_LATENCY, OPT_START_AT, OPT_SAMPLE, OPT_SAMPLES,
   OPT_WORKLOAD, OPT_PROFILE_FILE,
   /* merge */
-  OPT_ALLOW_DUPLICATES,
+  OPT_ALLOW_DUPLICATES, OPT_ALLOW_PROFILES,
   /* compare */
   OPT_UNIT, OPT_SORT,
   /* sweep and sustained */
@@ -231,6 +231,9 @@ static const dm_opt table[] = {
     .id = OPT_ALLOW_DUPLICATES, .group = N_ ("Output"),
     .help = N_ ("merge a run given twice (the same file or a copy: the same start, test file "
             "and figures) as two hosts instead of refusing it") },
+  { .name = "allow-profiles", .kind = DM_OPT_FLAG, .commands = MERGE,
+    .id = OPT_ALLOW_PROFILES, .group = N_ ("Output"),
+    .help = N_ ("sum hosts that ran different profiles of workloads (refused otherwise)") },
   { .name = "unit", .kind = DM_OPT_CHOICE, .choices = "MB/s|GB/s|IOPS|us",
     .flags = DM_OPT_ALIASES, .commands = COMPARE, .id = OPT_UNIT, .group = N_ ("Output"),
     .help = N_ ("the figure to compare"), .def = "MB/s" },
@@ -414,6 +417,7 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
     case OPT_SAMPLE: o->sample_s = v->seconds; break;
     case OPT_SAMPLES: o->samples = true; break;
     case OPT_ALLOW_DUPLICATES: o->allow_duplicates = true; break;
+    case OPT_ALLOW_PROFILES: o->allow_profiles = true; break;
     case OPT_START_AT:
       {
         /* Checked here against the clock, before anything touches the

@@ -80,6 +80,7 @@ typedef struct dm_cli_options {
 
   /* merge */
   bool        allow_duplicates; /* --allow-duplicates: sum a run given twice */
+  bool        allow_profiles;   /* --allow-profiles: sum different profiles of workloads */
   /* compare */
   dm_unit     unit;           /* --unit, MB/s unless given */
   int         sort;           /* --sort: run index, -1 = the file order */
