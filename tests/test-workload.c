@@ -375,7 +375,7 @@ test_plain_unchanged (void)
   dm_runner_free (runner);
   dm_buf_init (&j);
   dm_report_write_json (&r, &j);
-  DM_CHECK (!strstr (j.data, "workload") && !strstr (j.data, "profile_hash"));
+  DM_CHECK (!strstr (j.data, "\"workload\":") && !strstr (j.data, "\"profile_hash\":"));
   DM_CHECK (!r.results[0].shaped);
   dm_buf_free (&j);
   dm_report_clear (&r);
