@@ -99,10 +99,9 @@ static const dm_opt table[] = {
             "Q 1..512, T 1..64)") },
   { .name = "workload", .kind = DM_OPT_STRING, .arg = "KEY=VALUE;...", .flags = DM_OPT_REPEAT,
     .commands = RUN, .id = OPT_WORKLOAD, .group = N_ ("Tests"),
-    .help = N_ ("a workload row instead of the profile's tests, e.g. \"name=OLTP;block=8K;"
-            "read=70;random=100;distribution=hot:10/90;qd=8;threads=4\" (keys: block, read, "
-            "random, distribution, rate, sync, data, compress, dedupe, affinity, qd, threads); "
-            "repeatable") },
+    .help = N_ ("a workload row instead of the profile's tests, e.g. "
+            "\"name=OLTP;block=8K;read=70;qd=8\" (keys: name, block, read, random, distribution, "
+            "rate, sync, data, compress, dedupe, affinity, qd, threads); repeatable") },
   { .name = "profile-file", .kind = DM_OPT_PATH, .arg = "FILE", .flags = DM_OPT_REPEAT,
     .commands = RUN, .id = OPT_PROFILE_FILE, .group = N_ ("Tests"),
     .help = N_ ("run the workloads of a profile file ([name] sections of key = value lines)") },
@@ -335,16 +334,12 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
       o->n_workloads++;
       break;
     case OPT_PROFILE_FILE:
-      {
-        unsigned got = 0;
-        char reason[400];
-        if (dm_profile_file_load (t, o->workloads + o->n_workloads,
-                                  DM_CLI_MAX_WORKLOADS - o->n_workloads, &got, reason,
-                                  sizeof reason) < 0)
-          return dm_why (why, ws, _ ("--profile-file: %s"), reason);
-        o->n_workloads += got;
-        break;
-      }
+      /* Read when the run starts (dm_cli_load_profile_files), after every
+       * option is known, so that --help never opens a file. */
+      if (o->n_profile_files == DM_CLI_MAX_PROFILE_FILES)
+        return dm_why (why, ws, _ ("--profile-file: at most %d files"), DM_CLI_MAX_PROFILE_FILES);
+      o->profile_files[o->n_profile_files++] = t;
+      break;
     case OPT_COUNT: s->count = v->u; break;
     case OPT_SIZE: s->test_size = v->size; break;
     case OPT_DURATION: s->measure_s = v->seconds; break;
@@ -662,7 +657,7 @@ check_command (dm_cli_options *o, char *why, size_t ws)
       if (o->modes && !(o->modes & DM_MODE_BIT (DM_MODE_MIX)) && o->mix)
         o->modes |= DM_MODE_BIT (DM_MODE_MIX);
       /* A workload's read share is part of it: it has no columns. */
-      if (o->n_workloads && (o->n_tests || o->modes || o->mix))
+      if ((o->n_workloads || o->n_profile_files) && (o->n_tests || o->modes || o->mix))
         return dm_why (why, ws, _ ("--workload and --profile-file run workload rows; --tests, "
                                    "--modes and --mix do not go with them"));
       return 0;
@@ -773,6 +768,23 @@ int
 dm_cli_parse (int argc, char **argv, dm_cli_options *o, char *why, size_t why_size)
 {
   return dm_cli_parse_command (DM_CLI_RUN, argc, argv, o, why, why_size);
+}
+
+int
+dm_cli_load_profile_files (dm_cli_options *o, char *why, size_t why_size)
+{
+  for (unsigned i = 0; i < o->n_profile_files; i++)
+    {
+      unsigned got = 0;
+      char reason[400];
+      if (dm_profile_file_load (o->profile_files[i], o->workloads + o->n_workloads,
+                                DM_CLI_MAX_WORKLOADS - o->n_workloads, &got, reason,
+                                sizeof reason) < 0)
+        return dm_why (why, why_size, _ ("--profile-file: %s"), reason);
+      o->n_workloads += got;
+    }
+  /* A reason quotes the file; a control character in it stays one line. */
+  return 0;
 }
 
 const dm_spec *

@@ -22,6 +22,7 @@
 
 #define DM_CLI_MAX_TESTS 32
 #define DM_CLI_MAX_WORKLOADS 64
+#define DM_CLI_MAX_PROFILE_FILES 8
 /* Files of merge: a fleet's hosts. 65,536 names are about what a Linux
  * command line holds (ARG_MAX, 2 MiB by default); the array is static and
  * only the pointers given are touched. */
@@ -55,6 +56,8 @@ typedef struct dm_cli_options {
    * the profile's tests, in the order given. */
   dm_workload workloads[DM_CLI_MAX_WORKLOADS];
   unsigned    n_workloads;
+  const char *profile_files[DM_CLI_MAX_PROFILE_FILES];
+  unsigned    n_profile_files;
   dm_format   format;
   const char *output;         /* NULL = stdout */
   const char *comment;
@@ -126,3 +129,6 @@ const dm_opt *dm_cli_option_table (size_t *n);
 
 /* The specs and modes to run, from --tests/--modes or the profile. */
 const dm_spec *dm_cli_specs (const dm_cli_options *o, unsigned *n, unsigned *modes);
+/* Reads the --profile-file files into o->workloads, after any --workload
+ * rows. 0, or -EINVAL with one line naming the file, the line and why. */
+int dm_cli_load_profile_files (dm_cli_options *o, char *why, size_t why_size);

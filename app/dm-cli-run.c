@@ -417,6 +417,15 @@ dm_cli_run_main (int argc, char **argv)
   if (c.opt.list_targets)
     return list_targets (&c.opt);
 
+  char why[600];
+  if (dm_cli_load_profile_files (&c.opt, why, sizeof why) < 0)
+    {
+      for (char *p = why; *p; p++)
+        if ((unsigned char) *p < 0x20 || *p == 0x7f)
+          *p = '?';
+      fprintf (stderr, "diskmeter-cli: %s\n", why);
+      return DM_CLI_EXIT_USAGE;
+    }
   const dm_spec *specs = dm_cli_specs (&c.opt, &n_specs, &modes);
   c.line = progress_line;
   if (setup_run (&c, &c.report, &c.runner, c.opt.target, specs, n_specs, modes) < 0
