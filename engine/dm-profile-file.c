@@ -46,7 +46,7 @@ dm_profile_file_parse (const char *text, size_t len, dm_workload *out, unsigned 
       pos += n_line + (nl ? 1 : 0);
       line_no++;
       if (n_line >= sizeof buf)
-        return dm_why (why, why_size, "line %u: longer than %zu bytes", line_no, sizeof buf - 1);
+        return dm_why (why, why_size, "line %u: longer than %u bytes", line_no, (unsigned) sizeof buf - 1);
       memcpy (buf, start, n_line);
       buf[n_line] = '\0';
       if (memchr (buf, '\0', n_line))

@@ -275,7 +275,7 @@ dm_workload_set (dm_workload *w, const char *key, const char *value, char *why, 
     {
       size_t n = strlen (value);
       if (!n || n >= sizeof w->name)
-        return dm_why (why, why_size, "name: 1 to %zu characters", sizeof w->name - 1);
+        return dm_why (why, why_size, "name: 1 to %u characters", (unsigned) sizeof w->name - 1);
       if (strpbrk (value, ";=#[]\n\r\t\""))
         return dm_why (why, why_size, "name: '%s' may not hold ; = # [ ] quotes or tabs", value);
       memcpy (w->name, value, n + 1);

@@ -56,8 +56,8 @@ test_canonical (void)
   /* SQLIO's sqlio -kW -s30 -frandom -o8 -b8 -LS -BN in one line. */
   dm_spec spec;
   char name[32];
-  DM_CHECK_INT (dm_workload_parse ("name=SQLIO;block=8K;read=0;random=100;qd=8;threads=4;"
-                                   "sync=dsync", &w, NULL, 0), ==, 0);
+  DM_CHECK_INT (dm_workload_parse ("name=SQLIO;block=8K;read=0;random=100;qd=8;threads=4",
+                                   &w, NULL, 0), ==, 0);
   dm_workload_spec (&w, &spec);
   dm_spec_name (&spec, name, sizeof name);
   DM_CHECK_STR (name, "RND8K_Q8T4");
@@ -151,6 +151,40 @@ test_profile_file (void)
           dm_test_case_failed = 1;
         }
       DM_CHECK (!strchr (why, '\n'));
+    }
+}
+
+/* Every profile file Diskmeter ships parses, and says where its shape
+ * comes from. */
+static void
+test_shipped_profiles (void)
+{
+  static const char *const files[] = {
+    "oltp.ini", "database-log.ini", "vdi.ini", "file-server.ini", "backup-restore.ini",
+    "four-corners.ini", "hcibench-general-purpose.ini", "sqlio.ini",
+  };
+  const char *root = getenv ("DM_SOURCE_ROOT");
+  if (!root)
+    {
+      printf ("# DM_SOURCE_ROOT unset: the shipped profiles are not read\n");
+      return;
+    }
+  for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+    {
+      char path[1024], why[400] = "";
+      dm_workload rows[8];
+      unsigned n = 0;
+      snprintf (path, sizeof path, "%s/resources/profiles/%s", root, files[i]);
+      if (dm_profile_file_load (path, rows, 8, &n, why, sizeof why) < 0 || !n)
+        {
+          fprintf (stderr, "%s: %s\n", files[i], why);
+          dm_test_case_failed = 1;
+        }
+      FILE *f = fopen (path, "r");
+      char line[256] = "";
+      DM_CHECK (f && fgets (line, sizeof line, f) && line[0] == '#');
+      if (f)
+        fclose (f);
     }
 }
 
@@ -417,6 +451,7 @@ main (void)
   DM_RUN ("/engine/workload/canonical", test_canonical);
   DM_RUN ("/engine/workload/refusals", test_refusals);
   DM_RUN ("/engine/workload/profile-file", test_profile_file);
+  DM_RUN ("/engine/workload/shipped-profiles", test_shipped_profiles);
   DM_RUN ("/engine/workload/samplers", test_samplers);
   DM_RUN ("/engine/workload/report-round-trip", test_report_round_trip);
   DM_RUN ("/engine/workload/plain-unchanged", test_plain_unchanged);
