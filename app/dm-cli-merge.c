@@ -47,7 +47,8 @@ dm_cli_merge_main (int argc, char **argv)
   dm_merge m;
   char refused[sizeof why] = "";
   status = 1;
-  if (dm_merge_begin (&m, o.allow_duplicates ? DM_MERGE_ALLOW_DUPLICATES : 0) < 0)
+  if (dm_merge_begin (&m, (o.allow_duplicates ? DM_MERGE_ALLOW_DUPLICATES : 0)
+                          | (o.allow_profiles ? DM_MERGE_ALLOW_PROFILES : 0)) < 0)
     {
       fprintf (stderr, _ ("diskmeter-cli merge: out of memory\n"));
       return 1;

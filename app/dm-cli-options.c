@@ -17,6 +17,7 @@
 #include "dm-merge.h"
 #include "dm-schedule.h"
 #include "dm-profile.h"
+#include "dm-profile-file.h"
 #include "dm-report.h"
 #include "dm-units.h"
 
@@ -54,8 +55,9 @@ typedef enum {
   OPT_WRITE_THROUGH, OPT_DESTROY, OPT_FORMAT, OPT_OUTPUT, OPT_COMMENT, OPT_QUIET,
   OPT_LIST_TARGETS, OPT_ALL_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH, OPT_NO_HISTORY,
   OPT_THRESHOLD, OPT_LATENCY, OPT_START_AT, OPT_SAMPLE, OPT_SAMPLES,
+  OPT_WORKLOAD, OPT_PROFILE_FILE,
   /* merge */
-  OPT_ALLOW_DUPLICATES,
+  OPT_ALLOW_DUPLICATES, OPT_ALLOW_PROFILES,
   /* compare */
   OPT_UNIT, OPT_SORT,
   /* sweep and sustained */
@@ -95,6 +97,14 @@ static const dm_opt table[] = {
     .group = N_ ("Tests"),
     .help = N_ ("tests instead of the profile's, e.g. SEQ1M_Q8T1,RND4K_Q32T16 (block 4KiB..8MiB, "
             "Q 1..512, T 1..64)") },
+  { .name = "workload", .kind = DM_OPT_STRING, .arg = "KEY=VALUE;...", .flags = DM_OPT_REPEAT,
+    .commands = RUN, .id = OPT_WORKLOAD, .group = N_ ("Tests"),
+    .help = N_ ("a workload row instead of the profile's tests, e.g. "
+            "\"name=OLTP;block=8K;read=70;qd=8\" (keys: name, block, read, random, distribution, "
+            "rate, sync, data, compress, dedupe, affinity, qd, threads); repeatable") },
+  { .name = "profile-file", .kind = DM_OPT_PATH, .arg = "FILE", .flags = DM_OPT_REPEAT,
+    .commands = RUN, .id = OPT_PROFILE_FILE, .group = N_ ("Tests"),
+    .help = N_ ("run the workloads of a profile file ([name] sections of key = value lines)") },
 
   /* A sweep's load. */
   { .name = "pattern", .kind = DM_OPT_CHOICE, .choices = "SEQ|RND", .commands = SWEEP,
@@ -220,6 +230,9 @@ static const dm_opt table[] = {
     .id = OPT_ALLOW_DUPLICATES, .group = N_ ("Output"),
     .help = N_ ("merge a run given twice (the same file or a copy: the same start, test file "
             "and figures) as two hosts instead of refusing it") },
+  { .name = "allow-profiles", .kind = DM_OPT_FLAG, .commands = MERGE,
+    .id = OPT_ALLOW_PROFILES, .group = N_ ("Output"),
+    .help = N_ ("sum hosts that ran different profiles of workloads (refused otherwise)") },
   { .name = "unit", .kind = DM_OPT_CHOICE, .choices = "MB/s|GB/s|IOPS|us",
     .flags = DM_OPT_ALIASES, .commands = COMPARE, .id = OPT_UNIT, .group = N_ ("Output"),
     .help = N_ ("the figure to compare"), .def = "MB/s" },
@@ -313,6 +326,20 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
       break;
     case OPT_MODES: err = dm_modes_parse (t, &o->modes, inner, sizeof inner); break;
     case OPT_TESTS: return parse_tests (t, o, why, ws);
+    case OPT_WORKLOAD:
+      if (o->n_workloads == DM_CLI_MAX_WORKLOADS)
+        return dm_why (why, ws, _ ("--workload: at most %d workloads"), DM_CLI_MAX_WORKLOADS);
+      if (dm_workload_parse (t, &o->workloads[o->n_workloads], inner, sizeof inner) < 0)
+        return dm_why (why, ws, _ ("--workload: %s"), inner);
+      o->n_workloads++;
+      break;
+    case OPT_PROFILE_FILE:
+      /* Read when the run starts (dm_cli_load_profile_files), after every
+       * option is known, so that --help never opens a file. */
+      if (o->n_profile_files == DM_CLI_MAX_PROFILE_FILES)
+        return dm_why (why, ws, _ ("--profile-file: at most %d files"), DM_CLI_MAX_PROFILE_FILES);
+      o->profile_files[o->n_profile_files++] = t;
+      break;
     case OPT_COUNT: s->count = v->u; break;
     case OPT_SIZE: s->test_size = v->size; break;
     case OPT_DURATION: s->measure_s = v->seconds; break;
@@ -385,6 +412,7 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
     case OPT_SAMPLE: o->sample_s = v->seconds; break;
     case OPT_SAMPLES: o->samples = true; break;
     case OPT_ALLOW_DUPLICATES: o->allow_duplicates = true; break;
+    case OPT_ALLOW_PROFILES: o->allow_profiles = true; break;
     case OPT_START_AT:
       {
         /* Checked here against the clock, before anything touches the
@@ -628,6 +656,10 @@ check_command (dm_cli_options *o, char *why, size_t ws)
         return dm_why (why, ws, _ ("--samples and --compare-with do not go together"));
       if (o->modes && !(o->modes & DM_MODE_BIT (DM_MODE_MIX)) && o->mix)
         o->modes |= DM_MODE_BIT (DM_MODE_MIX);
+      /* A workload's read share is part of it: it has no columns. */
+      if ((o->n_workloads || o->n_profile_files) && (o->n_tests || o->modes || o->mix))
+        return dm_why (why, ws, _ ("--workload and --profile-file run workload rows; --tests, "
+                                   "--modes and --mix do not go with them"));
       return 0;
     case DM_CLI_SWEEP:
       if (o->mix && !o->mode_given)
@@ -736,6 +768,23 @@ int
 dm_cli_parse (int argc, char **argv, dm_cli_options *o, char *why, size_t why_size)
 {
   return dm_cli_parse_command (DM_CLI_RUN, argc, argv, o, why, why_size);
+}
+
+int
+dm_cli_load_profile_files (dm_cli_options *o, char *why, size_t why_size)
+{
+  for (unsigned i = 0; i < o->n_profile_files; i++)
+    {
+      unsigned got = 0;
+      char reason[400];
+      if (dm_profile_file_load (o->profile_files[i], o->workloads + o->n_workloads,
+                                DM_CLI_MAX_WORKLOADS - o->n_workloads, &got, reason,
+                                sizeof reason) < 0)
+        return dm_why (why, why_size, _ ("--profile-file: %s"), reason);
+      o->n_workloads += got;
+    }
+  /* A reason quotes the file; a control character in it stays one line. */
+  return 0;
 }
 
 const dm_spec *

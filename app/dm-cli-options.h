@@ -18,8 +18,11 @@
 #include "dm-sweep.h"
 #include "dm-threshold.h"
 #include "dm-units.h"
+#include "dm-workload.h"
 
 #define DM_CLI_MAX_TESTS 32
+#define DM_CLI_MAX_WORKLOADS 64
+#define DM_CLI_MAX_PROFILE_FILES 8
 /* Files of merge: a fleet's hosts. 65,536 names are about what a Linux
  * command line holds (ARG_MAX, 2 MiB by default); the array is static and
  * only the pointers given are touched. */
@@ -49,6 +52,12 @@ typedef struct dm_cli_options {
   unsigned    modes;          /* --modes, 0 = the profile's (plus mix) */
   dm_spec     tests[DM_CLI_MAX_TESTS];
   unsigned    n_tests;        /* --tests, 0 = the profile's */
+  /* --workload (repeatable) and --profile-file: workload rows instead of
+   * the profile's tests, in the order given. */
+  dm_workload workloads[DM_CLI_MAX_WORKLOADS];
+  unsigned    n_workloads;
+  const char *profile_files[DM_CLI_MAX_PROFILE_FILES];
+  unsigned    n_profile_files;
   dm_format   format;
   const char *output;         /* NULL = stdout */
   const char *comment;
@@ -74,6 +83,7 @@ typedef struct dm_cli_options {
 
   /* merge */
   bool        allow_duplicates; /* --allow-duplicates: sum a run given twice */
+  bool        allow_profiles;   /* --allow-profiles: sum different profiles of workloads */
   /* compare */
   dm_unit     unit;           /* --unit, MB/s unless given */
   int         sort;           /* --sort: run index, -1 = the file order */
@@ -119,3 +129,6 @@ const dm_opt *dm_cli_option_table (size_t *n);
 
 /* The specs and modes to run, from --tests/--modes or the profile. */
 const dm_spec *dm_cli_specs (const dm_cli_options *o, unsigned *n, unsigned *modes);
+/* Reads the --profile-file files into o->workloads, after any --workload
+ * rows. 0, or -EINVAL with one line naming the file, the line and why. */
+int dm_cli_load_profile_files (dm_cli_options *o, char *why, size_t why_size);

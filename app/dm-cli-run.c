@@ -267,11 +267,20 @@ static int
 setup_run (dm_cli_job *c, dm_report *report, dm_runner **runner, const char *target,
            const dm_spec *specs, unsigned n_specs, unsigned modes)
 {
-  if (dm_report_init (report, &c->opt.settings, specs, n_specs, modes) < 0)
-    return -ENOMEM;
-  snprintf (report->profile, sizeof report->profile, "%s",
-            c->opt.n_tests ? "custom" : c->opt.profile);
-  report->nvme = c->opt.nvme && !c->opt.n_tests;
+  if (c->opt.n_workloads)
+    {
+      if (dm_report_init_workloads (report, &c->opt.settings, c->opt.workloads,
+                                    c->opt.n_workloads) < 0)
+        return -ENOMEM;
+    }
+  else
+    {
+      if (dm_report_init (report, &c->opt.settings, specs, n_specs, modes) < 0)
+        return -ENOMEM;
+      snprintf (report->profile, sizeof report->profile, "%s",
+                c->opt.n_tests ? "custom" : c->opt.profile);
+      report->nvme = c->opt.nvme && !c->opt.n_tests;
+    }
   dm_report_set_comment (report, c->opt.comment);
   memcpy (report->thresholds, c->opt.thresholds, sizeof report->thresholds);
   report->n_thresholds = c->opt.n_thresholds;
@@ -408,6 +417,15 @@ dm_cli_run_main (int argc, char **argv)
   if (c.opt.list_targets)
     return list_targets (&c.opt);
 
+  char why[600];
+  if (dm_cli_load_profile_files (&c.opt, why, sizeof why) < 0)
+    {
+      for (char *p = why; *p; p++)
+        if ((unsigned char) *p < 0x20 || *p == 0x7f)
+          *p = '?';
+      fprintf (stderr, "diskmeter-cli: %s\n", why);
+      return DM_CLI_EXIT_USAGE;
+    }
   const dm_spec *specs = dm_cli_specs (&c.opt, &n_specs, &modes);
   c.line = progress_line;
   if (setup_run (&c, &c.report, &c.runner, c.opt.target, specs, n_specs, modes) < 0

@@ -142,6 +142,7 @@ struct dm_merge_state {
   bool           refused;
   unsigned       cap;      /* hosts the arrays have room for */
   dm_settings    settings; /* the first host's */
+  char           profile_hash[17]; /* the first host's profile of workloads, "" for tests */
   merge_test    *tests;    /* n_rows */
   dm_histogram  *hists;    /* behind rows[].hist, then one to work in */
   overlap        runs;     /* of the whole runs, for unscheduled hosts */
@@ -234,6 +235,7 @@ start_rows (dm_merge *m, const dm_report *r)
 {
   dm_merge_state *st = m->state;
   st->settings = r->settings;
+  memcpy (st->profile_hash, r->profile_hash, sizeof st->profile_hash);
   m->n_rows = r->n_results;
   m->rows = calloc (m->n_rows ? m->n_rows : 1, sizeof *m->rows);
   st->tests = calloc (m->n_rows ? m->n_rows : 1, sizeof *st->tests);
@@ -317,6 +319,11 @@ check_host (dm_merge *m, const dm_report *r, const char *name, char *why, size_t
   if (r->status != DM_STATUS_COMPLETE)
     return dm_why (why, why_size, "%s: the run did not complete (%s%s%s)", name,
                    dm_status_name (r->status), r->error[0] ? ": " : "", r->error);
+  if (h && !(st->flags & DM_MERGE_ALLOW_PROFILES) && strcmp (st->profile_hash, r->profile_hash))
+    return dm_why (why, why_size, "%s: it ran another profile than %s (%s where %s has %s); "
+                   "--allow-profiles merges it anyway", name, first,
+                   r->profile_hash[0] ? r->profile_hash : "CrystalDiskMark's tests", first,
+                   st->profile_hash[0] ? st->profile_hash : "CrystalDiskMark's tests");
   if (h && (diff = settings_differ (&st->settings, &r->settings)))
     return dm_why (why, why_size, "%s: its settings differ from %s's (%s)", name, first, diff);
   if (h && r->n_results != m->n_rows)

@@ -77,6 +77,9 @@ typedef struct dm_merge {
 enum {
   /* Sum a run given twice (the same file, or a copy) as two hosts. */
   DM_MERGE_ALLOW_DUPLICATES = 1 << 0,
+  /* Sum hosts that ran different profiles of workloads (their profile
+   * hashes differ): refused unless asked, as their rows are not alike. */
+  DM_MERGE_ALLOW_PROFILES = 1 << 1,
 };
 
 /* A merge in three steps: begin, add each host's report in the order of

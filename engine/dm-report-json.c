@@ -264,6 +264,10 @@ write_members (const dm_report *r, dm_buf *b)
   user_text (&j, "warning", r->warning[0] ? r->warning : NULL);
   boolean (&j, "cached", r->cached);
   str (&j, "profile", r->profile);
+  /* Workload rows: the hash of the profile they make, one canonical
+   * workload a line; compare and merge refuse two that differ. */
+  if (r->profile_hash[0])
+    str (&j, "profile_hash", r->profile_hash);
   boolean (&j, "nvme", r->nvme);
   user_text (&j, "comment", r->comment);
   iso_time (r->started, t, sizeof t);
@@ -344,6 +348,27 @@ write_members (const dm_report *r, dm_buf *b)
       u64 (&j, "queue_depth", res->spec.queue_depth);
       u64 (&j, "threads", res->spec.threads);
       u64 (&j, "read_percent", res->read_percent);
+      if (res->shaped)
+        {
+          /* The workload in its canonical form, which reads back as it
+           * ran; its read share is the one above, its spec the test's. */
+          char wl[DM_WORKLOAD_TEXT_MAX];
+          double reached;
+          dm_workload_format (&res->workload, wl, sizeof wl);
+          user_text (&j, "workload", wl);
+          if (res->workload.sync == DM_SYNC_FLUSH)
+            u64 (&j, "flushes", res->flushes);
+          if (res->workload.rate_unit != DM_RATE_NONE)
+            {
+              bool met = dm_result_rate_met (res, &reached);
+              open_ (&j, "rate", "{");
+              num (&j, "offered", res->workload.rate);
+              str (&j, "unit", res->workload.rate_unit == DM_RATE_IOPS ? "IOPS" : "MB/s");
+              fixed (&j, "reached", reached);
+              boolean (&j, "met", met);
+              close_ (&j, "}");
+            }
+        }
       open_ (&j, "runs", "[");
       for (unsigned k = 0; k < res->n_runs; k++)
         {

@@ -296,7 +296,24 @@ load_result (loader *l, const dm_json *o, dm_result *res, unsigned index, unsign
   res->read_percent = dm_json_get (o, "read_percent")
                       ? (unsigned) number (l, o, "read_percent", 100)
                       : res->mode == DM_MODE_READ ? 100 : res->mode == DM_MODE_WRITE ? 0 : mix_share;
-  if (!l->failed && !check_repeated_spec (l, o, res, index))
+  /* A workload row: its canonical form, which must agree with the test
+   * name and read share written beside it. */
+  const dm_json *wl = dm_json_get (o, "workload");
+  if (wl && wl->type != DM_JSON_NULL)
+    {
+      char text[DM_WORKLOAD_TEXT_MAX], inner[200];
+      dm_spec spec;
+      user_text (l, o, "workload", text, sizeof text);
+      if (dm_workload_parse (text, &res->workload, inner, sizeof inner) < 0)
+        return refuse (l, "result %u: the workload is not valid: %s", index + 1, inner);
+      res->shaped = true;
+      dm_workload_spec (&res->workload, &spec);
+      if (!dm_spec_equal (&spec, &res->spec) || res->read_percent != res->workload.read_percent)
+        return refuse (l, "result %u (%s): the workload does not match its test and read share",
+                       index + 1, test);
+      res->flushes = (uint64_t) number (l, o, "flushes", 1e18);
+    }
+  else if (!l->failed && !check_repeated_spec (l, o, res, index))
     return false;
   res->mb_per_s = number (l, o, "mb_per_s", 1e9);
   res->iops = number (l, o, "iops", 1e12);
@@ -475,6 +492,19 @@ dm_report_load_json (dm_report *out, const char *text, size_t len, char *why, si
           goto out;
         }
       r.n_results++;
+    }
+  /* The profile's hash is the rows' own: one that does not match them
+   * was edited, and compare and merge would trust it. */
+  string (root, "profile_hash", r.profile_hash, sizeof r.profile_hash);
+  if (!l.failed)
+    {
+      char hash[17];
+      dm_report_profile_hash (&r, hash);
+      if (strcmp (hash, r.profile_hash))
+        {
+          refuse (&l, "'profile_hash' is '%s' where its workloads make '%s'", r.profile_hash, hash);
+          goto out;
+        }
     }
 
 out:

@@ -74,6 +74,36 @@ result_line (dm_buf *b, const dm_report *r, const dm_result *res, unsigned count
   dm_buf_add (b, "\n");
 }
 
+/* A workload row: its name and figures, then its shape on the line
+ * under it, and whether it reached the rate it offered. */
+static void
+workload_line (dm_buf *b, const dm_report *r, const dm_result *res, unsigned count)
+{
+  char shape[DM_WORKLOAD_TEXT_MAX + 64];
+  dm_buf_add (b, "  ");
+  dm_text_add_shown (b, res->workload.name);
+  dm_buf_add (b, ":\n   ");
+  result_line (b, r, res, count);
+  dm_workload_describe (&res->workload, shape, sizeof shape);
+  dm_buf_add (b, "     Mode: ");
+  dm_text_add_shown (b, shape);
+  dm_buf_add (b, "\n");
+  if (res->workload.rate_unit != DM_RATE_NONE && res->n_runs)
+    {
+      double reached;
+      bool met = dm_result_rate_met (res, &reached);
+      const char *unit = res->workload.rate_unit == DM_RATE_IOPS ? "IOPS" : "MB/s";
+      dm_buf_add (b, "     Rate: ");
+      add_num (b, "%g", res->workload.rate);
+      dm_buf_printf (b, " %s offered, ", unit);
+      add_num (b, "%.1f", reached);
+      dm_buf_printf (b, " reached%s; latency counts from each I/O's due time\n",
+                     met ? "" : " (NOT MET: the device fell behind)");
+    }
+  if (res->workload.sync == DM_SYNC_FLUSH && res->n_runs)
+    dm_buf_printf (b, "  Flushes: %llu in the measured runs\n", (unsigned long long) res->flushes);
+}
+
 /* Under the layout, one line per test whose figure the disk's own counters
  * put in doubt, or one line saying why there were no counters to ask. */
 static void
@@ -168,7 +198,7 @@ dm_report_write_text (const dm_report *r, dm_buf *b)
     {
       bool any = false;
       for (unsigned i = 0; i < r->n_results; i++)
-        if (r->results[i].mode == (dm_mode) m)
+        if (r->results[i].mode == (dm_mode) m && !r->results[i].shaped)
           {
             if (!any)
               {
@@ -183,8 +213,21 @@ dm_report_write_text (const dm_report *r, dm_buf *b)
           }
     }
 
+  bool shaped = false;
+  for (unsigned i = 0; i < r->n_results; i++)
+    if (r->results[i].shaped)
+      {
+        if (!shaped)
+          dm_buf_add (b, "\n[Workloads]\n");
+        shaped = true;
+        workload_line (b, r, &r->results[i], s->count);
+      }
+
   const dm_profile *p = dm_profile_find (r->profile);
-  dm_buf_printf (b, "\nProfile: %s%s\n", p ? p->title : "Custom", r->nvme ? " [NVMe SSD]" : "");
+  if (r->profile_hash[0])
+    dm_buf_printf (b, "\nProfile: Workloads (hash %s)\n", r->profile_hash);
+  else
+    dm_buf_printf (b, "\nProfile: %s%s\n", p ? p->title : "Custom", r->nvme ? " [NVMe SSD]" : "");
   dm_size_format (s->test_size, size, sizeof size);
   dm_buf_printf (b, "   Test: %s (x%u)", size, s->count);
   if (r->target.size_bytes)

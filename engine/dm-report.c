@@ -79,6 +79,89 @@ dm_report_init (dm_report *r, const dm_settings *settings, const dm_spec *specs,
   return 0;
 }
 
+int
+dm_report_init_workloads (dm_report *r, const dm_settings *settings,
+                          const dm_workload *workloads, unsigned n)
+{
+  memset (r, 0, sizeof *r);
+  r->settings = *settings;
+  snprintf (r->profile, sizeof r->profile, "workloads");
+  if (!n)
+    return -EINVAL;
+  r->results = calloc (n, sizeof *r->results);
+  r->histograms = malloc (2 * n * sizeof *r->histograms);
+  if (!r->results || !r->histograms)
+    {
+      dm_report_clear (r);
+      return -ENOMEM;
+    }
+  for (unsigned i = 0; i < n; i++)
+    {
+      dm_result *res = &r->results[r->n_results++];
+      const dm_workload *w = &workloads[i];
+      res->shaped = true;
+      res->workload = *w;
+      dm_workload_spec (w, &res->spec);
+      res->read_percent = w->read_percent;
+      res->mode = w->read_percent == 100 ? DM_MODE_READ
+                  : w->read_percent == 0 ? DM_MODE_WRITE : DM_MODE_MIX;
+      dm_result_attach_histograms (res, &r->histograms[2 * i]);
+    }
+  dm_report_profile_hash (r, r->profile_hash);
+  return 0;
+}
+
+void
+dm_report_profile_hash (const dm_report *r, char out[17])
+{
+  dm_buf b;
+  bool any = false;
+  dm_buf_init (&b);
+  for (unsigned i = 0; i < r->n_results; i++)
+    if (r->results[i].shaped)
+      {
+        char line[DM_WORKLOAD_TEXT_MAX];
+        dm_workload_format (&r->results[i].workload, line, sizeof line);
+        dm_buf_add (&b, line);
+        dm_buf_add (&b, "\n");
+        any = true;
+      }
+  if (any && b.data)
+    dm_workload_hash_text (b.data, b.len, out);
+  else
+    out[0] = '\0';
+  dm_buf_free (&b);
+}
+
+bool
+dm_report_same_profile (const dm_report *a, const dm_report *b, char *why, size_t why_size)
+{
+  char ha[17], hb[17];
+  dm_report_profile_hash (a, ha);
+  dm_report_profile_hash (b, hb);
+  if (!strcmp (ha, hb))
+    return true;
+  if (!ha[0] || !hb[0])
+    dm_why (why, why_size, "one report ran workload rows and the other CrystalDiskMark's tests");
+  else
+    dm_why (why, why_size, "the reports ran different profiles (hash %s and %s)", ha, hb);
+  return false;
+}
+
+bool
+dm_result_rate_met (const dm_result *res, double *reached)
+{
+  const dm_workload *w = &res->workload;
+  if (reached)
+    *reached = 0;
+  if (!res->shaped || w->rate_unit == DM_RATE_NONE)
+    return true;
+  double got = w->rate_unit == DM_RATE_IOPS ? res->iops : res->mb_per_s;
+  if (reached)
+    *reached = got;
+  return got >= 0.97 * w->rate;
+}
+
 void
 dm_result_attach_histograms (dm_result *res, dm_histogram *pair)
 {

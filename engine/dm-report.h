@@ -16,6 +16,7 @@
 #include "dm-settings.h"
 #include "dm-spec.h"
 #include "dm-threshold.h"
+#include "dm-workload.h"
 #include "dm-platform.h"
 
 /* DM_VERSION: the project's version in meson.build, through config.h. */
@@ -77,6 +78,13 @@ typedef struct dm_result {
   dm_spec   spec;
   dm_mode   mode;
   unsigned  read_percent;  /* 100 read, 0 write, the Mix share otherwise */
+  /* A workload row: the shape it ran, whose read share is part of it. Its
+   * one result stands for the whole row (mode is Read, Write or Mix as its
+   * read share says, and spec is dm_workload_spec's); plain tests have
+   * shaped false and an unused workload. */
+  bool        shaped;
+  dm_workload workload;
+  uint64_t    flushes;     /* flushes completed in the measured runs (sync=flush:N) */
   dm_status status;
   char      error[160];    /* why it failed, if it did */
 
@@ -119,7 +127,11 @@ typedef struct dm_report {
   char           error[320];     /* why the run failed, if it did */
   char           warning[512];   /* worth telling, not fatal (stale test files) */
   char           backend[16];
-  char           profile[32];    /* "default", "custom" */
+  char           profile[32];    /* "default", "custom", "workloads" */
+  /* Workload rows: the hash of the profile they came from, over their
+   * canonical forms one a line (dm_report_profile_hash); "" otherwise.
+   * The profile itself is the rows' workloads, each in its result. */
+  char           profile_hash[17];
   bool           nvme;
   bool           cached;         /* --buffered: the page cache was in the way */
   char           comment[DM_REPORT_COMMENT_MAX + 1];
@@ -153,6 +165,20 @@ int  dm_report_set_comment (dm_report *r, const char *comment);
 int  dm_report_init (dm_report *r, const dm_settings *settings,
                      const dm_spec *specs, unsigned n_specs, unsigned modes);
 void dm_report_clear (dm_report *r);
+/* Sets up an empty report for workload rows, one result each, in order,
+ * with the hash of the profile they make (report->profile_hash). */
+int  dm_report_init_workloads (dm_report *r, const dm_settings *settings,
+                               const dm_workload *workloads, unsigned n);
+/* The hash of a report's workload rows, as dm_report_init_workloads set
+ * it; "" for a report of plain tests. */
+void dm_report_profile_hash (const dm_report *r, char out[17]);
+/* Whether two reports ran the same profile of workloads (or both plain
+ * tests); false with a one-line reason why not. For compare and merge,
+ * which refuse different profiles unless asked. */
+bool dm_report_same_profile (const dm_report *a, const dm_report *b, char *why, size_t why_size);
+/* Whether a workload row reached its offered rate (within 3 %); true for
+ * rows without a rate. reached gets the IOPS or MB/s it reached. */
+bool dm_result_rate_met (const dm_result *res, double *reached);
 /* Points a result at a pair of histograms (read, write) and empties them. */
 void dm_result_attach_histograms (dm_result *res, dm_histogram *pair);
 /* Copies src's figures and latency histograms into dst, which keeps its own

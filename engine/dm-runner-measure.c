@@ -223,6 +223,16 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
   atomic_init (&ready, 0);
   atomic_init (&go, 0);
 
+  /* A workload row's sizes and offsets come from tables made now, for
+   * the whole file, before any worker starts. */
+  const dm_workload *wl = res->shaped ? &res->workload : NULL;
+  if (wl && dm_workload_sampler_init (&r->sampler, wl, file_size) < 0)
+    {
+      snprintf (res->error, sizeof res->error, "the test file is too small for %s's blocks",
+                wl->name);
+      return -EINVAL;
+    }
+
   for (unsigned i = 0; i < T; i++)
     {
       worker *w = &workers[i];
@@ -260,6 +270,33 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
       w->pass = r->pass;
       w->pass_left = (spec->pattern == DM_SEQ ? region : file_size / T) / spec->block_size;
       w->passed = w->pass && w->pass_left == 0;
+      if (wl)
+        {
+          w->shaped = true;
+          w->pass = w->passed = false;
+          w->sampler = &r->sampler;
+          w->random_percent = wl->random_percent;
+          w->file_size = file_size;
+          /* Sequential streams start apart, one region per thread. */
+          w->seq_next = region * i;
+          w->flush_every = wl->sync == DM_SYNC_FLUSH ? wl->flush_every : 0;
+          w->compress_percent = wl->compress_percent;
+          w->dedupe_percent = wl->dedupe_percent;
+          w->reducible = wl->compress_percent || wl->dedupe_percent;
+          w->stamp = wl->data == DM_WDATA_RANDOM && !w->reducible;
+          if (wl->rate_unit != DM_RATE_NONE)
+            {
+              /* Each thread offers its share of the rate. */
+              w->rated = true;
+              w->rate_bytes = wl->rate_unit == DM_RATE_MBPS;
+              w->interval_ns = w->rate_bytes ? 1e3 * T / wl->rate : 1e9 * T / wl->rate;
+            }
+          unsigned cpus = rep->system.logical_cpus ? rep->system.logical_cpus : 1;
+          if (wl->affinity == DM_AFFINITY_SPREAD)
+            w->pin = true, w->affinity_cpu = i % cpus;
+          else if (wl->affinity == DM_AFFINITY_LIST)
+            w->pin = true, w->affinity_cpu = wl->cpus[i % wl->n_cpus];
+        }
     }
 
   for (; started < T; started++)
@@ -358,6 +395,7 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
   for (unsigned i = 0; i < started; i++)
     dm_thread_join (workers[i].thread);
 
+  uint64_t flushes = 0;
   if (err < 0)
     {
       snprintf (res->error, sizeof res->error, "cannot start a worker thread: %s",
@@ -374,6 +412,7 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
           snprintf (res->error, sizeof res->error, "%s", w->why);
         }
       rep->warmup_bytes += w->unscored;
+      flushes += w->flushes;
       dm_histogram_merge (res->hist_read, w->hist[0]);
       dm_histogram_merge (res->hist_write, w->hist[1]);
     }
@@ -423,6 +462,7 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
   summarize (res, res->hist_read, res->hist_write, cpu1 - cpu0,
              now >= end ? count * s->measure_s : fmax (measured_s, (double) (now - measure) / NS_PER_S),
              rep->system.logical_cpus);
+  res->flushes = flushes;
   r->job_done += s->warmup_s + count * s->measure_s;
   memset (&res->device, 0, sizeof res->device);
   if (dev_ok)

@@ -15,6 +15,7 @@
 #include "dm-rng.h"
 #include "dm-runner.h"
 #include "dm-testfile.h"
+#include "dm-workload.h"
 
 #define NS_PER_S       1000000000ull
 #define REAP_TIMEOUT   (50ull * 1000 * 1000)  /* how often a waiting worker looks at cancel */
@@ -60,6 +61,7 @@ struct dm_runner {
   bool              pass;       /* dm_runner_set_pass */
   bool              pass_fill;
   dm_sample         live;       /* the last closed sample, for progress */
+  dm_workload_sampler sampler;  /* the workload row being run: built before its workers start */
 };
 
 /* One sample of one worker (and one direction for Mix): counted like a
@@ -95,6 +97,29 @@ typedef struct worker {
   bool             stamp;        /* vary write buffers per I/O */
   uint64_t         stamp_seq;
   dm_rng           rng;
+
+  /* A workload row (shaped): its own next_io, chosen per worker, so the
+   * plain tests' path stays as it was. Sizes and offsets come from the
+   * runner's sampler, made before the workers started. */
+  bool             shaped;
+  const dm_workload_sampler *sampler;
+  unsigned         random_percent;
+  uint64_t         file_size;
+  uint64_t         seq_next;     /* where a sequential I/O continues: the last one's end */
+  unsigned         flush_every;  /* writes between flushes; 0: none */
+  unsigned         writes_since_flush;
+  uint64_t         flushes;      /* completed in the measured windows */
+  unsigned         compress_percent, dedupe_percent;
+  bool             reducible;
+  char            *dup_pool;     /* DUP_POOL blocks of 4 KiB that repeated blocks copy */
+  /* An offered rate: each I/O has a time it is due, and its latency runs
+   * from then, so a device that falls behind shows its backlog. */
+  bool             rated;
+  bool             rate_bytes;   /* MB/s: the schedule advances by bytes */
+  double           interval_ns;  /* per I/O, or per byte */
+  double           next_due;     /* ns of the clock */
+  unsigned         affinity_cpu; /* pinned to this CPU when pin */
+  bool             pin;
 
   /* Start line: all threads set up first, then run together. The I/O
    * flows without a break from the warm-up through every measured window,

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Chooses the next I/O of a worker into a slot. */
 static inline void
@@ -44,6 +45,81 @@ next_io (worker *w, dm_io *io)
     {
       uint64_t tag = ++w->stamp_seq * 0x9e3779b97f4a7c15ull ^ w->rng.s[0];
       for (uint32_t o = 0; o < io->len; o += 512)
+        *(uint64_t *) ((char *) io->buf + o) = tag + o;
+    }
+}
+
+/* 4 KiB blocks a deduplicating workload repeats: few, so that repeats
+ * are many, and a block's first write among thousands barely counts. */
+#define DUP_BLOCK 4096u
+#define DUP_POOL  16u
+
+/* One 4 KiB block of reducible data: random words for the share zlib
+ * cannot shrink, zeros for the rest, as fio's buffer_compress_percentage
+ * lays out a segment. The random part is new for every block, so no two
+ * blocks match unless a repeat is meant. */
+static inline void
+reducible_block (dm_rng *rng, char *p, unsigned compress_percent)
+{
+  uint32_t random = (DUP_BLOCK * (100 - compress_percent) / 100) & ~7u;
+  if (random < 8)
+    random = 8;
+  dm_rng_fill (rng, p, random);
+  if (random < DUP_BLOCK)
+    memset (p + random, 0, DUP_BLOCK - random);
+}
+
+/* The next I/O of a workload row: a size from the alias table, an offset
+ * that is random (from the distribution) or continues the last I/O, a
+ * flush every N writes, and data made as the row asks. */
+static inline void
+next_io_shaped (worker *w, dm_io *io)
+{
+  const dm_workload_sampler *s = w->sampler;
+  if (w->flush_every && w->writes_since_flush >= w->flush_every)
+    {
+      w->writes_since_flush = 0;
+      io->write = DM_IO_FLUSH;
+      io->offset = 0;
+      io->len = 0;
+      return;
+    }
+  uint32_t len = s->n_sizes > 1 ? dm_workload_draw_size (s, &w->rng) : s->size_value[0];
+  uint64_t off;
+  if (w->random_percent == 100
+      || (w->random_percent && dm_rng_below (&w->rng, 100) < w->random_percent))
+    off = dm_workload_draw_unit (s, &w->rng) * s->unit & ~(uint64_t) (len - 1);
+  else
+    {
+      off = w->seq_next;
+      if (off + len > w->file_size)
+        off = 0;
+    }
+  w->seq_next = off + len;
+  io->offset = off;
+  io->len = len;
+  if (w->read_percent == 100)
+    io->write = 0;
+  else if (w->read_percent == 0)
+    io->write = 1;
+  else
+    io->write = dm_rng_below (&w->rng, 100) >= w->read_percent;
+  if (!io->write)
+    return;
+  w->writes_since_flush++;
+  if (w->reducible)
+    {
+      for (uint32_t o = 0; o < len; o += DUP_BLOCK)
+        if (w->dedupe_percent && dm_rng_below (&w->rng, 100) < w->dedupe_percent)
+          memcpy ((char *) io->buf + o, w->dup_pool + dm_rng_below (&w->rng, DUP_POOL) * DUP_BLOCK,
+                  DUP_BLOCK);
+        else
+          reducible_block (&w->rng, (char *) io->buf + o, w->compress_percent);
+    }
+  else if (w->stamp)
+    {
+      uint64_t tag = ++w->stamp_seq * 0x9e3779b97f4a7c15ull ^ w->rng.s[0];
+      for (uint32_t o = 0; o < len; o += 512)
         *(uint64_t *) ((char *) io->buf + o) = tag + o;
     }
 }
@@ -106,10 +182,34 @@ window_add (atomic_ullong *field, uint64_t n)
                          memory_order_relaxed);
 }
 
-void *
-_dm_runner_worker_main (void *arg)
+/* An offered rate: the idle slots whose I/O has come due go out, each
+ * stamped with the time it was due, not the time it left. */
+static inline void
+send_due (worker *w, const dm_backend *be, dm_queue *q, dm_io **idle, unsigned *n_idle,
+          unsigned *inflight, uint64_t now, bool *stopping, uint64_t *stop_at)
 {
-  worker *w = arg;
+  while (*n_idle && !*stopping && w->next_due <= (double) now)
+    {
+      dm_io *io = idle[--*n_idle];
+      next_io_shaped (w, io);
+      if (io->write == DM_IO_FLUSH)
+        io->t_submit = now;
+      else
+        {
+          io->t_submit = (uint64_t) w->next_due;
+          w->next_due += w->rate_bytes ? w->interval_ns * io->len : w->interval_ns;
+        }
+      if (!send (w, be, q, io, now, stopping, stop_at))
+        break;
+      ++*inflight;
+    }
+}
+
+/* The loop, made twice by the compiler: once for the plain tests, whose
+ * path is as it always was, and once for workload rows. */
+static inline __attribute__ ((always_inline)) void
+worker_loop (worker *w, bool shaped)
+{
   dm_runner *r = w->runner;
   const dm_backend *be = r->backend;
   unsigned depth = w->result->spec.queue_depth;
@@ -117,16 +217,40 @@ _dm_runner_worker_main (void *arg)
   void *bufs = dm_alloc_io ((size_t) depth * buf_size);
   dm_io **ios = calloc (depth, sizeof *ios);
   dm_io **done = calloc (depth, sizeof *done);
+  dm_io **idle = shaped && w->rated ? calloc (depth, sizeof *idle) : NULL;
+  unsigned n_idle = 0;
   dm_queue *q = NULL;
   int err;
 
-  if (!bufs || !ios || !done)
-    worker_fail (w, -ENOMEM, "allocating I/O buffers");
-  else
+  if (shaped && w->reducible && w->dedupe_percent)
     {
-      if (r->report->settings.data == DM_DATA_RANDOM)
+      w->dup_pool = malloc ((size_t) DUP_POOL * DUP_BLOCK);
+      for (unsigned i = 0; w->dup_pool && i < DUP_POOL; i++)
+        reducible_block (&w->rng, w->dup_pool + (size_t) i * DUP_BLOCK, w->compress_percent);
+    }
+  if (shaped && w->pin)
+    {
+      err = dm_thread_pin_self (w->affinity_cpu);
+      if (err < 0)
+        {
+          worker_fail (w, err, "pinning a worker to its CPU");
+          snprintf (w->why, sizeof w->why, "cannot pin a worker to CPU %u: %s", w->affinity_cpu,
+                    dm_strerror (err));
+        }
+    }
+  if (!bufs || !ios || !done || (shaped && w->rated && !idle)
+      || (shaped && w->reducible && w->dedupe_percent && !w->dup_pool))
+    worker_fail (w, -ENOMEM, "allocating I/O buffers");
+  else if (!w->error)
+    {
+      bool zeros = shaped ? !w->stamp && !w->reducible
+                          : r->report->settings.data != DM_DATA_RANDOM;
+      if (!zeros)
         dm_rng_fill (&w->rng, bufs, (size_t) depth * buf_size);
-      dm_queue_params params = { r->tf.file, depth, bufs, buf_size };
+      else if (shaped)
+        memset (bufs, 0, (size_t) depth * buf_size);
+      dm_queue_params params = { r->tf.file, depth, bufs, buf_size,
+                                 shaped && w->result->workload.sync == DM_SYNC_DSYNC };
       err = be->open (&params, &q, ios);
       if (err < 0)
         {
@@ -153,16 +277,47 @@ _dm_runner_worker_main (void *arg)
    * nothing completed before it. */
   if (t >= w->measure_ns)
     atomic_store_explicit (&w->edge_ns[w->next_edge++], t, memory_order_relaxed);
-  for (unsigned i = 0; i < depth && !stopping && !w->passed; i++)
+  if (shaped && w->rated)
     {
-      next_io (w, ios[i]);
-      ios[i]->t_submit = t;
-      inflight += send (w, be, q, ios[i], t, &stopping, &stop_at);
+      for (unsigned i = 0; i < depth; i++)
+        idle[n_idle++] = ios[depth - 1 - i];
+      w->next_due = (double) t;
+      send_due (w, be, q, idle, &n_idle, &inflight, t, &stopping, &stop_at);
     }
+  else
+    for (unsigned i = 0; i < depth && !stopping && !w->passed; i++)
+      {
+        if (shaped)
+          next_io_shaped (w, ios[i]);
+        else
+          next_io (w, ios[i]);
+        ios[i]->t_submit = t;
+        inflight += send (w, be, q, ios[i], t, &stopping, &stop_at);
+      }
 
-  while (inflight)
+  while (inflight || (shaped && w->rated && n_idle && !stopping))
     {
-      int n = be->reap (q, done, depth, REAP_TIMEOUT);
+      int n;
+      if (shaped && w->rated && n_idle && !stopping)
+        {
+          /* Wait for a completion or the next I/O's due time, whichever
+           * comes first; with nothing in flight, only for the time. */
+          uint64_t now = dm_clock_ns ();
+          uint64_t wait = w->next_due > (double) now ? (uint64_t) (w->next_due - (double) now) : 0;
+          if (wait > REAP_TIMEOUT)
+            wait = REAP_TIMEOUT;
+          if (!inflight)
+            {
+              if (wait)
+                dm_sleep_ns (wait);
+              n = 0;
+              last_answer = dm_clock_ns ();
+            }
+          else
+            n = be->reap (q, done, depth, wait);
+        }
+      else
+        n = be->reap (q, done, depth, REAP_TIMEOUT);
       t = dm_clock_ns ();
       if (n < 0)
         {
@@ -183,7 +338,7 @@ _dm_runner_worker_main (void *arg)
         last_answer = t;
       /* Only a reap that waited and got nothing counts: a thread that was
        * not scheduled for a while finds its completions waiting. */
-      else if (stalled (w, t, last_answer, inflight))
+      else if (inflight && stalled (w, t, last_answer, inflight))
         break;
       if (!stopping && (t >= deadline || _dm_runner_cancelled (r)))
         {
@@ -236,22 +391,34 @@ _dm_runner_worker_main (void *arg)
               continue;
             }
           completed++;
-          if (win)
+          /* A flush moves no data of its own: it is counted, not timed
+           * into the data's latency, and the slot goes back to work. */
+          if (shaped && io->write == DM_IO_FLUSH)
+            {
+              if (win)
+                w->flushes++;
+            }
+          else if (win)
             {
               uint64_t latency = t - io->t_submit;
-              batch_bytes += w->block;
+              uint32_t moved = shaped ? (uint32_t) ((char *) io->buf - (char *) bufs
+                                                    - (size_t) io->slot * buf_size) + io->len
+                                      : w->block;
+              batch_bytes += moved;
               batch_ios++;
               batch_latency += latency;
               dm_histogram_add (w->hist[io->write], latency, 1);
               unsigned d = w->dirs > 1 ? io->write : 0;
-              dir_bytes[d] += w->block;
+              dir_bytes[d] += moved;
               dir_ios[d]++;
               dir_latency[d] += latency;
               unsigned b = dm_histogram_bucket (latency);
               slot[d].buckets[(b < SAMPLE_TOP ? b : SAMPLE_TOP) >> SAMPLE_SHIFT]++;
             }
           else
-            w->unscored += w->block;
+            w->unscored += shaped ? (uint64_t) ((char *) io->buf - (char *) bufs
+                                                - (size_t) io->slot * buf_size) + io->len
+                                  : w->block;
           /* One pass: a share moved is the end of this thread's test. */
           if (!stopping && w->passed)
             {
@@ -263,8 +430,16 @@ _dm_runner_worker_main (void *arg)
           if (!stopping)
             {
               io->buf = (char *) bufs + (size_t) io->slot * buf_size;
-              next_io (w, io);
-              done[n_next++] = io;
+              if (shaped && w->rated)
+                idle[n_idle++] = io;
+              else
+                {
+                  if (shaped)
+                    next_io_shaped (w, io);
+                  else
+                    next_io (w, io);
+                  done[n_next++] = io;
+                }
             }
         }
       if (win && batch_ios)
@@ -315,6 +490,8 @@ _dm_runner_worker_main (void *arg)
               inflight++;
             }
         }
+      if (shaped && w->rated && n_idle && !stopping)
+        send_due (w, be, q, idle, &n_idle, &inflight, dm_clock_ns (), &stopping, &stop_at);
       /* After a cancel, I/O still queued on a slow device may take seconds;
        * the run is over, so do not wait for it past the drain budget. */
       if (stopping && _dm_runner_cancelled (r) && t - stop_at > DRAIN_TIMEOUT)
@@ -328,6 +505,19 @@ out:
     dm_free_io (bufs, (size_t) depth * buf_size);
   free (ios);
   free (done);
+  free (idle);
+  free (w->dup_pool);
+  w->dup_pool = NULL;
   atomic_store (&w->stopped, true);
+}
+
+void *
+_dm_runner_worker_main (void *arg)
+{
+  worker *w = arg;
+  if (w->shaped)
+    worker_loop (w, true);
+  else
+    worker_loop (w, false);
   return NULL;
 }

@@ -22,9 +22,13 @@ typedef struct dm_io {
   void    *buf;      /* this slot's buffer: params.buf_base + slot * buf_size */
   uint32_t len;      /* bytes to move */
   uint16_t slot;     /* index in 0..depth-1, fixed for the queue's life */
-  uint8_t  write;    /* 1 = write, 0 = read */
+  uint8_t  write;    /* 1 = write, 0 = read, DM_IO_FLUSH = flush the file (len 0) */
   int32_t  res;      /* after reap: bytes moved, or a negative code */
 } dm_io;
+
+/* The file's written data to stable storage (fdatasync, FlushFileBuffers):
+ * what a workload's sync=flush:N asks every N writes. res is 0 when done. */
+#define DM_IO_FLUSH 2
 
 typedef struct dm_queue dm_queue;
 
@@ -33,6 +37,8 @@ typedef struct dm_queue_params {
   unsigned depth;    /* I/Os in flight at most, 1..512 */
   void    *buf_base; /* depth buffers of buf_size bytes, page aligned */
   size_t   buf_size;
+  bool     dsync;    /* every write reaches stable storage before it completes
+                      * (RWF_DSYNC per write, as O_DSYNC; FILE_FLAG_WRITE_THROUGH) */
 } dm_queue_params;
 
 typedef struct dm_backend {

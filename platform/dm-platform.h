@@ -39,6 +39,9 @@ void dm_format_local_time (int64_t t, char *buf, size_t size);
 typedef struct dm_thread dm_thread;
 int  dm_thread_start (dm_thread **out, void *(*fn) (void *), void *arg);
 void dm_thread_join (dm_thread *thread);
+/* Pins the calling thread to one logical CPU (0-based). 0 or a negative
+ * code (-EINVAL for a CPU the machine does not have). */
+int  dm_thread_pin_self (unsigned cpu);
 
 /* Memory aligned for unbuffered I/O (page aligned), zeroed. */
 void *dm_alloc_io (size_t size);

@@ -449,6 +449,7 @@ example (const dm_opt *opt, char *buf, size_t size)
     { "comment", "a=b, \"slot 2\"" }, { "compare-with", "/mnt/b" },
     { "destroy-data-on", "/dev/sdz" }, { "start-at", "+60" },
     { "sort", "B" },
+    { "workload", "name=OLTP;block=8K;read=70;qd=8" }, { "profile-file", "oltp.ini" },
   };
   switch (opt->kind)
     {

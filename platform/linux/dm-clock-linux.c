@@ -76,6 +76,18 @@ dm_thread_start (dm_thread **out, void *(*fn) (void *), void *arg)
   return 0;
 }
 
+int
+dm_thread_pin_self (unsigned cpu)
+{
+  cpu_set_t set;
+  if (cpu >= CPU_SETSIZE)
+    return -EINVAL;
+  CPU_ZERO (&set);
+  CPU_SET (cpu, &set);
+  int err = pthread_setaffinity_np (pthread_self (), sizeof set, &set);
+  return err ? -err : 0;
+}
+
 void
 dm_thread_join (dm_thread *t)
 {

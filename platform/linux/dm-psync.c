@@ -19,6 +19,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +29,7 @@
 
 struct dm_queue {
   int             fd;
+  bool            dsync;    /* pwritev2 with RWF_DSYNC */
   unsigned        depth;
   dm_io          *ios;
   dm_io         **todo;     /* ring of prepped I/Os for the helpers */
@@ -62,14 +64,22 @@ queue_free (dm_queue *q)
 }
 
 static void
-execute (int fd, dm_io *io)
+execute (int fd, bool dsync, dm_io *io)
 {
+  if (io->write == DM_IO_FLUSH)
+    {
+      io->res = fdatasync (fd) < 0 ? -errno : 0;
+      return;
+    }
   size_t left = io->len;
   char *p = io->buf;
   uint64_t off = io->offset;
   while (left)
     {
-      ssize_t n = io->write ? pwrite (fd, p, left, (off_t) off) : pread (fd, p, left, (off_t) off);
+      struct iovec v = { p, left };
+      ssize_t n = !io->write ? pread (fd, p, left, (off_t) off)
+                  : dsync ? pwritev2 (fd, &v, 1, (off_t) off, RWF_DSYNC)
+                  : pwrite (fd, p, left, (off_t) off);
       if (n < 0 && errno == EINTR)
         continue;
       if (n < 0)
@@ -101,7 +111,7 @@ helper_main (void *arg)
       q->todo_head = (q->todo_head + 1) % q->depth;
       q->todo_len--;
       pthread_mutex_unlock (&q->lock);
-      execute (q->fd, io);
+      execute (q->fd, q->dsync, io);
       pthread_mutex_lock (&q->lock);
       q->finished[(q->fin_head + q->fin_len) % q->depth] = io;
       q->fin_len++;
@@ -131,6 +141,7 @@ psync_open (const dm_queue_params *params, dm_queue **out, dm_io **ios)
   if (!q)
     return -ENOMEM;
   q->fd = params->file->fd;
+  q->dsync = params->dsync;
   q->depth = params->depth;
   q->ios = calloc (q->depth, sizeof *q->ios);
   q->todo = calloc (q->depth, sizeof *q->todo);
@@ -207,7 +218,7 @@ psync_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
   if (q->depth == 1)
     {
       q->held = 1;
-      execute (q->fd, q->todo[0]);
+      execute (q->fd, q->dsync, q->todo[0]);
       done[0] = q->todo[0];
       q->todo_len = 0;
       q->inflight = 0;

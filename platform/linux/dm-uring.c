@@ -24,6 +24,7 @@ struct dm_queue {
   int             fd;         /* index 0 when fixed_file */
   bool            fixed_file;
   bool            fixed_bufs;
+  bool            dsync;      /* RWF_DSYNC on every write */
 };
 
 static int
@@ -77,6 +78,7 @@ uring_open (const dm_queue_params *params, dm_queue **out, dm_io **ios)
     }
   q->depth = params->depth;
   q->fd = params->file->fd;
+  q->dsync = params->dsync;
   err = init_ring (&q->ring, params->depth);
   if (err < 0)
     {
@@ -129,7 +131,9 @@ uring_prep (dm_queue *q, dm_io *io)
       if (!(sqe = io_uring_get_sqe (&q->ring)))
         return -EBUSY;
     }
-  if (q->fixed_bufs)
+  if (io->write == DM_IO_FLUSH)
+    io_uring_prep_fsync (sqe, q->fd, IORING_FSYNC_DATASYNC);
+  else if (q->fixed_bufs)
     {
       if (io->write)
         io_uring_prep_write_fixed (sqe, q->fd, io->buf, io->len, io->offset, io->slot);
@@ -140,6 +144,10 @@ uring_prep (dm_queue *q, dm_io *io)
     io_uring_prep_write (sqe, q->fd, io->buf, io->len, io->offset);
   else
     io_uring_prep_read (sqe, q->fd, io->buf, io->len, io->offset);
+  /* Per write, as pwritev2 takes it: the same as opening with O_DSYNC,
+   * without a second handle on the test file. */
+  if (q->dsync && io->write == 1)
+    sqe->rw_flags = RWF_DSYNC;
   if (q->fixed_file)
     sqe->flags |= IOSQE_FIXED_FILE;
   io_uring_sqe_set_data (sqe, io);

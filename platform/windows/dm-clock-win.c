@@ -138,6 +138,18 @@ dm_thread_start (dm_thread **out, void *(*fn) (void *), void *arg)
   return 0;
 }
 
+int
+dm_thread_pin_self (unsigned cpu)
+{
+  /* One processor group: a worker pinned past 64 CPUs is refused rather
+   * than wrapped onto another CPU. */
+  if (cpu >= 8 * sizeof (DWORD_PTR))
+    return -EINVAL;
+  if (SetThreadAffinityMask (GetCurrentThread (), (DWORD_PTR) 1 << cpu) == 0)
+    return -EINVAL;
+  return 0;
+}
+
 void
 dm_thread_join (dm_thread *thread)
 {

@@ -281,9 +281,9 @@ out:
 }
 
 HANDLE
-_dm_file_reopen (dm_file *file, int *err)
+_dm_file_reopen (dm_file *file, DWORD extra_flags, int *err)
 {
-  DWORD flags = file->flags & ~(DWORD) FILE_FLAG_DELETE_ON_CLOSE;
+  DWORD flags = (file->flags & ~(DWORD) FILE_FLAG_DELETE_ON_CLOSE) | extra_flags;
   HANDLE h;
 
   h = ReOpenFile (file->handle, file->access & ~(DWORD) DELETE, DM_SHARE_ALL, flags);

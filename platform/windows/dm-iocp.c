@@ -45,6 +45,8 @@ struct dm_queue {
   unsigned          n_failed;  /* requests that failed to start */
   dm_iocp_req     **failed;    /* depth slots, handed out by the next reap */
   OVERLAPPED_ENTRY *entries;   /* depth slots for one batch */
+  dm_iocp_req     **flushes;   /* depth slots: flushes done, for the next reap */
+  unsigned          n_flushes;
   dm_iocp_req       reqs[];
 };
 
@@ -62,6 +64,7 @@ queue_free (dm_queue *q)
   if (q->port != NULL)
     CloseHandle (q->port);
   free (q->failed);
+  free (q->flushes);
   free (q->entries);
   free (q);
 }
@@ -81,7 +84,8 @@ iocp_open (const dm_queue_params *params, dm_queue **out, dm_io **ios)
   q->depth = params->depth;
   q->failed = calloc (params->depth, sizeof *q->failed);
   q->entries = calloc (params->depth, sizeof *q->entries);
-  if (q->failed == NULL || q->entries == NULL)
+  q->flushes = calloc (params->depth, sizeof *q->flushes);
+  if (q->failed == NULL || q->entries == NULL || q->flushes == NULL)
     {
       ret = -ENOMEM;
       goto fail;
@@ -89,7 +93,8 @@ iocp_open (const dm_queue_params *params, dm_queue **out, dm_io **ios)
 
   /* A file object can belong to one completion port only, so each worker
    * opens the test file again and ties that handle to its own port. */
-  q->handle = _dm_file_reopen (params->file, &ret);
+  q->handle = _dm_file_reopen (params->file,
+                               params->dsync ? FILE_FLAG_WRITE_THROUGH : 0, &ret);
   if (q->handle == INVALID_HANDLE_VALUE)
     goto fail;
   q->port = CreateIoCompletionPort (q->handle, NULL, 0, 1);
@@ -127,6 +132,16 @@ iocp_prep (dm_queue *q, dm_io *io)
   req->ov.Offset = (DWORD) io->offset;
   req->ov.OffsetHigh = (DWORD) (io->offset >> 32);
   io->res = 0;
+
+  /* FlushFileBuffers has no overlapped form: it runs here, in the
+   * worker's thread, as fio's windowsaio does its syncs, and the next reap
+   * hands it back. The queue waits for it as an application's would. */
+  if (io->write == DM_IO_FLUSH)
+    {
+      io->res = FlushFileBuffers (q->handle) ? 0 : _dm_win_error (GetLastError ());
+      q->flushes[q->n_flushes++] = req;
+      return 0;
+    }
 
   /* The I/O starts here. Whether it finishes at once (TRUE) or later
    * (ERROR_IO_PENDING), the port gets exactly one packet for it. */
@@ -215,6 +230,8 @@ iocp_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
 
   while (q->n_failed > 0 && n < max)
     done[n++] = &q->failed[--q->n_failed]->io;
+  while (q->n_flushes > 0 && n < max)
+    done[n++] = &q->flushes[--q->n_flushes]->io;
 
   /* What the system holds while this reap waits: what it took in
    * flight, less what it had already done in the calls. */

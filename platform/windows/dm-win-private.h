@@ -50,4 +50,4 @@ int _dm_win_ioctl (HANDLE h, DWORD code, const void *in, DWORD in_size,
 
 /* A new handle with its own file object, so that each worker's completion
  * port can own one (a file object belongs to at most one port). */
-HANDLE _dm_file_reopen (dm_file *file, int *err);
+HANDLE _dm_file_reopen (dm_file *file, DWORD extra_flags, int *err);
