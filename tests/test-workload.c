@@ -365,6 +365,7 @@ test_report_round_trip (void)
   DM_CHECK (strstr (t.data, "sync flush:4"));
   DM_CHECK (strstr (t.data, "Rate: 500 IOPS offered"));
   DM_CHECK (!strstr (t.data, "[Read]"));
+  dm_report_clear (&loaded);
 
   /* A hash that is not its rows', or a workload that is not its test's,
    * is refused. */
