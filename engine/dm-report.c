@@ -40,6 +40,20 @@ dm_report_set_comment (dm_report *r, const char *comment)
   return dm_text_copy (r->comment, sizeof r->comment, comment ? comment : "");
 }
 
+/* Room for n results and their 2 x n histograms; -ENOMEM leaves r clear. */
+static int
+alloc_results (dm_report *r, unsigned n)
+{
+  r->results = calloc (n, sizeof *r->results);
+  r->histograms = malloc (2 * n * sizeof *r->histograms);
+  if (!r->results || !r->histograms)
+    {
+      dm_report_clear (r);
+      return -ENOMEM;
+    }
+  return 0;
+}
+
 int
 dm_report_init (dm_report *r, const dm_settings *settings, const dm_spec *specs,
                 unsigned n_specs, unsigned modes)
@@ -53,13 +67,8 @@ dm_report_init (dm_report *r, const dm_settings *settings, const dm_spec *specs,
       n += n_specs;
   if (!n)
     return -EINVAL;
-  r->results = calloc (n, sizeof *r->results);
-  r->histograms = malloc (2 * n * sizeof *r->histograms);
-  if (!r->results || !r->histograms)
-    {
-      dm_report_clear (r);
-      return -ENOMEM;
-    }
+  if (alloc_results (r, n) != 0)
+    return -ENOMEM;
   /* All reads, then all writes, then the mixes: CrystalDiskMark's order,
    * which also lets the disk rest from writes while reads run first. */
   for (int m = 0; m < DM_N_MODES; m++)
@@ -88,13 +97,8 @@ dm_report_init_workloads (dm_report *r, const dm_settings *settings,
   snprintf (r->profile, sizeof r->profile, "workloads");
   if (!n)
     return -EINVAL;
-  r->results = calloc (n, sizeof *r->results);
-  r->histograms = malloc (2 * n * sizeof *r->histograms);
-  if (!r->results || !r->histograms)
-    {
-      dm_report_clear (r);
-      return -ENOMEM;
-    }
+  if (alloc_results (r, n) != 0)
+    return -ENOMEM;
   for (unsigned i = 0; i < n; i++)
     {
       dm_result *res = &r->results[r->n_results++];
