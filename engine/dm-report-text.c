@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dm-profile.h"
+#include "dm-result-split.h"
 #include "dm-text.h"
 #include "dm-units.h"
 
@@ -74,12 +75,28 @@ result_line (dm_buf *b, const dm_report *r, const dm_result *res, unsigned count
   dm_buf_add (b, "\n");
 }
 
-/* A workload row: its name and figures, then its shape on the line
- * under it, and whether it reached the rate it offered. */
+/* "  Read:  228.700 MB/s [ 27920 IOPS] p99 1466.37 us": one direction of
+ * a workload row that has both, its part of the row's figure. */
+static void
+direction_line (dm_buf *b, const char *label, double mb, double iops, const dm_latency *l)
+{
+  dm_buf_printf (b, "     %s: ", label);
+  add_num (b, "%9.3f", mb);
+  dm_buf_add (b, " MB/s [");
+  add_num (b, "%8.1f", iops);
+  dm_buf_add (b, " IOPS] p99 ");
+  add_num (b, "%.2f", l->p99);
+  dm_buf_add (b, " us\n");
+}
+
+/* A workload row: its name and figures, then its shape on the line under
+ * it, reads and writes apart when it has both, its latency percentiles,
+ * whether it reached the rate it offered and the flushes it made. */
 static void
 workload_line (dm_buf *b, const dm_report *r, const dm_result *res, unsigned count)
 {
   char shape[DM_WORKLOAD_TEXT_MAX + 64];
+  dm_result_split split;
   dm_buf_add (b, "  ");
   dm_text_add_shown (b, res->workload.name);
   dm_buf_add (b, ":\n   ");
@@ -88,20 +105,37 @@ workload_line (dm_buf *b, const dm_report *r, const dm_result *res, unsigned cou
   dm_buf_add (b, "     Mode: ");
   dm_text_add_shown (b, shape);
   dm_buf_add (b, "\n");
-  if (res->workload.rate_unit != DM_RATE_NONE && res->n_runs)
+  if (!res->n_runs)
+    return;
+  /* The parts add up to the row's figure: its best run, shared out as the
+   * measured runs moved bytes and I/Os each way. */
+  if (res->mode == DM_MODE_MIX && dm_result_split_of (res, &split))
+    {
+      direction_line (b, " Read", split.read_mb_per_s, split.read_iops, &res->latency_read);
+      direction_line (b, "Write", split.write_mb_per_s, split.write_iops, &res->latency_write);
+    }
+  dm_buf_add (b, "  Latency: p50 ");
+  add_num (b, "%.2f", res->latency.p50);
+  dm_buf_add (b, " us, p99 ");
+  add_num (b, "%.2f", res->latency.p99);
+  dm_buf_add (b, " us, p99.9 ");
+  add_num (b, "%.2f", res->latency.p99_9);
+  dm_buf_add (b, " us\n");
+  if (res->workload.rate_unit != DM_RATE_NONE)
     {
       double reached;
       bool met = dm_result_rate_met (res, &reached);
-      const char *unit = res->workload.rate_unit == DM_RATE_IOPS ? "IOPS" : "MB/s";
+      bool iops = res->workload.rate_unit == DM_RATE_IOPS;
       dm_buf_add (b, "     Rate: ");
       add_num (b, "%g", res->workload.rate);
-      dm_buf_printf (b, " %s offered, ", unit);
-      add_num (b, "%.1f", reached);
-      dm_buf_printf (b, " reached%s; latency counts from each I/O's due time\n",
-                     met ? "" : " (NOT MET: the device fell behind)");
+      dm_buf_printf (b, " %s offered, ", iops ? "IOPS" : "MB/s");
+      add_num (b, iops ? "%.0f" : "%.1f", reached);
+      dm_buf_printf (b, " reached: %s; latency counts from each I/O's due time\n",
+                     met ? "met" : "not met (the device fell behind)");
     }
-  if (res->workload.sync == DM_SYNC_FLUSH && res->n_runs)
-    dm_buf_printf (b, "  Flushes: %llu in the measured runs\n", (unsigned long long) res->flushes);
+  if (res->workload.sync == DM_SYNC_FLUSH)
+    dm_buf_printf (b, "  Flushes: %llu in the measured runs (one per %u writes)\n",
+                   (unsigned long long) res->flushes, res->workload.flush_every);
 }
 
 /* Under the layout, one line per test whose figure the disk's own counters
