@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "dm-result-split.h"
 #include "dm-units.h"
 
 static void
@@ -42,9 +43,82 @@ device_columns (dm_buf *b, const dm_device_seen *d)
       }
 }
 
+static bool
+has_workloads (const dm_report *r)
+{
+  for (unsigned i = 0; i < r->n_results; i++)
+    if (r->results[i].shaped)
+      return true;
+  return false;
+}
+
+/* A workload row's own columns, after every plain one, so a plain test's
+ * columns stay where they were and a report of plain tests has none of
+ * these: the row's name and canonical shape, its mode line, reads and
+ * writes apart (the row's figure shared out, adding up to it), each
+ * direction's p99, its flushes, the rate offered and reached, and the
+ * profile's hash. A plain test in the same file leaves them empty. */
+static void
+workload_columns (dm_buf *b, const dm_report *r, const dm_result *res)
+{
+  char text[DM_WORKLOAD_TEXT_MAX + 64];
+  dm_result_split split;
+  if (!res->shaped)
+    {
+      dm_buf_add (b, ",,,,,,,,,,,,,,,,,");
+      return;
+    }
+  const dm_workload *w = &res->workload;
+  dm_buf_add (b, ",");
+  dm_buf_add_csv_field (b, w->name);
+  dm_workload_format (w, text, sizeof text);
+  dm_buf_add (b, ",");
+  dm_buf_add_csv_field (b, text);
+  dm_workload_describe (w, text, sizeof text);
+  dm_buf_add (b, ",");
+  dm_buf_add_csv_field (b, text);
+  if (dm_result_split_of (res, &split))
+    {
+      number (b, "%.3f", split.read_mb_per_s);
+      number (b, "%.1f", split.read_iops);
+      number (b, "%.3f", split.write_mb_per_s);
+      number (b, "%.1f", split.write_iops);
+    }
+  else
+    dm_buf_add (b, ",,,,");
+  /* Each direction's p99 where the row has both; else the row's is it. */
+  if (res->mode == DM_MODE_MIX)
+    {
+      number (b, "%.2f", res->latency_read.p99);
+      number (b, "%.2f", res->latency_write.p99);
+    }
+  else
+    dm_buf_add (b, ",,");
+  if (w->sync == DM_SYNC_FLUSH)
+    dm_buf_printf (b, ",%llu", (unsigned long long) res->flushes);
+  else
+    dm_buf_add (b, ",");
+  if (w->rate_unit != DM_RATE_NONE)
+    {
+      double reached;
+      bool met = dm_result_rate_met (res, &reached);
+      number (b, "%.6g", w->rate);
+      dm_buf_printf (b, ",%s", w->rate_unit == DM_RATE_IOPS ? "IOPS" : "MB/s");
+      number (b, "%.1f", reached);
+      dm_buf_printf (b, ",%s", !res->n_runs ? "" : met ? "yes" : "no");
+    }
+  else
+    dm_buf_add (b, ",,,,");
+  dm_buf_printf (b, ",%s", w->sync == DM_SYNC_NONE ? "none" : w->sync == DM_SYNC_DSYNC ? "dsync"
+                                                                                  : "flush");
+  dm_buf_printf (b, ",%u", w->flush_every);
+  dm_buf_printf (b, ",%s", r->profile_hash);
+}
+
 void
 dm_report_write_csv (const dm_report *r, dm_buf *b)
 {
+  bool workloads = has_workloads (r);
   char name[32], date[32], size[32];
 
   dm_buf_add (b, "test,mode,pattern,block_size,queue_depth,threads,read_percent,status,"
@@ -56,6 +130,10 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
                  "device_busy_percent,flags");
   if (r->n_thresholds)
     dm_buf_add (b, ",colour_mb_per_s,colour_iops,colour_latency_us");
+  if (workloads)
+    dm_buf_add (b, ",workload,workload_canonical,workload_mode,read_mb_per_s,read_iops,"
+                   "write_mb_per_s,write_iops,read_lat_p99_us,write_lat_p99_us,flushes,"
+                   "rate_offered,rate_unit,rate_reached,rate_met,sync,flush_every,profile_hash");
   dm_buf_add (b, "\r\n");
   dm_format_local_time (r->started, date, sizeof date);
   dm_size_format (r->settings.test_size, size, sizeof size);
@@ -106,6 +184,8 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
                                        r->thresholds, r->n_thresholds, &res->spec, res->mode,
                                        units[u], dm_result_value (res, units[u]))));
         }
+      if (workloads)
+        workload_columns (b, r, res);
       dm_buf_add (b, "\r\n");
     }
 }
