@@ -3,7 +3,9 @@
  * diskmeter-cli compare: two or more saved JSON results side by side, each
  * later one against the first, in one unit, as text, CSV or JSON. A file
  * that is not a readable Diskmeter result stops the command with its name
- * and the reason.
+ * and the reason; so does one that ran another profile than the first
+ * (workload rows of other shapes, or workloads against CrystalDiskMark's
+ * tests), whose rows would not be the same things, unless --allow-profiles.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -56,6 +58,17 @@ dm_cli_compare_main (int argc, char **argv)
           break;
         }
       ptrs[loaded] = &reports[loaded];
+      if (loaded && !o.allow_profiles
+          && !dm_report_same_profile (&reports[0], &reports[loaded], why, sizeof why))
+        {
+          /* A usage error: the files are fine, asking to compare them is not. */
+          fprintf (stderr, _ ("diskmeter-cli compare: %s against %s: %s; --allow-profiles "
+                              "compares them anyway\n"),
+                   dm_cli_shown (files[loaded]), dm_cli_shown (files[0]), dm_cli_shown (why));
+          status = DM_CLI_EXIT_USAGE;
+          loaded++;
+          break;
+        }
     }
 
   if (!status && o.format == DM_FORMAT_XLSX)

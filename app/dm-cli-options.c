@@ -230,9 +230,9 @@ static const dm_opt table[] = {
     .id = OPT_ALLOW_DUPLICATES, .group = N_ ("Output"),
     .help = N_ ("merge a run given twice (the same file or a copy: the same start, test file "
             "and figures) as two hosts instead of refusing it") },
-  { .name = "allow-profiles", .kind = DM_OPT_FLAG, .commands = MERGE,
+  { .name = "allow-profiles", .kind = DM_OPT_FLAG, .commands = MERGE | COMPARE,
     .id = OPT_ALLOW_PROFILES, .group = N_ ("Output"),
-    .help = N_ ("sum hosts that ran different profiles of workloads (refused otherwise)") },
+    .help = N_ ("merge or compare runs of different profiles of workloads (refused otherwise)") },
   { .name = "unit", .kind = DM_OPT_CHOICE, .choices = "MB/s|GB/s|IOPS|us",
     .flags = DM_OPT_ALIASES, .commands = COMPARE, .id = OPT_UNIT, .group = N_ ("Output"),
     .help = N_ ("the figure to compare"), .def = "MB/s" },

@@ -86,11 +86,50 @@ dm_compare_judge (double first, double first_spread, double value, double spread
   return (diff > 0) == higher_is_better ? DM_VERDICT_BETTER : DM_VERDICT_WORSE;
 }
 
-static const dm_result *
-find_done (const dm_report *r, const dm_spec *spec, dm_mode mode)
+/* Whether a result is the row's: a workload row by its name and shape, a
+ * plain test by its test and mode (never a workload row standing in it). */
+static bool
+same_row (const dm_compare_row *row, const dm_result *res)
 {
-  const dm_result *res = dm_report_find (r, spec, mode);
-  return res && res->status == DM_STATUS_COMPLETE && res->n_runs ? res : NULL;
+  if (row->shaped != res->shaped)
+    return false;
+  if (row->shaped)
+    return dm_workload_equal (&row->workload, &res->workload);
+  return row->mode == res->mode && dm_spec_equal (&row->spec, &res->spec);
+}
+
+static const dm_result *
+find_done (const dm_report *r, const dm_compare_row *row)
+{
+  for (unsigned i = 0; i < r->n_results; i++)
+    {
+      const dm_result *res = &r->results[i];
+      if (same_row (row, res))
+        return res->status == DM_STATUS_COMPLETE && res->n_runs ? res : NULL;
+    }
+  return NULL;
+}
+
+void
+dm_compare_row_name (const dm_compare_row *row, char *buf, size_t size)
+{
+  char label[32];
+  if (row->shaped)
+    {
+      snprintf (buf, size, "%s", row->workload.name);
+      return;
+    }
+  dm_spec_label (&row->spec, label, sizeof label);
+  snprintf (buf, size, "%s %s", dm_mode_title (row->mode), label);
+}
+
+static bool
+any_shaped (const dm_compare *c)
+{
+  for (unsigned r = 0; r < c->n_rows; r++)
+    if (c->rows[r].shaped)
+      return true;
+  return false;
 }
 
 int
@@ -121,12 +160,16 @@ dm_compare_build (dm_compare *c, const dm_report *const *reports, const char *co
         const dm_result *res = &reports[i]->results[k];
         bool known = false;
         for (unsigned r = 0; r < c->n_rows && !known; r++)
-          known = c->rows[r].mode == res->mode && dm_spec_equal (&c->rows[r].spec, &res->spec);
+          known = same_row (&c->rows[r], res);
         if (!known)
           {
-            c->rows[c->n_rows].spec = res->spec;
-            c->rows[c->n_rows].mode = res->mode;
-            c->rows[c->n_rows].order = c->n_rows;
+            dm_compare_row *row = &c->rows[c->n_rows];
+            row->spec = res->spec;
+            row->mode = res->mode;
+            row->shaped = res->shaped;
+            if (res->shaped)
+              row->workload = res->workload;
+            row->order = c->n_rows;
             c->n_rows++;
           }
       }
@@ -137,7 +180,7 @@ dm_compare_build (dm_compare *c, const dm_report *const *reports, const char *co
       for (unsigned i = 0; i < n; i++)
         {
           dm_compare_cell *cell = &row->cells[i];
-          const dm_result *res = find_done (reports[i], &row->spec, row->mode);
+          const dm_result *res = find_done (reports[i], row);
           if (!res)
             continue;
           cell->present = true;
@@ -293,7 +336,11 @@ fact_value (const dm_report *r, fact f, bool translate, char *buf, size_t size)
   switch (f)
     {
     case FACT_PROFILE:
-      snprintf (buf, size, r->nvme ? "%s + NVMe" : "%s", r->profile);
+      /* Workload rows: the profile they came from is their hash. */
+      if (r->profile_hash[0])
+        snprintf (buf, size, "%s %s", r->profile, r->profile_hash);
+      else
+        snprintf (buf, size, r->nvme ? "%s + NVMe" : "%s", r->profile);
       return r->profile[0] != '\0';
     case FACT_SIZE:
       spaced_size (s->test_size, false, buf, size);
@@ -474,10 +521,16 @@ dm_compare_write_text (const dm_compare *c, dm_buf *b)
   for (unsigned r = 0; r < c->n_rows; r++)
     {
       const dm_compare_row *row = &c->rows[r];
-      char name[48], label[32];
-      dm_spec_label (&row->spec, label, sizeof label);
-      snprintf (name, sizeof name, "%s %s", dm_mode_title (row->mode), label);
-      dm_buf_printf (b, "%-22s", name);
+      char name[DM_WORKLOAD_NAME_MAX + 16];
+      dm_compare_row_name (row, name, sizeof name);
+      /* A workload's name is the user's: shown safely, padded by the
+       * characters it has, not its bytes. */
+      size_t before = b->len, chars = 0;
+      dm_text_add_shown (b, name);
+      for (size_t k = before; b->data && k < b->len; k++)
+        chars += ((unsigned char) b->data[k] & 0xc0) != 0x80;
+      for (; chars < 22; chars++)
+        dm_buf_add (b, " ");
       for (unsigned i = 0; i < c->n_runs; i++)
         {
           const dm_compare_cell *cell = &row->cells[i];
@@ -496,6 +549,22 @@ dm_compare_write_text (const dm_compare *c, dm_buf *b)
         }
       dm_buf_add (b, "\n");
     }
+  /* What each workload row ran: the shape it was matched by. */
+  bool header = false;
+  for (unsigned r = 0; r < c->n_rows; r++)
+    if (c->rows[r].shaped)
+      {
+        char shape[DM_WORKLOAD_TEXT_MAX + 64];
+        if (!header)
+          dm_buf_add (b, "\nWorkloads, matched by name and shape:\n");
+        header = true;
+        dm_workload_describe (&c->rows[r].workload, shape, sizeof shape);
+        dm_buf_add (b, "  ");
+        dm_text_add_shown (b, c->rows[r].workload.name);
+        dm_buf_add (b, ": ");
+        dm_text_add_shown (b, shape);
+        dm_buf_add (b, "\n");
+      }
 }
 
 void
@@ -513,6 +582,10 @@ dm_compare_write_csv (const dm_compare *c, dm_buf *b)
           dm_buf_printf (b, "%c_vs_A_percent,%c_verdict", 'A' + (i % 26), 'A' + (i % 26));
         }
     }
+  /* Workload rows' own columns, last, and only where there are some. */
+  bool shaped = any_shaped (c);
+  if (shaped)
+    dm_buf_add (b, ",workload,workload_canonical");
   dm_buf_add (b, "\r\n");
   for (unsigned r = 0; r < c->n_rows; r++)
     {
@@ -534,6 +607,17 @@ dm_compare_write_csv (const dm_compare *c, dm_buf *b)
             dm_buf_add_double (b, "%.2f", cell->diff_percent);
           dm_buf_printf (b, ",%s", dm_verdict_name (cell->verdict));
         }
+      if (shaped && row->shaped)
+        {
+          char canon[DM_WORKLOAD_TEXT_MAX];
+          dm_workload_format (&row->workload, canon, sizeof canon);
+          dm_buf_add (b, ",");
+          dm_buf_add_csv_field (b, row->workload.name);
+          dm_buf_add (b, ",");
+          dm_buf_add_csv_field (b, canon);
+        }
+      else if (shaped)
+        dm_buf_add (b, ",,");
       dm_buf_add (b, "\r\n");
     }
 }
@@ -578,8 +662,19 @@ dm_compare_write_json (const dm_compare *c, dm_buf *b)
       const dm_compare_row *row = &c->rows[r];
       char name[32];
       dm_spec_name (&row->spec, name, sizeof name);
-      dm_buf_printf (b, "%s\n    {\"test\": \"%s\", \"mode\": \"%s\", \"cells\": [", r ? "," : "",
-                     name, dm_mode_name (row->mode));
+      dm_buf_printf (b, "%s\n    {\"test\": \"%s\", \"mode\": \"%s\", ", r ? "," : "", name,
+                     dm_mode_name (row->mode));
+      if (row->shaped)
+        {
+          char canon[DM_WORKLOAD_TEXT_MAX];
+          dm_workload_format (&row->workload, canon, sizeof canon);
+          dm_buf_add (b, "\"workload\": ");
+          dm_buf_add_json_string (b, row->workload.name);
+          dm_buf_add (b, ", \"workload_canonical\": ");
+          dm_buf_add_json_string (b, canon);
+          dm_buf_add (b, ", ");
+        }
+      dm_buf_add (b, "\"cells\": [");
       for (unsigned i = 0; i < c->n_runs; i++)
         {
           const dm_compare_cell *cell = &row->cells[i];

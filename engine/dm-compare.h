@@ -2,7 +2,7 @@
  *
  * Comparing runs: drive E: against F:, one controller against another,
  * before and after a change. Rows are the tests the runs share (by test and
- * mode); each later run is compared with the first, and a difference only
+ * mode, a workload row by its name and shape); each later run is compared with the first, and a difference only
  * counts as better or worse when it is larger than the runs' own spread.
  */
 #pragma once
@@ -43,6 +43,10 @@ typedef struct dm_compare_cell {
 typedef struct dm_compare_row {
   dm_spec         spec;
   dm_mode         mode;
+  /* A workload row: matched by its name and shape (its canonical form),
+   * never by the test it stands in, which two shapes may share. */
+  bool            shaped;
+  dm_workload     workload;
   unsigned        order;    /* position when built */
   dm_compare_cell cells[DM_COMPARE_MAX];
 } dm_compare_row;
@@ -91,6 +95,9 @@ unsigned dm_compare_write_differences (const dm_compare *c, bool translate, dm_b
 /* Sorts rows by the value of one run's column (descending), or back into
  * the order they were built in (the first run's) with column = -1. */
 void dm_compare_sort (dm_compare *c, int column);
+
+/* What a row is called: a workload row's name, else "Read SEQ1M Q8T1". */
+void dm_compare_row_name (const dm_compare_row *row, char *buf, size_t size);
 
 void dm_compare_write_text (const dm_compare *c, dm_buf *out);
 void dm_compare_write_csv (const dm_compare *c, dm_buf *out);
