@@ -36,6 +36,8 @@ profile_width (void)
   unsigned n;
   const dm_profile *p = dm_profile_list (&n);
   int width = (int) strlen (dm_profile_title_of ("custom"));
+  if (width < (int) strlen ("Workloads"))
+    width = (int) strlen ("Workloads");
 
   for (unsigned i = 0; i < n; i++)
     if ((int) strlen (p[i].title) > width)
@@ -74,8 +76,16 @@ list (const dm_history_entry *e, unsigned n)
       dm_buf_add (&out, "  ");
       dm_cli_add_cell (&out, dm_cli_shown (device), 24);
       /* The profile as the window and the text report name it. */
-      dm_buf_printf (&out, "  %-*s %10s %10s %10s %10s  %s\n", pw,
-                     dm_cli_shown (dm_profile_title_of (e[i].profile)),
+      dm_buf_printf (&out, "  %-*s ", pw, dm_cli_shown (dm_history_profile_title (&e[i])));
+      if (e[i].n_workloads)
+        {
+          /* Workload rows have none of the four headline tests: where
+           * their figures would be, the rows' names. */
+          dm_cli_add_cell (&out, e[i].workloads, 43);
+          dm_buf_printf (&out, "  %s\n", dm_cli_shown (e[i].comment));
+          continue;
+        }
+      dm_buf_printf (&out, "%10s %10s %10s %10s  %s\n",
                      figure (e[i].seq_read_mb_s, "%.1f", seq_r),
                      figure (e[i].seq_write_mb_s, "%.1f", seq_w),
                      figure (e[i].rnd_read_iops, "%.0f", rnd_r),

@@ -6,6 +6,7 @@
 #include "dm-history.h"
 
 #include "dm-gettext.h"
+#include "dm-profile.h"
 #include "dm-text.h"
 
 #include <errno.h>
@@ -128,7 +129,9 @@ headline (const dm_report *r, dm_pattern pattern, dm_mode mode, bool iops)
   for (unsigned i = 0; i < r->n_results; i++)
     {
       const dm_result *res = &r->results[i];
-      if (res->spec.pattern == pattern && res->mode == mode && res->status == DM_STATUS_COMPLETE)
+      /* A workload row stands in a test but is not one: no headline. */
+      if (!res->shaped && res->spec.pattern == pattern && res->mode == mode
+          && res->status == DM_STATUS_COMPLETE)
         {
           double v = iops ? res->iops : res->mb_per_s;
           if (v > best)
@@ -136,6 +139,41 @@ headline (const dm_report *r, dm_pattern pattern, dm_mode mode, bool iops)
         }
     }
   return best;
+}
+
+/* The workload rows' names, one after another, as many as fit whole. */
+static void
+workload_names (const dm_report *r, dm_history_entry *e)
+{
+  size_t used = 0;
+  bool full = false;
+  for (unsigned i = 0; i < r->n_results; i++)
+    {
+      if (!r->results[i].shaped)
+        continue;
+      char shown[DM_WORKLOAD_NAME_MAX * 4 + 8];
+      dm_text_shown (shown, sizeof shown, r->results[i].workload.name);
+      const char *sep = e->n_workloads++ ? ", " : "";
+      size_t need = strlen (sep) + strlen (shown);
+      /* Room is kept for ", ..." that says the rest did not fit. */
+      if (!full && used + need + 6 <= sizeof e->workloads)
+        {
+          snprintf (e->workloads + used, sizeof e->workloads - used, "%s%s", sep, shown);
+          used += need;
+        }
+      else if (!full)
+        {
+          snprintf (e->workloads + used, sizeof e->workloads - used, ", ...");
+          full = true;
+        }
+    }
+  memcpy (e->profile_hash, r->profile_hash, sizeof e->profile_hash);
+}
+
+const char *
+dm_history_profile_title (const dm_history_entry *e)
+{
+  return e->n_workloads ? "Workloads" : dm_profile_title_of (e->profile);
 }
 
 static void
@@ -177,6 +215,7 @@ add_entry (const char *name, void *user)
   e->seq_write_mb_s = headline (&r, DM_SEQ, DM_MODE_WRITE, false);
   e->rnd_read_iops = headline (&r, DM_RND, DM_MODE_READ, true);
   e->rnd_write_iops = headline (&r, DM_RND, DM_MODE_WRITE, true);
+  workload_names (&r, e);
   dm_report_clear (&r);
 }
 

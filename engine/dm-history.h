@@ -30,7 +30,18 @@ typedef struct dm_history_entry {
   double    seq_write_mb_s;
   double    rnd_read_iops;    /* headline: best RND read, IOPS */
   double    rnd_write_iops;
+  /* A run of workload rows (profile "workloads"): how many, their names
+   * in order with ", " between (cut at a character boundary), and the
+   * profile's hash; 0 and "" for CrystalDiskMark's tests, whose headline
+   * figures are above (a workload row has none of those). */
+  unsigned  n_workloads;
+  char      workloads[256];
+  char      profile_hash[17];
 } dm_history_entry;
+
+/* The profile as the listing names it: "Workloads" for workload rows,
+ * else the profile's title ("Default", "Custom"), in English. */
+const char *dm_history_profile_title (const dm_history_entry *e);
 
 /* The history folder, created if missing. */
 int dm_history_dir (char *buf, size_t size);

@@ -132,7 +132,8 @@ entry_row (DmHistoryWindow        *self,
                                     e->model[0] || e->device[0] ? " · " : "",
                                     e->model[0] ? e->model : e->device,
                                     /* The Profile menu's word, as the window's title. */
-                                    _(dm_profile_title_of (e->profile)),
+                                    e->n_workloads ? _("Workloads")
+                                                   : _(dm_profile_title_of (e->profile)),
                                     e->status == DM_STATUS_CANCELLED ? " · stopped" : "");
       {
         GString *d = g_string_new (NULL);
@@ -145,6 +146,12 @@ entry_row (DmHistoryWindow        *self,
                                   e->rnd_read_iops, e->rnd_write_iops);
         if (d->len)
           g_string_append (d, " (read / write)");
+        /* Workload rows have no headline test: their names say what ran. */
+        if (e->n_workloads)
+          {
+            g_autofree char *names = g_utf8_make_valid (e->workloads, -1);
+            g_string_append_printf (d, "%s%s", d->len ? " · " : "", names);
+          }
         if (e->comment[0])
           {
             g_autofree char *comment = g_utf8_make_valid (e->comment, -1);
