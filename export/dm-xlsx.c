@@ -15,6 +15,7 @@
 
 #include "dm-xlsx.h"
 #include "dm-platform.h"
+#include "dm-result-split.h"
 #include "dm-schedule.h"
 #include "dm-text.h"
 #include "dm-units.h"
@@ -172,6 +173,8 @@ collect_tests (const dm_report *const *runs, unsigned n, dm_spec *specs, unsigne
     for (unsigned j = 0; j < runs[i]->n_results; j++)
       {
         const dm_spec *s = &runs[i]->results[j].spec;
+        if (runs[i]->results[j].shaped)
+          continue; /* on the Workloads sheet */
         unsigned t = 0;
         while (t < k && memcmp (&specs[t], s, sizeof *s))
           t++;
@@ -182,6 +185,18 @@ collect_tests (const dm_report *const *runs, unsigned n, dm_spec *specs, unsigne
 }
 
 static const dm_unit sheet_units[3] = { DM_UNIT_MBPS, DM_UNIT_IOPS, DM_UNIT_US };
+
+/* A plain test's result: a workload row standing in the same test is not
+ * it (it has a sheet of its own). */
+static const dm_result *
+find_plain (const dm_report *r, const dm_spec *spec, dm_mode mode)
+{
+  for (unsigned i = 0; i < r->n_results; i++)
+    if (!r->results[i].shaped && r->results[i].mode == mode
+        && dm_spec_equal (&r->results[i].spec, spec))
+      return &r->results[i];
+  return NULL;
+}
 
 static void
 mode_sheet (book *b, dm_mode mode, const dm_report *const *runs, const char *const *labels,
@@ -210,7 +225,7 @@ mode_sheet (book *b, dm_mode mode, const dm_report *const *runs, const char *con
       unsigned n_use = n_rules ? n_rules : r->n_thresholds;
       for (unsigned t = 0; t < n_specs; t++)
         {
-          const dm_result *res = dm_report_find (r, &specs[t], mode);
+          const dm_result *res = find_plain (r, &specs[t], mode);
           if (!res || res->status != DM_STATUS_COMPLETE)
             continue;
           for (int u = 0; u < 3; u++)
@@ -225,6 +240,87 @@ mode_sheet (book *b, dm_mode mode, const dm_report *const *runs, const char *con
   if (n_specs)
     worksheet_set_column (ws, 1, (lxw_col_t) (3 * n_specs), 13, NULL);
   worksheet_freeze_panes (ws, 1, 1);
+}
+
+/* Workload rows, a row per run and workload: what it was (name, the mode
+ * line, the canonical form that reads back), its figures and reads and
+ * writes apart (adding up to its figure), its percentiles, flushes, rate
+ * offered and reached, and the profile's hash, so two runs' rows of the
+ * same profile line up by name. */
+static void
+workloads_sheet (book *b, const dm_report *const *runs, const char *const *labels, unsigned n)
+{
+  static const char *const heads[] = {
+    "Run", "Workload", "Shape", "Canonical", "Status", "MB/s", "IOPS", "Read MB/s",
+    "Read IOPS", "Write MB/s", "Write IOPS", "p50 \xc2\xb5s", "p99 \xc2\xb5s",
+    "p99.9 \xc2\xb5s", "Read p99 \xc2\xb5s", "Write p99 \xc2\xb5s", "Flushes", "Rate offered",
+    "Rate unit", "Rate reached", "Rate met", "Profile hash",
+  };
+  lxw_worksheet *ws = workbook_add_worksheet (b->wb, "Workloads");
+  const lxw_col_t n_heads = (lxw_col_t) (sizeof heads / sizeof heads[0]);
+  lxw_row_t row = 1;
+  for (lxw_col_t c = 0; c < n_heads; c++)
+    header (b, ws, c, heads[c]);
+  for (unsigned i = 0; i < n; i++)
+    for (unsigned j = 0; j < runs[i]->n_results; j++)
+      {
+        const dm_result *res = &runs[i]->results[j];
+        const dm_workload *w = &res->workload;
+        char shape[DM_WORKLOAD_TEXT_MAX + 64];
+        dm_result_split split;
+        lxw_col_t c = 0;
+        if (!res->shaped)
+          continue;
+        text (ws, row, c++, labels[i]);
+        text (ws, row, c++, w->name);
+        dm_workload_describe (w, shape, sizeof shape);
+        text (ws, row, c++, shape);
+        dm_workload_format (w, shape, sizeof shape);
+        text (ws, row, c++, shape);
+        text (ws, row, c++, dm_status_name (res->status));
+        if (res->status == DM_STATUS_COMPLETE && res->n_runs)
+          {
+            bool have = dm_result_split_of (res, &split);
+            const double v[] = { res->mb_per_s, res->iops, split.read_mb_per_s,
+                                 split.read_iops, split.write_mb_per_s, split.write_iops };
+            const int unit[] = { 0, 1, 0, 1, 0, 1 };
+            for (unsigned k = 0; k < 6; k++, c++)
+              if (k < 2 || have)
+                worksheet_write_number (ws, row, c, v[k], b->num[unit[k]][0]);
+            worksheet_write_number (ws, row, c++, res->latency.p50, b->num[2][0]);
+            worksheet_write_number (ws, row, c++, res->latency.p99, b->num[2][0]);
+            worksheet_write_number (ws, row, c++, res->latency.p99_9, b->num[2][0]);
+            if (res->mode == DM_MODE_MIX)
+              {
+                worksheet_write_number (ws, row, c, res->latency_read.p99, b->num[2][0]);
+                worksheet_write_number (ws, row, c + 1, res->latency_write.p99, b->num[2][0]);
+              }
+            c += 2;
+            if (w->sync == DM_SYNC_FLUSH)
+              worksheet_write_number (ws, row, c, (double) res->flushes, NULL);
+            c++;
+            if (w->rate_unit != DM_RATE_NONE)
+              {
+                double reached;
+                bool met = dm_result_rate_met (res, &reached);
+                worksheet_write_number (ws, row, c, w->rate, NULL);
+                text (ws, row, c + 1, w->rate_unit == DM_RATE_IOPS ? "IOPS" : "MB/s");
+                worksheet_write_number (ws, row, c + 2, reached,
+                                        b->num[w->rate_unit == DM_RATE_IOPS ? 1 : 0][0]);
+                text (ws, row, c + 3, met ? "yes" : "no");
+              }
+            c += 4;
+          }
+        else
+          c += 16;
+        text (ws, row, c++, runs[i]->profile_hash);
+        row++;
+      }
+  worksheet_set_column (ws, 0, 1, 24, NULL);
+  worksheet_set_column (ws, 2, 3, 40, NULL);
+  worksheet_set_column (ws, 4, n_heads - 1, 12, NULL);
+  worksheet_set_column (ws, n_heads - 1, n_heads - 1, 18, NULL);
+  worksheet_freeze_panes (ws, 1, 2);
 }
 
 /* A row per run: for compared runs each report's own, for a merge the
@@ -323,10 +419,16 @@ dm_xlsx_write_runs (const dm_report *const *runs, const char *const *labels, uns
       bool any = false;
       for (unsigned i = 0; i < n && !any; i++)
         for (unsigned j = 0; j < runs[i]->n_results && !any; j++)
-          any = runs[i]->results[j].mode == (dm_mode) mode;
+          any = runs[i]->results[j].mode == (dm_mode) mode && !runs[i]->results[j].shaped;
       if (any)
         mode_sheet (&b, (dm_mode) mode, runs, labels, n, specs, n_specs, rules, n_rules);
     }
+  bool shaped = false;
+  for (unsigned i = 0; i < n && !shaped; i++)
+    for (unsigned j = 0; j < runs[i]->n_results && !shaped; j++)
+      shaped = runs[i]->results[j].shaped;
+  if (shaped)
+    workloads_sheet (&b, runs, labels, n);
   for (unsigned i = 0; i < n; i++)
     dm_merge_source_of (&sources[i], runs[i], labels[i]);
   settings_sheet (&b, sources, n);

@@ -21,8 +21,10 @@ extern const bool dm_xlsx_available;
 /* Runs side by side: a sheet per mode (Read, Write, Mix) with a row per run
  * labelled by labels[i] (its comment or file name) and MB/s, IOPS and µs
  * columns per test, filled green or red by rules (or, with no rules, each
- * run's own saved thresholds); a Settings sheet with every run's settings,
- * target and system. The path is UTF-8; the file appears whole or not at
+ * run's own saved thresholds); a Workloads sheet with a row per run and
+ * workload row (name, shape, figures, reads and writes apart, percentiles,
+ * flushes, rate); a Settings sheet with every run's settings, target and
+ * system. The path is UTF-8; the file appears whole or not at
  * all. 0 or a negative errno with a reason in why. */
 int dm_xlsx_write_runs (const dm_report *const *runs, const char *const *labels, unsigned n,
                         const dm_threshold *rules, unsigned n_rules, const char *path,
