@@ -83,6 +83,28 @@ dm_compare_run_letter (unsigned i)
 }
 
 char *
+dm_compare_row_title (const dm_compare_row *row)
+{
+  char name[64];
+
+  if (row->shaped)
+    return g_utf8_make_valid (row->workload.name, -1);
+  dm_spec_label (&row->spec, name, sizeof name);
+  return g_strdup_printf ("%s %s", name, dm_mode_title (row->mode));
+}
+
+char *
+dm_compare_row_shape (const dm_compare_row *row)
+{
+  char shape[DM_WORKLOAD_TEXT_MAX + 64];
+
+  if (!row->shaped)
+    return NULL;
+  dm_workload_describe (&row->workload, shape, sizeof shape);
+  return g_utf8_make_valid (shape, -1);
+}
+
+char *
 dm_compare_cell_describe (const dm_compare *c,
                           unsigned          row,
                           unsigned          i)
@@ -91,11 +113,10 @@ dm_compare_cell_describe (const dm_compare *c,
   const dm_compare_cell *cell = &r->cells[i];
   g_autofree char *letter = dm_compare_run_letter (i);
   g_autofree char *value = NULL;
+  g_autofree char *title = dm_compare_row_title (r);
   GString *s = g_string_new (NULL);
-  char name[64];
 
-  dm_spec_label (&r->spec, name, sizeof name);
-  g_string_append_printf (s, "%s, %s %s: ", letter, name, dm_mode_title (r->mode));
+  g_string_append_printf (s, "%s, %s: ", letter, title);
   if (!cell->present)
     {
       g_string_append (s, _("not measured"));

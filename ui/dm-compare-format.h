@@ -39,6 +39,12 @@ const char *dm_compare_cell_note   (const dm_compare_cell *cell,
 char       *dm_compare_cell_describe (const dm_compare *c,
                                       unsigned          row,
                                       unsigned          i);
+/* What a row is called in the table: "SEQ1M / Q8T1 Read", or a workload
+ * row's own name (valid UTF-8). */
+char       *dm_compare_row_title   (const dm_compare_row  *row);
+/* A workload row's shape as its mode line says it, for a tooltip; NULL
+ * for a plain test. */
+char       *dm_compare_row_shape   (const dm_compare_row  *row);
 /* "A", "B", ... "Z", then "27", as the columns are headed. */
 char       *dm_compare_run_letter  (unsigned               i);
 /* The legend under the table: one line per run that says where (path,

@@ -111,13 +111,14 @@ dm_compare_view_refresh (DmCompareView *self)
   for (unsigned r = 0; r < c->n_rows; r++)
     {
       const dm_compare_row *row = &c->rows[r];
-      char name[64];
-      g_autofree char *test = NULL;
+      g_autofree char *test = dm_compare_row_title (row);
+      g_autofree char *shape = dm_compare_row_shape (row);
       GtkWidget *label;
 
-      dm_spec_label (&row->spec, name, sizeof name);
-      test = g_strdup_printf ("%s %s", name, dm_mode_title (row->mode));
       label = gtk_label_new (test);
+      /* A workload row is matched by its shape too: the tooltip says it. */
+      if (shape)
+        gtk_widget_set_tooltip_text (label, shape);
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_widget_add_css_class (label, "compare-test");
       gtk_grid_attach (GTK_GRID (self->table), label, 0, r + 1, 1, 1);

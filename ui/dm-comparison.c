@@ -270,6 +270,25 @@ dm_comparison_show_saved (DmComparison  *self,
   self->n_saved = n;
   for (guint i = 0; i < n; i++)
     runs[i] = &self->saved[i];
+  /* Runs of different profiles have rows that are not the same things
+   * (workloads of other shapes, or workloads against CrystalDiskMark's
+   * tests): refused, as diskmeter-cli compare refuses them, with why. */
+  for (guint i = 1; i < n; i++)
+    {
+      char why[256];
+
+      if (!dm_report_same_profile (runs[0], runs[i], why, sizeof why))
+        {
+          g_autofree char *valid = g_utf8_make_valid (why, -1);
+
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                       /* TRANSLATORS: "%s cannot be compared with %s: the reports ran
+                        * different profiles (hash … and …)." */
+                       _ ("%s cannot be compared with %s: %s."), self->saved_names[i],
+                       self->saved_names[0], valid);
+          return FALSE;
+        }
+    }
   if (!build (self, runs, (const char *const *) self->saved_names, n))
     {
       g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,

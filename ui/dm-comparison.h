@@ -57,7 +57,8 @@ void          dm_comparison_live           (DmComparison       *self,
 const dm_report *dm_comparison_finish      (DmComparison       *self,
                                             DmJob              *job,
                                             const dm_report    *grid);
-/* Saved runs side by side: takes reports[0..n-1] and names (a GStrv). */
+/* Saved runs side by side: takes reports[0..n-1] and names (a GStrv).
+ * Refused, with the reason in error, when they ran different profiles. */
 gboolean      dm_comparison_show_saved     (DmComparison       *self,
                                             dm_report          *reports,
                                             char              **names,
