@@ -9,6 +9,7 @@
 
 #include "dm-compare.h"
 #include "dm-test.h"
+#include "dm-test-workloads.h"
 #include "dm-text.h"
 
 typedef struct {
@@ -407,6 +408,89 @@ test_verdict_names (void)
   DM_CHECK_STR (dm_verdict_words (DM_VERDICT_WORSE, false), "worse");
 }
 
+/* Workload rows are matched by their name and shape: the same rows of two
+ * runs of one profile meet in one row; a plain test standing in the same
+ * test, or the same name with another queue, is another row. */
+static void
+test_workload_rows (void)
+{
+  dm_report a, b, plain, other;
+  dm_settings s;
+  dm_spec spec;
+  dm_compare c;
+  char why[200], name[80];
+
+  dm_tw_make (&a, 4, 1, 1700000000);
+  dm_tw_make (&b, 4, 0.5, 1700000100);
+  dm_tw_make (&other, 8, 1, 1700000200);
+  dm_settings_init (&s);
+  /* The test the mixed row stands in, as a plain Mix test. */
+  dm_spec_parse ("RND8K_Q4T1", &spec, NULL, 0);
+  DM_CHECK_INT (dm_report_init (&plain, &s, &spec, 1, DM_MODE_BIT (DM_MODE_MIX)), ==, 0);
+  DM_CHECK (dm_spec_equal (&spec, &a.results[0].spec) && a.results[0].mode == DM_MODE_MIX);
+  plain.results[0].status = DM_STATUS_COMPLETE;
+  plain.results[0].n_runs = 1;
+  plain.results[0].mb_per_s = 99;
+  plain.results[0].runs[0].mb_per_s = 99;
+
+  const dm_report *ab[2] = { &a, &b };
+  const char *names[2] = { "A", "B" };
+  DM_CHECK_INT (dm_compare_build (&c, ab, names, 2, DM_UNIT_MBPS), ==, 0);
+  DM_CHECK_INT (c.n_rows, ==, 2);
+  if (c.n_rows == 2)
+    {
+      dm_compare_row_name (&c.rows[0], name, sizeof name);
+      DM_CHECK_STR (name, "Mixed 8K 70/30");
+      dm_compare_row_name (&c.rows[1], name, sizeof name);
+      DM_CHECK_STR (name, "Log writes");
+      DM_CHECK (c.rows[0].cells[0].present && c.rows[0].cells[1].present);
+      /* B's figures are half of A's: -50 %. */
+      DM_CHECK (fabs (c.rows[0].cells[1].diff_percent + 50) < 1e-9);
+      DM_CHECK (fabs (c.rows[1].cells[1].diff_percent + 50) < 1e-9);
+    }
+  dm_buf t;
+  dm_buf_init (&t);
+  dm_compare_write_text (&c, &t);
+  DM_CHECK (t.data && strstr (t.data, "\nMixed 8K 70/30   ") && strstr (t.data, "\nLog writes   "));
+  dm_buf_free (&t);
+  dm_buf_init (&t);
+  dm_compare_write_csv (&c, &t);
+  DM_CHECK (t.data && strstr (t.data, ",workload,workload_canonical\r\n")
+            && strstr (t.data, ",Mixed 8K 70/30,name=Mixed 8K 70/30;"));
+  dm_buf_free (&t);
+  dm_compare_clear (&c);
+  DM_CHECK (dm_report_same_profile (&a, &b, why, sizeof why));
+
+  /* A plain test is not the workload row that stands in it. */
+  const dm_report *ap[2] = { &a, &plain };
+  DM_CHECK_INT (dm_compare_build (&c, ap, names, 2, DM_UNIT_MBPS), ==, 0);
+  DM_CHECK_INT (c.n_rows, ==, 3);
+  if (c.n_rows == 3)
+    {
+      DM_CHECK (c.rows[0].shaped && c.rows[0].cells[0].present && !c.rows[0].cells[1].present);
+      DM_CHECK (!c.rows[2].shaped && !c.rows[2].cells[0].present && c.rows[2].cells[1].present);
+    }
+  dm_compare_clear (&c);
+  DM_CHECK (!dm_report_same_profile (&a, &plain, why, sizeof why));
+
+  /* The same name with another queue is another shape: another row. */
+  const dm_report *ao[2] = { &a, &other };
+  DM_CHECK_INT (dm_compare_build (&c, ao, names, 2, DM_UNIT_MBPS), ==, 0);
+  DM_CHECK_INT (c.n_rows, ==, 3);
+  dm_buf_init (&t);
+  /* And the line of differences names both profiles by their hashes. */
+  dm_compare_write_differences (&c, false, &t);
+  DM_CHECK (t.data && strstr (t.data, a.profile_hash) && strstr (t.data, other.profile_hash));
+  dm_buf_free (&t);
+  dm_compare_clear (&c);
+  DM_CHECK (!dm_report_same_profile (&a, &other, why, sizeof why));
+
+  dm_report_clear (&a);
+  dm_report_clear (&b);
+  dm_report_clear (&plain);
+  dm_report_clear (&other);
+}
+
 int
 main (void)
 {
@@ -416,5 +500,6 @@ main (void)
   DM_RUN ("/engine/compare/one-run", test_one_run);
   DM_RUN ("/engine/compare/settings-differ", test_settings_differ);
   DM_RUN ("/engine/compare/run-lines", test_run_lines);
+  DM_RUN ("/engine/compare/workload-rows", test_workload_rows);
   return dm_test_done ();
 }

@@ -15,6 +15,7 @@
 #include "dm-runner.h"
 #include "dm-test-backend.h"
 #include "dm-test.h"
+#include "dm-test-workloads.h"
 
 static void
 make_report (dm_report *r, int64_t started, const char *comment)
@@ -146,12 +147,57 @@ test_delete_stays_inside (void)
   DM_CHECK_INT (dm_history_delete (outside), ==, -EPERM);
 }
 
+/* A run of workload rows is saved, listed as Workloads with its rows'
+ * names and no SEQ/RND headline (its rows stand in such tests but are
+ * none), and read back to the same text it had. */
+static void
+test_workloads (void)
+{
+  dm_report r, back;
+  char path[1200], why[200];
+  dm_history_entry *e;
+  unsigned n;
+
+  empty_history ();
+  dm_tw_make (&r, 4, 1, 1700007200);
+  DM_CHECK_INT (dm_history_save (&r, path, sizeof path), ==, 0);
+  DM_CHECK_INT (dm_history_list (&e, &n), ==, 0);
+  DM_CHECK_INT (n, ==, 1);
+  if (n == 1)
+    {
+      DM_CHECK (e[0].ok);
+      DM_CHECK_INT (e[0].n_workloads, ==, 2);
+      DM_CHECK_STR (e[0].workloads, "Mixed 8K 70/30, Log writes");
+      DM_CHECK_STR (e[0].profile_hash, r.profile_hash);
+      DM_CHECK_STR (dm_history_profile_title (&e[0]), "Workloads");
+      DM_CHECK (e[0].seq_read_mb_s == 0 && e[0].seq_write_mb_s == 0);
+      DM_CHECK (e[0].rnd_read_iops == 0 && e[0].rnd_write_iops == 0);
+      DM_CHECK_INT (dm_history_load (e[0].path, &back, why, sizeof why), ==, 0);
+      dm_buf a, b;
+      dm_buf_init (&a);
+      dm_buf_init (&b);
+      dm_report_write_text (&r, &a);
+      dm_report_write_text (&back, &b);
+      DM_CHECK (a.data && b.data && !strcmp (a.data, b.data));
+      dm_buf_free (&a);
+      dm_buf_free (&b);
+      dm_report_clear (&back);
+      dm_history_free (e);
+    }
+  /* A plain run's title is its profile's, as before. */
+  dm_history_entry plain = { .profile = "custom" };
+  DM_CHECK_STR (dm_history_profile_title (&plain), "Custom");
+  empty_history ();
+  dm_report_clear (&r);
+}
+
 int
 main (void)
 {
   DM_RUN ("/engine/history/save-list-comment-delete", test_save_list_comment_delete);
   DM_RUN ("/engine/history/broken-file-left-alone", test_broken_file_left_alone);
   DM_RUN ("/engine/history/delete-stays-inside", test_delete_stays_inside);
+  DM_RUN ("/engine/history/workloads", test_workloads);
   empty_history ();
   return dm_test_done ();
 }
