@@ -26,6 +26,7 @@ trap dm_teardown EXIT
 dm_tmpdir
 dm_loop_create 256
 dm_mkfs_mount
+before=$(dm_fs_used "$DM_MNT")
 export XDG_DATA_HOME="$DM_TMPDIR/data"
 cd "$DM_TMPDIR" || dm_die "cd $DM_TMPDIR"
 mkdir t
@@ -53,6 +54,8 @@ dm_run b.out b.err --profile-file mixed.ini "${args[@]}" --output b.json --no-hi
 dm_run c.out c.err --profile-file other.ini "${args[@]}" --output c.json --no-history "$DM_MNT"
 dm_run p.out p.err --tests SEQ1M_Q1T1 "${args[@]}" --output p.json --no-history "$DM_MNT"
 [ -s a.json ] && [ -s b.json ] && [ -s c.json ] && [ -s p.json ] || dm_die "the runs failed"
+# (Also lets the runs' rings let go of the device before the teardown.)
+dm_check "the runs left no test file behind" dm_no_test_file "$DM_MNT" "$before"
 dm_log "a: $(dm_json a.json '[(r["workload"].split(";")[0], r["mb_per_s"], r["iops"]) for r in j["results"]]')"
 
 # --- CSV --------------------------------------------------------------------
