@@ -30,6 +30,18 @@ dm_footer_text (const char           *where,
     g_string_append_printf (s, " · %s", t->model);
   else if (t && t->device[0] && strcmp (t->device, t->filesystem) != 0)
     g_string_append_printf (s, " · %s", t->device);
+  /* The controller and the queue depth the OS keeps at the disk: what
+   * tells a pvscsi result from an LSI Logic one on the same datastore. */
+  if (t && (t->controller[0] || t->queue_depth))
+    {
+      g_string_append_printf (s, " · %s", t->controller[0] ? t->controller : t->driver);
+      if (t->queue_depth)
+        {
+          g_string_append_c (s, ' ');
+          /* TRANSLATORS: the queue depth the OS uses for the disk, short */
+          g_string_append_printf (s, _("QD %u"), t->queue_depth);
+        }
+    }
   if (compared_with)
     {
       g_string_append (s, " · ");
@@ -41,6 +53,20 @@ dm_footer_text (const char           *where,
     {
       dm_format_local_time (finished, date, sizeof date);
       g_string_append (s, date);
+    }
+  /* Which machine, before the OS: "KVM, 4 vCPUs". */
+  if (sys && (sys->hypervisor[0] || sys->sockets))
+    {
+      g_string_append (s, s->len > machine ? " · " : "");
+      bool virtual = sys->hypervisor[0] && strcmp (sys->hypervisor, "none") != 0;
+      if (virtual)
+        g_string_append_printf (s, "%s, ", sys->hypervisor);
+      g_string_append_printf (s,
+                              virtual ? g_dngettext (GETTEXT_PACKAGE, "%u vCPU", "%u vCPUs",
+                                                     sys->logical_cpus)
+                                      : g_dngettext (GETTEXT_PACKAGE, "%u CPU", "%u CPUs",
+                                                     sys->logical_cpus),
+                              sys->logical_cpus);
     }
   if (sys && sys->os[0])
     g_string_append_printf (s, "%s%s", s->len > machine ? " · " : "", sys->os);
