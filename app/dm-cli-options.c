@@ -406,7 +406,10 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
         if (dm_tag_parse (t, &tag, inner, sizeof inner) < 0)
           return dm_why (why, ws, "--%s: %s", "tag", inner);
         if (dm_tags_set (o->tags, &o->n_tags, DM_TAGS_MAX, &tag) < 0)
-          return dm_why (why, ws, _ ("--tag: at most %d tags"), DM_TAGS_MAX);
+          {
+            snprintf (inner, sizeof inner, "at most %d tags", DM_TAGS_MAX);
+            return dm_why (why, ws, "--%s: %s", "tag", inner);
+          }
         break;
       }
     case OPT_COMPARE_WITH: o->compare_with = t; break;

@@ -38,8 +38,9 @@ dm_footer_text (const char           *where,
       if (t->queue_depth)
         {
           g_string_append_c (s, ' ');
-          /* TRANSLATORS: the queue depth the OS uses for the disk, short */
-          g_string_append_printf (s, _("QD %u"), t->queue_depth);
+          /* "QD" and "vCPU" are the terms VMware's and fio's users know
+           * in every language, as "MB/s" is. */
+          g_string_append_printf (s, "QD %u", t->queue_depth);
         }
     }
   if (compared_with)
@@ -61,12 +62,8 @@ dm_footer_text (const char           *where,
       bool virtual = sys->hypervisor[0] && strcmp (sys->hypervisor, "none") != 0;
       if (virtual)
         g_string_append_printf (s, "%s, ", sys->hypervisor);
-      g_string_append_printf (s,
-                              virtual ? g_dngettext (GETTEXT_PACKAGE, "%u vCPU", "%u vCPUs",
-                                                     sys->logical_cpus)
-                                      : g_dngettext (GETTEXT_PACKAGE, "%u CPU", "%u CPUs",
-                                                     sys->logical_cpus),
-                              sys->logical_cpus);
+      g_string_append_printf (s, "%u %s%s", sys->logical_cpus, virtual ? "vCPU" : "CPU",
+                              sys->logical_cpus == 1 ? "" : "s");
     }
   if (sys && sys->os[0])
     g_string_append_printf (s, "%s%s", s->len > machine ? " · " : "", sys->os);
