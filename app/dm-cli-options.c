@@ -52,7 +52,7 @@ parse_tests (const char *list, dm_cli_options *o, char *why, size_t why_size)
 typedef enum {
   OPT_PROFILE, OPT_NVME, OPT_MIX, OPT_MIX_READ, OPT_MODES, OPT_TESTS, OPT_COUNT, OPT_SIZE,
   OPT_DURATION, OPT_INTERVAL, OPT_WARMUP, OPT_DATA, OPT_BACKEND, OPT_BUFFERED,
-  OPT_WRITE_THROUGH, OPT_DESTROY, OPT_FORMAT, OPT_OUTPUT, OPT_COMMENT, OPT_QUIET,
+  OPT_WRITE_THROUGH, OPT_DESTROY, OPT_FORMAT, OPT_OUTPUT, OPT_COMMENT, OPT_TAG, OPT_QUIET,
   OPT_LIST_TARGETS, OPT_ALL_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH, OPT_NO_HISTORY,
   OPT_THRESHOLD, OPT_LATENCY, OPT_START_AT, OPT_SAMPLE, OPT_SAMPLES,
   OPT_WORKLOAD, OPT_PROFILE_FILE,
@@ -248,6 +248,10 @@ static const dm_opt table[] = {
     .def = N_ ("the rules saved with the first run") },
   { .name = "comment", .kind = DM_OPT_STRING, .arg = "TEXT", .commands = MEASURE,
     .id = OPT_COMMENT, .group = N_ ("Output"), .help = N_ ("a comment stored with the results") },
+  { .name = "tag", .kind = DM_OPT_STRING, .arg = "KEY=VALUE", .flags = DM_OPT_REPEAT,
+    .commands = RUN, .id = OPT_TAG, .group = N_ ("Output"),
+    .help = N_ ("a label kept with the results (key of a-z 0-9 _ . -, value up to 128 bytes); "
+            "replaces the fact of that name Diskmeter tags itself, e.g. \"vcpus=48 (HT)\"") },
   { .name = "quiet", .short_name = 'q', .kind = DM_OPT_FLAG, .commands = MEASURE,
     .id = OPT_QUIET, .group = N_ ("Output"), .help = N_ ("no estimate or progress line") },
   { .name = "no-history", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_NO_HISTORY,
@@ -394,6 +398,20 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
         }
       o->comment = t;
       break;
+    case OPT_TAG:
+      {
+        /* Refused before the run, as a comment too long is: a label the
+         * results could not keep would be lost after the measuring. */
+        dm_tag tag;
+        if (dm_tag_parse (t, &tag, inner, sizeof inner) < 0)
+          return dm_why (why, ws, "--%s: %s", "tag", inner);
+        if (dm_tags_set (o->tags, &o->n_tags, DM_TAGS_MAX, &tag) < 0)
+          {
+            snprintf (inner, sizeof inner, "at most %d tags", DM_TAGS_MAX);
+            return dm_why (why, ws, "--%s: %s", "tag", inner);
+          }
+        break;
+      }
     case OPT_COMPARE_WITH: o->compare_with = t; break;
     case OPT_QUIET: o->quiet = true; break;
     case OPT_NO_HISTORY: o->no_history = true; break;

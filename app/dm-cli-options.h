@@ -16,6 +16,7 @@
 #include "dm-spec.h"
 #include "dm-sustained.h"
 #include "dm-sweep.h"
+#include "dm-tags.h"
 #include "dm-threshold.h"
 #include "dm-units.h"
 #include "dm-workload.h"
@@ -61,6 +62,8 @@ typedef struct dm_cli_options {
   dm_format   format;
   const char *output;         /* NULL = stdout */
   const char *comment;
+  dm_tag      tags[DM_TAGS_MAX]; /* --tag, repeatable; the last of a key wins */
+  unsigned    n_tags;
   const char *target;
   const char *compare_with;   /* second target, measured interleaved */
   bool        quiet;

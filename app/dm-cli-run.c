@@ -282,6 +282,8 @@ setup_run (dm_cli_job *c, dm_report *report, dm_runner **runner, const char *tar
       report->nvme = c->opt.nvme && !c->opt.n_tests;
     }
   dm_report_set_comment (report, c->opt.comment);
+  memcpy (report->tags, c->opt.tags, c->opt.n_tags * sizeof *report->tags);
+  report->n_tags = c->opt.n_tags;
   memcpy (report->thresholds, c->opt.thresholds, sizeof report->thresholds);
   report->n_thresholds = c->opt.n_thresholds;
   report->sample_s = c->opt.sample_s;

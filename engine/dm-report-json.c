@@ -292,6 +292,15 @@ write_members (const dm_report *r, dm_buf *b)
   u64 (&j, "free_bytes", r->target.free_bytes);
   u64 (&j, "sector_size", r->target.sector_size);
   boolean (&j, "is_block_device", r->target.is_block_device);
+  /* The controller and the queues the OS keeps for the disk (0: not
+   * known): what a queue depth asked of Diskmeter really reached. */
+  user_text (&j, "controller", r->target.controller);
+  u64 (&j, "queue_depth", r->target.queue_depth);
+  u64 (&j, "host_queue", r->target.host_queue);
+  u64 (&j, "nr_requests", r->target.nr_requests);
+  u64 (&j, "hw_queues", r->target.hw_queues);
+  u64 (&j, "max_segments", r->target.max_segments);
+  user_text (&j, "driver_params", r->target.driver_params);
   close_ (&j, "}");
 
   open_ (&j, "system", "{");
@@ -300,6 +309,22 @@ write_members (const dm_report *r, dm_buf *b)
   user_text (&j, "cpu_model", r->system.cpu_model);
   u64 (&j, "logical_cpus", r->system.logical_cpus);
   u64 (&j, "memory_bytes", r->system.memory_bytes);
+  /* Which (virtual) machine: the hypervisor and the topology it gave. */
+  str (&j, "hypervisor", r->system.hypervisor);
+  user_text (&j, "machine", r->system.machine);
+  u64 (&j, "sockets", r->system.sockets);
+  u64 (&j, "cores_per_socket", r->system.cores_per_socket);
+  u64 (&j, "threads_per_core", r->system.threads_per_core);
+  u64 (&j, "numa_nodes", r->system.numa_nodes);
+  close_ (&j, "}");
+
+  /* The user's tags and the facts offered as tags, as dm_report_tags
+   * gives them; every value is UTF-8 (dm_tag_make). */
+  dm_tag tags[DM_TAGS_ALL_MAX];
+  unsigned n_tags = dm_report_tags (r, tags);
+  open_ (&j, "tags", "{");
+  for (unsigned i = 0; i < n_tags; i++)
+    str (&j, tags[i].key, tags[i].value);
   close_ (&j, "}");
 
   open_ (&j, "settings", "{");

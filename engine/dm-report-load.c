@@ -83,6 +83,41 @@ user_text (loader *l, const dm_json *obj, const char *key, char *dst, size_t siz
     }
 }
 
+/* The tags as written (files before tags have none): each checked as
+ * --tag checks it, so a hand-edited file cannot smuggle in a key the CLI
+ * would refuse. */
+static void
+load_tags (loader *l, const dm_json *o, dm_report *r)
+{
+  char why[160];
+  if (!o || o->type == DM_JSON_NULL)
+    return;
+  if (o->type != DM_JSON_OBJECT)
+    {
+      refuse (l, "'tags' is not an object");
+      return;
+    }
+  for (const dm_json *m = o->child; m; m = m->next)
+    {
+      dm_tag tag;
+      if (m->type != DM_JSON_STRING)
+        {
+          refuse (l, "tag %.40s is not a string", m->key);
+          return;
+        }
+      if (dm_tag_make (&tag, m->key, m->str, why, sizeof why) < 0)
+        {
+          refuse (l, "%s", why);
+          return;
+        }
+      if (dm_tags_set (r->tags, &r->n_tags, DM_TAGS_ALL_MAX, &tag) < 0)
+        {
+          refuse (l, "more than %d tags", DM_TAGS_ALL_MAX);
+          return;
+        }
+    }
+}
+
 static dm_status
 parse_status (loader *l, const char *s)
 {
@@ -418,6 +453,13 @@ dm_report_load_json (dm_report *out, const char *text, size_t len, char *why, si
   r.target.free_bytes = (uint64_t) number (&l, t, "free_bytes", 1e19);
   r.target.sector_size = (uint32_t) number (&l, t, "sector_size", 1 << 20);
   r.target.is_block_device = dm_json_get_bool (t, "is_block_device", false);
+  user_text (&l, t, "controller", r.target.controller, sizeof r.target.controller);
+  r.target.queue_depth = (unsigned) number (&l, t, "queue_depth", 1e9);
+  r.target.host_queue = (unsigned) number (&l, t, "host_queue", 1e9);
+  r.target.nr_requests = (unsigned) number (&l, t, "nr_requests", 1e9);
+  r.target.hw_queues = (unsigned) number (&l, t, "hw_queues", 1e6);
+  r.target.max_segments = (unsigned) number (&l, t, "max_segments", 1e9);
+  user_text (&l, t, "driver_params", r.target.driver_params, sizeof r.target.driver_params);
 
   const dm_json *sy = dm_json_get (root, "system");
   user_text (&l, sy, "os", r.system.os, sizeof r.system.os);
@@ -425,6 +467,13 @@ dm_report_load_json (dm_report *out, const char *text, size_t len, char *why, si
   user_text (&l, sy, "cpu_model", r.system.cpu_model, sizeof r.system.cpu_model);
   r.system.logical_cpus = (unsigned) number (&l, sy, "logical_cpus", 1 << 20);
   r.system.memory_bytes = (uint64_t) number (&l, sy, "memory_bytes", 1e19);
+  string (sy, "hypervisor", r.system.hypervisor, sizeof r.system.hypervisor);
+  user_text (&l, sy, "machine", r.system.machine, sizeof r.system.machine);
+  r.system.sockets = (unsigned) number (&l, sy, "sockets", 1 << 20);
+  r.system.cores_per_socket = (unsigned) number (&l, sy, "cores_per_socket", 1 << 20);
+  r.system.threads_per_core = (unsigned) number (&l, sy, "threads_per_core", 1 << 20);
+  r.system.numa_nodes = (unsigned) number (&l, sy, "numa_nodes", 1 << 20);
+  load_tags (&l, dm_json_get (root, "tags"), &r);
 
   const dm_json *se = dm_json_get (root, "settings");
   if (se)

@@ -203,6 +203,93 @@ queue_lines (dm_buf *b, const dm_report *r)
     }
 }
 
+/* "Machine: KVM, 4 vCPUs (1 socket x 2 cores x 2 threads), 1 NUMA node,
+ * 15.6 GiB": which (virtual) machine, as its settings would name it. */
+static void
+machine_line (dm_buf *b, const dm_report *r)
+{
+  const dm_system_info *y = &r->system;
+  if (!y->hypervisor[0] && !y->sockets)
+    return;
+  dm_buf_add (b, "Machine: ");
+  dm_text_add_shown (b, y->hypervisor[0] ? y->hypervisor : "-");
+  if (y->machine[0])
+    {
+      dm_buf_add (b, " (");
+      dm_text_add_shown (b, y->machine);
+      dm_buf_add (b, ")");
+    }
+  dm_buf_printf (b, ", %u vCPU%s", y->logical_cpus, y->logical_cpus == 1 ? "" : "s");
+  if (y->sockets)
+    dm_buf_printf (b, " (%u socket%s x %u core%s x %u thread%s)", y->sockets,
+                   y->sockets == 1 ? "" : "s", y->cores_per_socket,
+                   y->cores_per_socket == 1 ? "" : "s", y->threads_per_core,
+                   y->threads_per_core == 1 ? "" : "s");
+  if (y->numa_nodes)
+    dm_buf_printf (b, ", %u NUMA node%s", y->numa_nodes, y->numa_nodes == 1 ? "" : "s");
+  if (y->memory_bytes)
+    {
+      dm_buf_add (b, ", ");
+      add_num (b, "%.1f", (double) y->memory_bytes / (double) (1ull << 30));
+      dm_buf_add (b, " GiB");
+    }
+  dm_buf_add (b, "\n");
+}
+
+/* "Adapter: VMware PVSCSI [vmw_pvscsi], queue depth 64 (host 254), 1
+ * hardware queue of 128 requests, 128 segments": what a queue depth asked
+ * of Diskmeter really reaches. */
+static void
+adapter_line (dm_buf *b, const dm_report *r)
+{
+  const dm_target_info *t = &r->target;
+  if (!t->controller[0] && !t->queue_depth && !t->driver_params[0])
+    return;
+  dm_buf_add (b, "Adapter: ");
+  dm_text_add_shown (b, t->controller[0] ? t->controller : t->driver[0] ? t->driver : "-");
+  if (t->controller[0] && t->driver[0])
+    {
+      dm_buf_add (b, " [");
+      dm_text_add_shown (b, t->driver);
+      dm_buf_add (b, "]");
+    }
+  if (t->queue_depth)
+    dm_buf_printf (b, ", queue depth %u", t->queue_depth);
+  if (t->host_queue)
+    dm_buf_printf (b, " (host %u)", t->host_queue);
+  if (t->hw_queues)
+    dm_buf_printf (b, ", %u hardware queue%s", t->hw_queues, t->hw_queues == 1 ? "" : "s");
+  if (t->nr_requests)
+    dm_buf_printf (b, "%s%u requests", t->hw_queues ? " of " : ", ", t->nr_requests);
+  if (t->max_segments)
+    dm_buf_printf (b, ", %u segments", t->max_segments);
+  if (t->driver_params[0])
+    {
+      dm_buf_add (b, ", ");
+      dm_text_add_shown (b, t->driver_params);
+    }
+  dm_buf_add (b, "\n");
+}
+
+/* "   Tags: vcpus=48 (HT), site=lab 2": the user's tags, escaped as any
+ * other text, on one line. The facts offered as tags are in the lines
+ * above; one the user overrode is a tag of theirs. */
+static void
+tags_line (dm_buf *b, const dm_report *r)
+{
+  dm_tag tags[DM_TAGS_ALL_MAX];
+  unsigned n = dm_report_tags (r, tags), shown = 0;
+  for (unsigned i = 0; i < n; i++)
+    {
+      if (dm_tag_is_fact (&tags[i], &r->system, &r->target))
+        continue;
+      dm_buf_printf (b, "%s%s=", shown++ ? ", " : "   Tags: ", tags[i].key);
+      dm_text_add_shown (b, tags[i].value);
+    }
+  if (shown)
+    dm_buf_add (b, "\n");
+}
+
 void
 dm_report_write_text (const dm_report *r, dm_buf *b)
 {
@@ -291,6 +378,7 @@ dm_report_write_text (const dm_report *r, dm_buf *b)
   dm_buf_add (b, "     OS: ");
   dm_text_add_shown (b, r->system.os);
   dm_buf_add (b, "\n");
+  machine_line (b, r);
   /* The controller's driver is what tells an LSI Logic disk from a
    * paravirtual or NVMe one in a VM, so it goes into the text too. */
   if (r->target.filesystem[0] || r->target.model[0])
@@ -315,6 +403,7 @@ dm_report_write_text (const dm_report *r, dm_buf *b)
         }
       dm_buf_add (b, "\n");
     }
+  adapter_line (b, r);
   /* A target reached through a link: the folder really measured. */
   if (dm_target_resolved (&r->target))
     {
@@ -326,6 +415,7 @@ dm_report_write_text (const dm_report *r, dm_buf *b)
     }
   /* A comment is one line, whatever it holds: a newline in it cannot
    * start a forged [Read] section, an escape cannot drive the terminal. */
+  tags_line (b, r);
   dm_buf_add (b, "Comment: ");
   dm_text_add_shown (b, r->comment);
   dm_buf_add (b, "\n");

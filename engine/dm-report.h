@@ -15,6 +15,7 @@
 #include "dm-histogram.h"
 #include "dm-settings.h"
 #include "dm-spec.h"
+#include "dm-tags.h"
 #include "dm-threshold.h"
 #include "dm-workload.h"
 #include "dm-platform.h"
@@ -135,6 +136,11 @@ typedef struct dm_report {
   bool           nvme;
   bool           cached;         /* --buffered: the page cache was in the way */
   char           comment[DM_REPORT_COMMENT_MAX + 1];
+  /* The user's tags (--tag), in their order; a loaded report's are every
+   * tag its file kept, the facts offered as tags among them. What a
+   * report shows and writes is dm_report_tags. */
+  dm_tag         tags[DM_TAGS_ALL_MAX];
+  unsigned       n_tags;
   char           test_file[1100];
   char           device_note[160]; /* why no device counters are in the results, if none are */
   bool           nocow;          /* the test file was made NOCOW (btrfs): no copy-on-write */
@@ -208,6 +214,10 @@ dm_device_ask dm_result_device_ask (const dm_result *res);
 
 /* The figure of a result in a unit (MB/s, GB/s, IOPS, us). */
 double dm_result_value (const dm_result *res, int unit);
+
+/* The tags a report shows and writes: dm_tags_effective of its own tags,
+ * its system and its target. out holds DM_TAGS_ALL_MAX. */
+unsigned dm_report_tags (const dm_report *r, dm_tag *out);
 
 void dm_report_write_text (const dm_report *r, dm_buf *out);
 void dm_report_write_json (const dm_report *r, dm_buf *out);

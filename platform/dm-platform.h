@@ -51,11 +51,42 @@ typedef struct dm_system_info {
   char     os[128];        /* "Debian GNU/Linux 12 (bookworm)", "Windows Server 2022 [10.0 Build 20348]" */
   char     kernel[128];    /* "Linux 6.1.0-18-amd64 x86_64" */
   char     cpu_model[128]; /* as the CPU names itself */
-  unsigned logical_cpus;
+  unsigned logical_cpus;   /* the vCPUs of a VM */
   uint64_t memory_bytes;
+  /* Which machine a result came from, as a VM's user configures it: the
+   * hypervisor, and the sockets x cores x threads the guest was given
+   * (VMware's "cores per socket" changes what the guest schedules). */
+  char     hypervisor[16];   /* "VMware", "KVM", "Hyper-V", "Xen", "none"; "" unknown */
+  char     machine[128];     /* firmware's maker and product: "VMware, Inc. VMware7,1" */
+  unsigned sockets;          /* 0 where unknown, as all four */
+  unsigned cores_per_socket;
+  unsigned threads_per_core;
+  unsigned numa_nodes;
 } dm_system_info;
 
 int dm_system_info_get (dm_system_info *info);
+
+/* The hypervisor named by CPUID leaf 0x40000000's vendor signature (12
+ * characters, "VMwareVMware", "KVMKVMKVM\0\0\0", "Microsoft Hv"...):
+ * "VMware", "KVM", "Hyper-V", "Xen", others by their names; NULL for a
+ * signature Diskmeter does not know. */
+const char *dm_hypervisor_from_signature (const char *signature);
+/* The hypervisor from what the machine says of itself: CPUID's
+ * hypervisor-present bit (leaf 1 ECX bit 31) and vendor signature (NULL
+ * where there is no CPUID: not x86), and the firmware's (DMI, SMBIOS)
+ * maker and product (NULL where unreadable). The firmware wins for KVM,
+ * which may present Hyper-V's signature to Windows guests ("Microsoft Hv"
+ * under QEMU). "none" for real hardware, "" where nothing tells. */
+const char *dm_hypervisor_decide (bool cpuid_present, const char *signature,
+                                  const char *sys_vendor, const char *product);
+/* CPUID's view on x86: true with the 12-character signature (NUL
+ * terminated) when the hypervisor bit is set; false on real hardware, and
+ * false with *available = false where the CPU has no CPUID (not x86). */
+bool dm_cpuid_hypervisor (char signature[13], bool *available);
+/* The storage controller a driver drives, as a VM's settings name it:
+ * "VMware PVSCSI" for vmw_pvscsi, "LSI Logic SAS" for mptsas, "NVMe" for
+ * nvme, "virtio-blk", "Hyper-V storvsc"...; "" for a driver not known. */
+const char *dm_controller_name (const char *driver);
 
 typedef enum {
   DM_TARGET_LOCAL,     /* a filesystem on a fixed disk */
@@ -84,10 +115,29 @@ typedef struct dm_target_info {
   bool     writable;        /* a test file can be created there (never for a device) */
   char     real_path[1024]; /* path with every link (junction) followed: what is really
                              * measured; "" if it could not be resolved */
+  /* The disk's controller and the queue the OS keeps for it, which decide
+   * what a queue depth of 32 really reaches (a partition: its disk's). 0
+   * where the OS does not say. */
+  char     controller[64];  /* dm_controller_name of driver: "VMware PVSCSI" */
+  unsigned queue_depth;     /* what the OS queues at the disk: a SCSI LUN's queue_depth,
+                             * else nr_requests (NVMe, virtio_blk) */
+  unsigned host_queue;      /* a SCSI host adapter's can_queue, for all its disks */
+  unsigned nr_requests;     /* the block layer's requests per hardware queue */
+  unsigned hw_queues;       /* blk-mq hardware queues (NVMe, virtio: one per vCPU or fewer) */
+  unsigned max_segments;    /* scatter-gather entries per request */
+  char     driver_params[128]; /* the adapter driver's tuning (pvscsi's DriverParameter
+                                * on Windows: "RequestRingPages=32,MaxQueueDepth=254") */
 } dm_target_info;
 
 /* Facts about a folder or block device the user named. -ENOENT, -ENOTDIR... */
 int dm_target_probe (const char *path, dm_target_info *info);
+
+/* For tests: the machine's and a disk's facts (driver, controller,
+ * queues) read below root, a tree shaped like / with sys/class/block/DISK,
+ * sys/class/dmi/id and sys/devices/system, as tests/data/sysfs-* hold.
+ * CPUID is not asked. -ENOSYS on an OS without sysfs (Windows). */
+int dm_facts_probe_root (const char *root, const char *disk, dm_system_info *sys,
+                         dm_target_info *target);
 
 /* Whether real_path (links followed, as in dm_target_info) lies in a
  * folder of the operating system itself: /etc, /usr, /boot, /proc, /sys

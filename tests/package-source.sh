@@ -48,7 +48,8 @@ cat >"$bin/dpkg-buildpackage" <<'STUB'
 #!/bin/bash
 # Records the files it was given and leaves two empty packages.
 set -e
-find . -type f -printf '%P\n' | LC_ALL=C sort >"$DM_STUB_LIST"
+# Symbolic links are sources too: the sysfs trees in tests/data are made of them.
+find . \( -type f -o -type l \) -printf '%P\n' | LC_ALL=C sort >"$DM_STUB_LIST"
 v="$(dpkg-parsechangelog -S Version)"
 a="$(dpkg --print-architecture)"
 touch ../diskmeter_"$v"_"$a".deb ../diskmeter-cli_"$v"_"$a".deb

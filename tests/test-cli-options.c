@@ -446,7 +446,7 @@ example (const dm_opt *opt, char *buf, size_t size)
     { "modes", "read,mix" },          { "tests", "SEQ1M_Q8T1,rnd4k_q32t16" },
     { "qd", "1,4,32" },               { "threads", "1,2" },
     { "threshold", "us red>10000" },  { "output", "out.xlsx" },
-    { "comment", "a=b, \"slot 2\"" }, { "compare-with", "/mnt/b" },
+    { "comment", "a=b, \"slot 2\"" }, { "tag", "vcpus=48 (HT)" }, { "compare-with", "/mnt/b" },
     { "destroy-data-on", "/dev/sdz" }, { "start-at", "+60" },
     { "sort", "B" },
     { "workload", "name=OLTP;block=8K;read=70;qd=8" }, { "profile-file", "oltp.ini" },

@@ -30,6 +30,19 @@ dm_footer_text (const char           *where,
     g_string_append_printf (s, " · %s", t->model);
   else if (t && t->device[0] && strcmp (t->device, t->filesystem) != 0)
     g_string_append_printf (s, " · %s", t->device);
+  /* The controller and the queue depth the OS keeps at the disk: what
+   * tells a pvscsi result from an LSI Logic one on the same datastore. */
+  if (t && (t->controller[0] || t->queue_depth))
+    {
+      g_string_append_printf (s, " · %s", t->controller[0] ? t->controller : t->driver);
+      if (t->queue_depth)
+        {
+          g_string_append_c (s, ' ');
+          /* "QD" and "vCPU" are the terms VMware's and fio's users know
+           * in every language, as "MB/s" is. */
+          g_string_append_printf (s, "QD %u", t->queue_depth);
+        }
+    }
   if (compared_with)
     {
       g_string_append (s, " · ");
@@ -41,6 +54,16 @@ dm_footer_text (const char           *where,
     {
       dm_format_local_time (finished, date, sizeof date);
       g_string_append (s, date);
+    }
+  /* Which machine, before the OS: "KVM, 4 vCPUs". */
+  if (sys && (sys->hypervisor[0] || sys->sockets))
+    {
+      g_string_append (s, s->len > machine ? " · " : "");
+      bool virtual = sys->hypervisor[0] && strcmp (sys->hypervisor, "none") != 0;
+      if (virtual)
+        g_string_append_printf (s, "%s, ", sys->hypervisor);
+      g_string_append_printf (s, "%u %s%s", sys->logical_cpus, virtual ? "vCPU" : "CPU",
+                              sys->logical_cpus == 1 ? "" : "s");
     }
   if (sys && sys->os[0])
     g_string_append_printf (s, "%s%s", s->len > machine ? " · " : "", sys->os);

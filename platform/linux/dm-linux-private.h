@@ -17,3 +17,7 @@ struct dm_file {
  * goes through udisks2's OpenForBenchmark where it runs (dm-udisks-linux.c).
  * A descriptor, or a negative errno code. */
 int _dm_device_open (const char *device, int flags, bool writable);
+
+/* The hypervisor, firmware and CPU topology of dm_system_info, read below
+ * root ("" for the machine itself); CPUID only with cpuid true. */
+void _dm_machine_facts_at (const char *root, bool cpuid, dm_system_info *info);

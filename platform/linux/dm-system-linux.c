@@ -6,7 +6,7 @@
  * tells an LSI Logic disk from a paravirtual or NVMe one in a VM).
  */
 #include "config.h"
-#include "dm-platform.h"
+#include "dm-linux-private.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -47,6 +47,47 @@ static void
 copy (char *dst, size_t size, const char *src)
 {
   snprintf (dst, size, "%s", src ? src : "");
+}
+
+static bool describe_disk_at (const char *root, const char *sys, dm_target_info *info);
+
+int
+dm_facts_probe_root (const char *root, const char *disk, dm_system_info *sys,
+                     dm_target_info *target)
+{
+  char real_root[PATH_MAX], link[PATH_MAX + 300], real[PATH_MAX], part[PATH_MAX + 16];
+  struct stat st;
+
+  if (!realpath (root, real_root))
+    return -errno;
+  if (sys)
+    {
+      memset (sys, 0, sizeof *sys);
+      _dm_machine_facts_at (real_root, false, sys);
+      snprintf (link, sizeof link, "%s/sys/devices/system/cpu", real_root);
+      DIR *d = opendir (link);
+      for (struct dirent *e; d && (e = readdir (d));)
+        {
+          unsigned id;
+          char extra;
+          sys->logical_cpus += sscanf (e->d_name, "cpu%u%c", &id, &extra) == 1;
+        }
+      if (d)
+        closedir (d);
+    }
+  if (target && disk)
+    {
+      memset (target, 0, sizeof *target);
+      snprintf (link, sizeof link, "%s/sys/class/block/%s", real_root, disk);
+      if (!realpath (link, real))
+        return -errno;
+      /* A partition is described by its disk, as dm_target_probe does. */
+      snprintf (part, sizeof part, "%s/partition", real);
+      if (stat (part, &st) == 0)
+        *strrchr (real, '/') = '\0';
+      describe_disk_at (real_root, real, target);
+    }
+  return 0;
 }
 
 int
@@ -96,6 +137,7 @@ dm_system_info_get (dm_system_info *info)
   long pages = sysconf (_SC_PHYS_PAGES), page = sysconf (_SC_PAGESIZE);
   if (pages > 0 && page > 0)
     info->memory_bytes = (uint64_t) pages * (uint64_t) page;
+  _dm_machine_facts_at ("", true, info);
   return 0;
 }
 
@@ -166,14 +208,70 @@ describe_bus (const char *sys, const char *name, dm_target_info *info)
   copy (info->bus, sizeof info->bus, bus);
 }
 
-/* Model, controller driver and bus of the disk under a block device; true
- * when a user unplugs that disk. */
-static bool
-describe_disk (dev_t dev, dm_target_info *info)
+/* A small number from a sysfs file, 0 where there is none. */
+static unsigned
+read_uint (const char *path)
 {
-  char sys[PATH_MAX], path[PATH_MAX + 64], vendor[64] = "", model[128] = "", real[PATH_MAX];
-  if (disk_sysfs (dev, sys, sizeof sys) < 0)
-    return false;
+  char v[32] = "";
+  if (read_line (path, v, sizeof v) < 0)
+    return 0;
+  unsigned long n = strtoul (v, NULL, 10);
+  return n > UINT_MAX ? UINT_MAX : (unsigned) n;
+}
+
+/* The SCSI host number in a disk's sysfs path (".../host2/target2:0:0/..."),
+ * looked for below root only; -1 for a disk that is not SCSI. */
+static int
+scsi_host (const char *root, const char *sys)
+{
+  char path[PATH_MAX + 64], real[PATH_MAX];
+  unsigned h;
+  snprintf (path, sizeof path, "%s/device", sys);
+  if (!realpath (path, real))
+    return -1;
+  const char *host = strstr (real + strlen (root), "/host");
+  return host && sscanf (host, "/host%u", &h) == 1 ? (int) h : -1;
+}
+
+/* The queues the OS keeps for a disk: the LUN's queue_depth and its host
+ * adapter's can_queue for SCSI (pvscsi, LSI Logic, storvsc, virtio_scsi,
+ * ahci), the block layer's nr_requests per hardware queue and how many
+ * hardware queues there are (NVMe, virtio: mq/0, mq/1...). */
+static void
+describe_queues (const char *root, const char *sys, dm_target_info *info)
+{
+  char path[PATH_MAX + 64];
+  int host = scsi_host (root, sys);
+  unsigned lun_depth;
+
+  snprintf (path, sizeof path, "%s/device/queue_depth", sys);
+  lun_depth = read_uint (path);
+  if (host >= 0)
+    {
+      snprintf (path, sizeof path, "%s/sys/class/scsi_host/host%d/can_queue", root, host);
+      info->host_queue = read_uint (path);
+    }
+  snprintf (path, sizeof path, "%s/queue/nr_requests", sys);
+  info->nr_requests = read_uint (path);
+  snprintf (path, sizeof path, "%s/queue/max_segments", sys);
+  info->max_segments = read_uint (path);
+  snprintf (path, sizeof path, "%s/mq", sys);
+  DIR *d = opendir (path);
+  for (struct dirent *e; d && (e = readdir (d));)
+    if (e->d_name[0] >= '0' && e->d_name[0] <= '9')
+      info->hw_queues++;
+  if (d)
+    closedir (d);
+  info->queue_depth = lun_depth ? lun_depth : info->nr_requests;
+}
+
+/* Model, controller driver and bus of the disk whose sysfs folder is sys
+ * (a whole disk), with SCSI hosts looked up below root ("" for the real
+ * /sys); true when a user unplugs that disk. */
+static bool
+describe_disk_at (const char *root, const char *sys, dm_target_info *info)
+{
+  char path[PATH_MAX + 64], vendor[64] = "", model[128] = "", real[PATH_MAX];
   const char *name = strrchr (sys, '/') + 1;
 
   snprintf (path, sizeof path, "%s/device/vendor", sys);
@@ -191,24 +289,17 @@ describe_disk (dev_t dev, dm_target_info *info)
   else if (model[0])
     snprintf (info->model, sizeof info->model, "%s%s%s", vendor, vendor[0] ? " " : "", model);
 
+  describe_queues (root, sys, info);
   if (info->driver[0])
     goto out;
   /* SCSI disks: the host adapter's driver (mptspi, mptsas, vmw_pvscsi,
    * megaraid_sas, virtio_scsi...) is what an administrator compares. */
-  snprintf (path, sizeof path, "%s/device", sys);
-  if (realpath (path, real))
+  int host = scsi_host (root, sys);
+  if (host >= 0)
     {
-      char *host = strstr (real, "/host");
-      if (host)
-        {
-          unsigned h;
-          if (sscanf (host, "/host%u", &h) == 1)
-            {
-              snprintf (path, sizeof path, "/sys/class/scsi_host/host%u/proc_name", h);
-              if (read_line (path, info->driver, sizeof info->driver) == 0 && info->driver[0])
-                goto out;
-            }
-        }
+      snprintf (path, sizeof path, "%s/sys/class/scsi_host/host%d/proc_name", root, host);
+      if (read_line (path, info->driver, sizeof info->driver) == 0 && info->driver[0])
+        goto out;
     }
   snprintf (path, sizeof path, "%s/device/driver", sys);
   if (realpath (path, real))
@@ -227,8 +318,18 @@ describe_disk (dev_t dev, dm_target_info *info)
         copy (info->driver, sizeof info->driver, strrchr (real, '/') + 1);
     }
 out:
+  copy (info->controller, sizeof info->controller, dm_controller_name (info->driver));
   describe_bus (sys, name, info);
   return disk_removable (sys) || !strcmp (info->bus, "USB");
+}
+
+static bool
+describe_disk (dev_t dev, dm_target_info *info)
+{
+  char sys[PATH_MAX];
+  if (disk_sysfs (dev, sys, sizeof sys) < 0)
+    return false;
+  return describe_disk_at ("", sys, info);
 }
 
 /* Decodes udev's \xNN escapes (ID_FS_LABEL_ENC) in place. */

@@ -56,6 +56,55 @@ reg_dword (const wchar_t *key, const wchar_t *value, DWORD *out)
   return st == ERROR_SUCCESS ? 0 : _dm_win_error ((DWORD) st);
 }
 
+/* The hypervisor (CPUID and the SMBIOS maker and product, as Windows
+ * keeps them under HARDWARE\\DESCRIPTION\\System\\BIOS) and the sockets,
+ * cores and NUMA nodes the (virtual) machine presents. */
+static void
+machine_facts (dm_system_info *info)
+{
+  static const wchar_t bios[] = L"HARDWARE\\DESCRIPTION\\System\\BIOS";
+  char vendor[64] = "", product[64] = "", signature[13];
+  bool available = false, present = dm_cpuid_hypervisor (signature, &available);
+  bool have_vendor = reg_string (bios, L"SystemManufacturer", vendor, sizeof vendor) == 0;
+  bool have_product = reg_string (bios, L"SystemProductName", product, sizeof product) == 0;
+  trim (vendor);
+  trim (product);
+  snprintf (info->hypervisor, sizeof info->hypervisor, "%s",
+            dm_hypervisor_decide (present, available ? signature : NULL,
+                                  have_vendor ? vendor : NULL, have_product ? product : NULL));
+  snprintf (info->machine, sizeof info->machine, "%s%s%s", vendor,
+            vendor[0] && product[0] ? " " : "", product);
+
+  DWORD len = 0;
+  GetLogicalProcessorInformationEx (RelationAll, NULL, &len);
+  char *buf = len ? malloc (len) : NULL;
+  if (!buf || !GetLogicalProcessorInformationEx (RelationAll,
+                                                 (PSYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX) buf, &len))
+    {
+      free (buf);
+      return;
+    }
+  unsigned packages = 0, cores = 0, nodes = 0;
+  for (DWORD off = 0; off < len;)
+    {
+      PSYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX e = (PSYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX) (buf + off);
+      packages += e->Relationship == RelationProcessorPackage;
+      cores += e->Relationship == RelationProcessorCore;
+      nodes += e->Relationship == RelationNumaNode;
+      if (!e->Size)
+        break;
+      off += e->Size;
+    }
+  free (buf);
+  if (packages && cores)
+    {
+      info->sockets = packages;
+      info->cores_per_socket = cores / packages;
+      info->threads_per_core = info->logical_cpus / cores ? info->logical_cpus / cores : 1;
+    }
+  info->numa_nodes = nodes;
+}
+
 int
 dm_system_info_get (dm_system_info *info)
 {
@@ -121,7 +170,18 @@ dm_system_info_get (dm_system_info *info)
     }
   if (GlobalMemoryStatusEx (&mem))
     info->memory_bytes = mem.ullTotalPhys;
+  machine_facts (info);
   return 0;
+}
+
+int
+dm_facts_probe_root (const char *root, const char *disk, dm_system_info *sys,
+                     dm_target_info *target)
+{
+  /* Windows has no sysfs to fake; its facts come from the registry and
+   * GetLogicalProcessorInformationEx, asked in dm_system_info_get. */
+  (void) root, (void) disk, (void) sys, (void) target;
+  return -ENOSYS;
 }
 
 static const char *
@@ -209,7 +269,17 @@ query_storage (const wchar_t *volume, dm_target_info *info)
           char miniport[32];
           swprintf (key, 80, L"HARDWARE\\DEVICEMAP\\Scsi\\Scsi Port %u", (unsigned) address.PortNumber);
           if (reg_string (key, L"Driver", miniport, sizeof miniport) == 0 && miniport[0] != '\0')
-            snprintf (info->driver, sizeof info->driver, "%s (%s)", bus, miniport);
+            {
+              snprintf (info->driver, sizeof info->driver, "%s (%s)", bus, miniport);
+              /* The miniport (pvscsi, LSI_SAS, stornvme) names the
+               * controller; pvscsi's ring and queue sizes are tuned in
+               * its DriverParameter (VMware KB 2053145). */
+              snprintf (info->controller, sizeof info->controller, "%s",
+                        dm_controller_name (miniport));
+              if (!_stricmp (miniport, "pvscsi"))
+                reg_string (L"SYSTEM\\CurrentControlSet\\Services\\pvscsi\\Parameters\\Device",
+                            L"DriverParameter", info->driver_params, sizeof info->driver_params);
+            }
         }
       snprintf (info->bus, sizeof info->bus, "%s", info->driver);
     }
