@@ -668,6 +668,9 @@ check_command (dm_cli_options *o, char *why, size_t ws)
         return dm_why (why, ws, _ ("--compare-with and --destroy-data-on do not go together"));
       if (o->compare_with && o->start_at)
         return dm_why (why, ws, _ ("--start-at and --compare-with do not go together"));
+      /* --start-at plans each test from a warm-up of known length. */
+      if (o->start_at && o->settings.warmup_steady)
+        return dm_why (why, ws, _ ("--start-at and --warmup steady do not go together"));
       if (o->samples && o->format != DM_FORMAT_CSV)
         return dm_why (why, ws, _ ("--samples goes with --format csv (JSON carries the samples)"));
       if (o->samples && o->compare_with)
