@@ -354,7 +354,7 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
       if (v->choice >= 0)
         {
           if (dm_steady_parse (t, s, inner, sizeof inner) < 0)
-            return dm_why (why, ws, _ ("--warmup: %s"), inner);
+            return dm_why (why, ws, _ ("--%s: %s"), "warmup", inner);
         }
       else
         {
@@ -670,7 +670,8 @@ check_command (dm_cli_options *o, char *why, size_t ws)
         return dm_why (why, ws, _ ("--start-at and --compare-with do not go together"));
       /* --start-at plans each test from a warm-up of known length. */
       if (o->start_at && o->settings.warmup_steady)
-        return dm_why (why, ws, _ ("--start-at and --warmup steady do not go together"));
+        return dm_why (why, ws, _ ("--%s: %s"), "start-at",
+                       "does not go with --warmup steady");
       if (o->samples && o->format != DM_FORMAT_CSV)
         return dm_why (why, ws, _ ("--samples goes with --format csv (JSON carries the samples)"));
       if (o->samples && o->compare_with)
