@@ -130,6 +130,24 @@ dm_opt_check (const dm_opt *o, dm_opt_value *v, char *why, size_t ws)
         }
       return 0;
     case DM_OPT_SECONDS:
+      /* A word of choices, alone or with ":more" that the setter reads
+       * (--warmup steady:10:60); the duration is then none. */
+      if (o->choices)
+        {
+          const char *colon = strchr (t, ':');
+          size_t n = colon ? (size_t) (colon - t) : strlen (t);
+          char word[32];
+          if (n < sizeof word)
+            {
+              memcpy (word, t, n);
+              word[n] = '\0';
+              if ((v->choice = choice_index (o->choices, word)) >= 0)
+                {
+                  v->seconds = -1;
+                  return 0;
+                }
+            }
+        }
       err = dm_duration_parse (t, &v->seconds, inner, sizeof inner);
       /* Decimal input such as 0.1 may land a hair off the bound. */
       if (!err && o->max > 0 && !(v->seconds >= o->min - 1e-9 && v->seconds <= o->max + 1e-9))

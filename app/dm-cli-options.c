@@ -51,7 +51,7 @@ parse_tests (const char *list, dm_cli_options *o, char *why, size_t why_size)
 
 typedef enum {
   OPT_PROFILE, OPT_NVME, OPT_MIX, OPT_MIX_READ, OPT_MODES, OPT_TESTS, OPT_COUNT, OPT_SIZE,
-  OPT_DURATION, OPT_INTERVAL, OPT_WARMUP, OPT_DATA, OPT_BACKEND, OPT_BUFFERED,
+  OPT_DURATION, OPT_INTERVAL, OPT_WARMUP, OPT_PRECONDITION, OPT_DATA, OPT_BACKEND, OPT_BUFFERED,
   OPT_WRITE_THROUGH, OPT_DESTROY, OPT_FORMAT, OPT_OUTPUT, OPT_COMMENT, OPT_TAG, OPT_QUIET,
   OPT_LIST_TARGETS, OPT_ALL_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH, OPT_NO_HISTORY,
   OPT_THRESHOLD, OPT_LATENCY, OPT_START_AT, OPT_SAMPLE, OPT_SAMPLES,
@@ -181,9 +181,15 @@ static const dm_opt table[] = {
   { .name = "interval", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0, .max = 3600,
     .commands = SWEEP, .id = OPT_INTERVAL, .group = N_ ("Settings"),
     .help = N_ ("pause between combinations"), .def = "0" },
-  { .name = "warmup", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0, .max = 3600,
-    .commands = RUN, .id = OPT_WARMUP, .group = N_ ("Settings"),
-    .help = N_ ("unscored run before each test"), .def = "5" },
+  { .name = "warmup", .kind = DM_OPT_SECONDS, .arg = "SEC|steady[:MARGIN[:LIMIT]]", .min = 0,
+    .max = 3600, .choices = "steady", .commands = RUN, .id = OPT_WARMUP, .group = N_ ("Settings"),
+    .help = N_ ("unscored run before each test; steady: until the last 5 s of 0.5 s samples lie "
+            "within MARGIN percent of their mean (default 10), at most LIMIT seconds (default 60)"),
+    .def = "5" },
+  { .name = "precondition", .kind = DM_OPT_UINT, .arg = "N", .min = 0, .max = DM_PRECONDITION_MAX,
+    .commands = RUN, .id = OPT_PRECONDITION, .group = N_ ("Settings"),
+    .help = N_ ("write the whole test file N times, sequentially, before the first test, so that "
+            "an SSD or a thin disk is measured in its steady state"), .def = "0" },
   { .name = "warmup", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0, .max = 3600,
     .commands = SWEEP, .id = OPT_WARMUP, .group = N_ ("Settings"),
     .help = N_ ("unscored run before each combination"), .def = "2" },
@@ -348,7 +354,19 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
     case OPT_SIZE: s->test_size = v->size; break;
     case OPT_DURATION: s->measure_s = v->seconds; break;
     case OPT_INTERVAL: s->interval_s = v->seconds; break;
-    case OPT_WARMUP: s->warmup_s = v->seconds; break;
+    case OPT_WARMUP:
+      if (v->choice >= 0)
+        {
+          if (dm_steady_parse (t, s, inner, sizeof inner) < 0)
+            return dm_why (why, ws, _ ("--%s: %s"), "warmup", inner);
+        }
+      else
+        {
+          s->warmup_s = v->seconds;
+          s->warmup_steady = false;
+        }
+      break;
+    case OPT_PRECONDITION: s->precondition = v->u; break;
     case OPT_DATA:
       if (dm_data_parse (t, &s->data) < 0)
         return dm_why (why, ws, _ ("--data: '%s' is not random or zeros"), t);
@@ -668,6 +686,10 @@ check_command (dm_cli_options *o, char *why, size_t ws)
         return dm_why (why, ws, _ ("--compare-with and --destroy-data-on do not go together"));
       if (o->compare_with && o->start_at)
         return dm_why (why, ws, _ ("--start-at and --compare-with do not go together"));
+      /* --start-at plans each test from a warm-up of known length. */
+      if (o->start_at && o->settings.warmup_steady)
+        return dm_why (why, ws, _ ("--%s: %s"), "start-at",
+                       "does not go with --warmup steady");
       if (o->samples && o->format != DM_FORMAT_CSV)
         return dm_why (why, ws, _ ("--samples goes with --format csv (JSON carries the samples)"));
       if (o->samples && o->compare_with)

@@ -37,6 +37,11 @@ progress_line (const dm_cli_job *c, const dm_progress *p, char *line, size_t siz
     case DM_PHASE_PREPARE:
       snprintf (line, size, _ ("Preparing test file %3.0f%%"), p->fraction * 100);
       return true;
+    case DM_PHASE_PRECONDITION:
+      /* Not yet in the catalogues: the lead merges them. */
+      snprintf (line, size, "Preconditioning, pass %u/%u          %3.0f%%  %d:%02d left",
+                p->run, p->count, p->fraction * 100, left / 60, left % 60);
+      return true;
     case DM_PHASE_WARMUP:
       snprintf (line, size, _ ("%-14s %-5s  warm-up           %3.0f%%  %d:%02d left"),
                 name, dm_mode_title (p->result->mode), p->fraction * 100, left / 60, left % 60);

@@ -333,6 +333,19 @@ write_members (const dm_report *r, dm_buf *b)
   num (&j, "measure_s", s->measure_s);
   num (&j, "interval_s", s->interval_s);
   num (&j, "warmup_s", s->warmup_s);
+  /* Written only when asked, so that reports of runs without them read
+   * as they always did. */
+  if (s->warmup_steady)
+    {
+      open_ (&j, "warmup_steady", "{");
+      num (&j, "margin_percent", s->steady_margin);
+      num (&j, "limit_s", s->steady_limit_s);
+      num (&j, "window_s", DM_STEADY_WINDOW_S);
+      num (&j, "sample_s", DM_STEADY_SAMPLE_S);
+      close_ (&j, "}");
+    }
+  if (s->precondition)
+    u64 (&j, "precondition", s->precondition);
   str (&j, "data", dm_data_name (s->data));
   u64 (&j, "mix_read_percent", s->mix_read_percent);
   boolean (&j, "buffered", s->buffered);
@@ -344,6 +357,11 @@ write_members (const dm_report *r, dm_buf *b)
    * own counters: filling the file, unscored I/O, measured I/O. */
   open_ (&j, "io_totals", "{");
   u64 (&j, "prepare_bytes", r->prepare_bytes);
+  if (s->precondition)
+    {
+      u64 (&j, "precondition_bytes", r->precondition_bytes);
+      num (&j, "precondition_s", r->precondition_s);
+    }
   u64 (&j, "warmup_bytes", r->warmup_bytes);
   u64 (&j, "measured_bytes", r->measured_bytes);
   close_ (&j, "}");
@@ -373,6 +391,15 @@ write_members (const dm_report *r, dm_buf *b)
       u64 (&j, "queue_depth", res->spec.queue_depth);
       u64 (&j, "threads", res->spec.threads);
       u64 (&j, "read_percent", res->read_percent);
+      if (s->warmup_steady)
+        {
+          /* How the steady warm-up ended: settled, or at its limit. */
+          open_ (&j, "warmup", "{");
+          num (&j, "took_s", res->warmup_took_s);
+          boolean (&j, "settled", res->warmup_settled);
+          num (&j, "spread_percent", res->warmup_spread);
+          close_ (&j, "}");
+        }
       if (res->shaped)
         {
           /* The workload in its canonical form, which reads back as it

@@ -331,6 +331,13 @@ load_result (loader *l, const dm_json *o, dm_result *res, unsigned index, unsign
   res->read_percent = dm_json_get (o, "read_percent")
                       ? (unsigned) number (l, o, "read_percent", 100)
                       : res->mode == DM_MODE_READ ? 100 : res->mode == DM_MODE_WRITE ? 0 : mix_share;
+  const dm_json *warm = dm_json_get (o, "warmup");
+  if (warm && warm->type == DM_JSON_OBJECT)
+    {
+      res->warmup_took_s = number (l, warm, "took_s", 86400);
+      res->warmup_settled = dm_json_get_bool (warm, "settled", false);
+      res->warmup_spread = number (l, warm, "spread_percent", 1e9);
+    }
   /* A workload row: its canonical form, which must agree with the test
    * name and read share written beside it. */
   const dm_json *wl = dm_json_get (o, "workload");
@@ -487,9 +494,19 @@ dm_report_load_json (dm_report *out, const char *text, size_t len, char *why, si
       r.settings.mix_read_percent = (unsigned) number (&l, se, "mix_read_percent", 100);
       r.settings.buffered = dm_json_get_bool (se, "buffered", false);
       r.settings.write_through = dm_json_get_bool (se, "write_through", false);
+      const dm_json *st = dm_json_get (se, "warmup_steady");
+      if (st && st->type == DM_JSON_OBJECT)
+        {
+          r.settings.warmup_steady = true;
+          r.settings.steady_margin = number (&l, st, "margin_percent", 100);
+          r.settings.steady_limit_s = number (&l, st, "limit_s", 86400);
+        }
+      r.settings.precondition = (unsigned) number (&l, se, "precondition", DM_PRECONDITION_MAX);
     }
   const dm_json *io = dm_json_get (root, "io_totals");
   r.prepare_bytes = (uint64_t) number (&l, io, "prepare_bytes", 1e19);
+  r.precondition_bytes = (uint64_t) number (&l, io, "precondition_bytes", 1e19);
+  r.precondition_s = number (&l, io, "precondition_s", 1e9);
   r.warmup_bytes = (uint64_t) number (&l, io, "warmup_bytes", 1e19);
   r.measured_bytes = (uint64_t) number (&l, io, "measured_bytes", 1e19);
   if (l.failed)

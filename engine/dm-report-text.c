@@ -290,6 +290,52 @@ tags_line (dm_buf *b, const dm_report *r)
     dm_buf_add (b, "\n");
 }
 
+/* Under Time: the precondition passes and, for a steady warm-up, how
+ * each test's ended. Nothing for a run that asked for neither. */
+static void
+warm_lines (dm_buf *b, const dm_report *r)
+{
+  const dm_settings *s = &r->settings;
+  char size[32];
+  if (s->precondition)
+    {
+      dm_size_format (r->precondition_bytes, size, sizeof size);
+      dm_buf_printf (b, "   Prec: %u pass%s of the whole file, %s written in ", s->precondition,
+                     s->precondition == 1 ? "" : "es", size);
+      add_num (b, "%.1f", r->precondition_s);
+      dm_buf_add (b, " sec\n");
+    }
+  if (!s->warmup_steady)
+    return;
+  dm_buf_add (b, "   Warm: steady, samples of ");
+  add_num (b, "%g", DM_STEADY_SAMPLE_S);
+  dm_buf_add (b, " sec within ");
+  add_num (b, "%g", s->steady_margin);
+  dm_buf_add (b, "% of their mean over ");
+  add_num (b, "%g", DM_STEADY_WINDOW_S);
+  dm_buf_add (b, " sec, at most ");
+  add_num (b, "%g", s->steady_limit_s);
+  dm_buf_add (b, " sec\n");
+  for (unsigned i = 0; i < r->n_results; i++)
+    {
+      const dm_result *res = &r->results[i];
+      char name[32];
+      if (res->status == DM_STATUS_PENDING)
+        continue;
+      dm_spec_name (&res->spec, name, sizeof name);
+      dm_buf_add (b, "         ");
+      dm_text_add_shown (b, res->shaped ? res->workload.name : name);
+      if (!res->shaped)
+        dm_buf_printf (b, " %s", dm_mode_title (res->mode));
+      dm_buf_add (b, ": ");
+      dm_buf_add (b, res->warmup_settled ? "settled after " : "NOT SETTLED within ");
+      add_num (b, "%.1f", res->warmup_took_s);
+      dm_buf_add (b, " sec (spread ");
+      add_num (b, "%.1f", res->warmup_spread);
+      dm_buf_add (b, "%)\n");
+    }
+}
+
 void
 dm_report_write_text (const dm_report *r, dm_buf *b)
 {
@@ -373,6 +419,7 @@ dm_report_write_text (const dm_report *r, dm_buf *b)
   dm_buf_add (b, " sec / Interval ");
   add_num (b, "%g", s->interval_s);
   dm_buf_add (b, " sec\n");
+  warm_lines (b, r);
   dm_format_local_time (r->started, date, sizeof date);
   dm_buf_printf (b, "   Date: %s\n", date);
   dm_buf_add (b, "     OS: ");

@@ -86,6 +86,12 @@ typedef struct dm_result {
   bool        shaped;
   dm_workload workload;
   uint64_t    flushes;     /* flushes completed in the measured runs (sync=flush:N) */
+  /* The warm-up as it ran: its length, and for a steady one whether its
+   * last window settled within the margin (false: it ran to the limit)
+   * and how far that window's samples lay from their mean, in percent. */
+  double      warmup_took_s;
+  bool        warmup_settled;
+  double      warmup_spread;
   dm_status status;
   char      error[160];    /* why it failed, if it did */
 
@@ -150,6 +156,8 @@ typedef struct dm_report {
   dm_target_info target;
   dm_system_info system;
   uint64_t       prepare_bytes;  /* written to fill the test file */
+  uint64_t       precondition_bytes; /* written by settings.precondition passes */
+  double         precondition_s;     /* and the time they took */
   uint64_t       warmup_bytes;   /* moved by unscored warm-up runs */
   uint64_t       measured_bytes; /* moved by measured runs, = sum of runs[].bytes */
   /* The only memory a report owns. A pointer added here, or to dm_result,

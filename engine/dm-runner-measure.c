@@ -201,6 +201,61 @@ summarize (dm_result *res, const dm_histogram *rd, const dm_histogram *wr,
   res->cpu_us_per_io = ios ? (double) cpu_ns / 1000 / (double) ios : 0;
 }
 
+/* A steady warm-up's samples: the rate of each DM_STEADY_SAMPLE_S, kept
+ * for the last DM_STEADY_WINDOW_S. Bytes per second is the figure: for
+ * the plain tests' one block size it is IOPS times the block, and for a
+ * workload row of many sizes it is the one that weighs them as the device
+ * must. */
+#define STEADY_N 10 /* DM_STEADY_WINDOW_S / DM_STEADY_SAMPLE_S */
+
+_Static_assert (STEADY_N * DM_STEADY_SAMPLE_S == DM_STEADY_WINDOW_S, "the window's samples");
+
+typedef struct steady_state {
+  double   rate[STEADY_N];
+  unsigned n;          /* samples taken, all time */
+  uint64_t last_bytes;
+  uint64_t last_ns;
+  uint64_t next_ns;    /* when the next sample closes */
+  double   spread;     /* the last full window's largest distance from its mean, % of it */
+} steady_state;
+
+/* Takes the sample that closed at now; true when the last window's
+ * samples all lie within margin percent of their mean, as fio's
+ * steadystate deviation check asks ("iops:10%"): a trend or a wobble
+ * larger than the margin both keep it warming up. A window of no I/O at
+ * all is not steady, it is a stall. */
+static bool
+steady_sample (steady_state *st, const worker *workers, unsigned T, uint64_t now, double margin)
+{
+  uint64_t bytes = 0;
+  for (unsigned i = 0; i < T; i++)
+    bytes += atomic_load_explicit (&workers[i].warm_bytes, memory_order_relaxed);
+  double dt = (double) (now - st->last_ns) / NS_PER_S;
+  st->rate[st->n++ % STEADY_N] = dt > 0 ? (double) (bytes - st->last_bytes) / dt : 0;
+  st->last_bytes = bytes;
+  st->last_ns = now;
+  /* The next sample closes a step after this one was meant to, so that
+   * a late look does not stretch the window. */
+  uint64_t step = (uint64_t) (DM_STEADY_SAMPLE_S * NS_PER_S);
+  do
+    st->next_ns += step;
+  while (st->next_ns <= now);
+  if (st->n < STEADY_N)
+    return false;
+  double mean = 0, far = 0;
+  for (unsigned k = 0; k < STEADY_N; k++)
+    mean += st->rate[k] / STEADY_N;
+  if (!(mean > 0))
+    {
+      st->spread = 100;
+      return false;
+    }
+  for (unsigned k = 0; k < STEADY_N; k++)
+    far = fmax (far, fabs (st->rate[k] - mean));
+  st->spread = far / mean * 100;
+  return st->spread <= margin;
+}
+
 int
 _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists)
 {
@@ -211,7 +266,10 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
   uint64_t file_size = r->tf.size;
   uint64_t region = (file_size / T) / spec->block_size * spec->block_size;
   uint64_t window_ns = (uint64_t) (s->measure_s * NS_PER_S);
-  uint64_t warmup_ns = (uint64_t) (s->warmup_s * NS_PER_S);
+  /* A steady warm-up may last up to its limit: the estimates count that. */
+  bool steady = s->warmup_steady;
+  double warm_s = steady ? s->steady_limit_s : s->warmup_s;
+  uint64_t warmup_ns = (uint64_t) (warm_s * NS_PER_S);
   atomic_int ready, go;
   int err = 0;
 
@@ -248,6 +306,7 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
       else
         w->n_blocks = file_size / spec->block_size;
       w->read_percent = res->read_percent;
+      w->steady = steady;
       w->stamp = s->data == DM_DATA_RANDOM;
       dm_rng_seed (&w->rng, dm_clock_ns () * 31 + i);
       w->ready = &ready;
@@ -311,6 +370,19 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
 
   uint64_t t0 = dm_clock_ns ();
   uint64_t measure = t0 + warmup_ns, end = measure + count * window_ns;
+  steady_state st = { 0 };
+  res->warmup_took_s = warm_s;
+  res->warmup_settled = false;
+  res->warmup_spread = 0;
+  if (steady)
+    {
+      /* Until the warm-up settles nobody knows when measuring starts. */
+      measure = end = STEADY_FAR;
+      atomic_store (&r->steady_measure, measure);
+      atomic_store (&r->steady_end, end);
+      st.next_ns = t0 + (uint64_t) (DM_STEADY_SAMPLE_S * NS_PER_S);
+      st.last_ns = t0;
+    }
   for (unsigned i = 0; i < started; i++)
     {
       workers[i].measure_ns = measure;
@@ -327,6 +399,24 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
   while (!err && (now = dm_clock_ns ()) < end && !_dm_runner_cancelled (r)
          && !all_stopped (workers, started))
     {
+      if (steady && measure == STEADY_FAR && now >= st.next_ns)
+        {
+          bool settled = steady_sample (&st, workers, started, now, s->steady_margin);
+          if (settled || now - t0 >= warmup_ns)
+            {
+              /* Measuring starts now, for every worker at once: the
+               * start first, then the end they read first. */
+              measure = now;
+              end = measure + count * window_ns;
+              atomic_store_explicit (&r->steady_measure, measure, memory_order_relaxed);
+              atomic_store_explicit (&r->steady_end, end, memory_order_release);
+              res->warmup_took_s = (double) (now - t0) / NS_PER_S;
+              res->warmup_settled = settled;
+              res->warmup_spread = st.spread;
+              r->job_total -= warm_s - res->warmup_took_s;
+              warm_s = res->warmup_took_s;
+            }
+        }
       if (!measuring && now >= measure)
         {
           cpu0 = dm_process_cpu_ns ();
@@ -348,19 +438,20 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
             }
           summarize (res, res->hist_read, res->hist_write, 0, 0, rep->system.logical_cpus);
         }
-      uint64_t next = now < measure ? measure : measure + (closed + 1) * window_ns + 6000000;
+      uint64_t next = now < measure ? (steady && st.next_ns < measure ? st.next_ns : measure)
+                                    : measure + (closed + 1) * window_ns + 6000000;
       uint64_t nap = next > now ? next - now : 1000000;
       dm_sleep_ns (nap < REAP_TIMEOUT ? nap : REAP_TIMEOUT);
       now = dm_clock_ns ();
       if (now < measure)
         _dm_runner_progress (r, DM_PHASE_WARMUP, 0,
-                             warmup_ns ? (double) (now - t0) / (double) warmup_ns : 1,
-                             s->warmup_s);
+                             warmup_ns ? fmin (1.0, (double) (now - t0) / (double) warmup_ns) : 1,
+                             warm_s);
       else
         {
           /* The time left ticks through the test; the figure is the last
            * sample that closed (5 ms ago or more, as for windows). */
-          double test_s = s->warmup_s + count * s->measure_s;
+          double test_s = warm_s + count * s->measure_s;
           uint64_t into = now - measure;
           unsigned samples_closed = (unsigned) (into > 5000000 ? (into - 5000000) / r->sample_ns : 0);
           if (samples_closed > r->n_samples)
@@ -375,7 +466,7 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
           _dm_runner_progress (
             r, DM_PHASE_MEASURE,
             (unsigned) fmin (count, (double) (now - measure) / window_ns + 1),
-            test_s > 0 ? fmin (1.0, (s->warmup_s + (double) into / NS_PER_S) / test_s) : 1,
+            test_s > 0 ? fmin (1.0, (warm_s + (double) into / NS_PER_S) / test_s) : 1,
             test_s);
         }
     }
@@ -463,7 +554,7 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
              now >= end ? count * s->measure_s : fmax (measured_s, (double) (now - measure) / NS_PER_S),
              rep->system.logical_cpus);
   res->flushes = flushes;
-  r->job_done += s->warmup_s + count * s->measure_s;
+  r->job_done += warm_s + count * s->measure_s;
   memset (&res->device, 0, sizeof res->device);
   if (dev_ok)
     {
@@ -494,7 +585,7 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
   uint64_t total_ios = 0;
   for (unsigned k = 0; k < res->n_runs; k++)
     total_ios += res->runs[k].ios;
-  if (res->n_runs && total_ios == 0 && s->warmup_s + res->n_runs * s->measure_s >= 1.0)
+  if (res->n_runs && total_ios == 0 && warm_s + res->n_runs * s->measure_s >= 1.0)
     {
       snprintf (res->error, sizeof res->error,
                 "no I/O completed in %g s; the device does not answer",

@@ -62,7 +62,15 @@ struct dm_runner {
   bool              pass_fill;
   dm_sample         live;       /* the last closed sample, for progress */
   dm_workload_sampler sampler;  /* the workload row being run: built before its workers start */
+  /* A steady warm-up: where measuring starts and ends, set by the runner
+   * once the warm-up settles or reaches its limit; far in the future
+   * until then. The workers read them once per batch, end first. */
+  atomic_ullong     steady_measure;
+  atomic_ullong     steady_end;
 };
+
+/* Where a steady warm-up's measuring begins before the runner knows. */
+#define STEADY_FAR (UINT64_MAX / 4)
 
 /* One sample of one worker (and one direction for Mix): counted like a
  * window, once per batch, plus a coarse latency histogram for its p99
@@ -107,7 +115,10 @@ typedef struct worker {
   uint64_t         file_size;
   uint64_t         seq_next;     /* where a sequential I/O continues: the last one's end */
   unsigned         flush_every;  /* writes between flushes; 0: none */
-  unsigned         writes_since_flush;
+  unsigned         writes_since_flush; /* flush_every of them: a barrier, nothing more is sent */
+  bool             flush_out;    /* the barrier's flush is in flight */
+  dm_io          **parked;       /* slots held at the barrier until the flush is done */
+  unsigned         n_parked;
   uint64_t         flushes;      /* completed in the measured windows */
   unsigned         compress_percent, dedupe_percent;
   bool             reducible;
@@ -130,6 +141,9 @@ typedef struct worker {
   uint64_t         window_ns;
   unsigned         n_windows;
   uint64_t         end_ns;       /* end of the last window */
+  bool             steady;       /* both come from the runner's steady_* once it knows */
+  atomic_ullong    warm_bytes;   /* a steady warm-up's bytes and I/Os so far, per batch */
+  atomic_ullong    warm_ios;
 
   /* One pass: I/Os still to issue; 0 and passed once the share is done. */
   bool             pass;

@@ -70,20 +70,17 @@ reducible_block (dm_rng *rng, char *p, unsigned compress_percent)
 }
 
 /* The next I/O of a workload row: a size from the alias table, an offset
- * that is random (from the distribution) or continues the last I/O, a
- * flush every N writes, and data made as the row asks. */
-static inline void
+ * that is random (from the distribution) or continues the last I/O, and
+ * data made as the row asks. After every N writes of sync=flush:N it
+ * makes none and returns false: the slot waits at the barrier, as fio's
+ * fsync=N waits for its queue to drain, until the flush that follows the
+ * N writes' completions is done. */
+static inline bool
 next_io_shaped (worker *w, dm_io *io)
 {
   const dm_workload_sampler *s = w->sampler;
   if (w->flush_every && w->writes_since_flush >= w->flush_every)
-    {
-      w->writes_since_flush = 0;
-      io->write = DM_IO_FLUSH;
-      io->offset = 0;
-      io->len = 0;
-      return;
-    }
+    return false;
   uint32_t len = s->n_sizes > 1 ? dm_workload_draw_size (s, &w->rng) : s->size_value[0];
   uint64_t off;
   if (w->random_percent == 100
@@ -105,7 +102,7 @@ next_io_shaped (worker *w, dm_io *io)
   else
     io->write = dm_rng_below (&w->rng, 100) >= w->read_percent;
   if (!io->write)
-    return;
+    return true;
   w->writes_since_flush++;
   if (w->reducible)
     {
@@ -122,6 +119,24 @@ next_io_shaped (worker *w, dm_io *io)
       for (uint32_t o = 0; o < len; o += 512)
         *(uint64_t *) ((char *) io->buf + o) = tag + o;
     }
+  return true;
+}
+
+/* The barrier's flush: once the N writes before it have all completed
+ * (nothing in flight), one parked slot carries it, alone. */
+static inline bool
+at_barrier (const worker *w)
+{
+  return w->flush_every && w->writes_since_flush >= w->flush_every;
+}
+
+static inline void
+make_flush (dm_io *io, uint64_t t)
+{
+  io->write = DM_IO_FLUSH;
+  io->offset = 0;
+  io->len = 0;
+  io->t_submit = t;
 }
 
 static void
@@ -191,14 +206,13 @@ send_due (worker *w, const dm_backend *be, dm_queue *q, dm_io **idle, unsigned *
   while (*n_idle && !*stopping && w->next_due <= (double) now)
     {
       dm_io *io = idle[--*n_idle];
-      next_io_shaped (w, io);
-      if (io->write == DM_IO_FLUSH)
-        io->t_submit = now;
-      else
+      if (!next_io_shaped (w, io))
         {
-          io->t_submit = (uint64_t) w->next_due;
-          w->next_due += w->rate_bytes ? w->interval_ns * io->len : w->interval_ns;
+          ++*n_idle;
+          break;
         }
+      io->t_submit = (uint64_t) w->next_due;
+      w->next_due += w->rate_bytes ? w->interval_ns * io->len : w->interval_ns;
       if (!send (w, be, q, io, now, stopping, stop_at))
         break;
       ++*inflight;
@@ -218,6 +232,8 @@ worker_loop (worker *w, bool shaped)
   dm_io **ios = calloc (depth, sizeof *ios);
   dm_io **done = calloc (depth, sizeof *done);
   dm_io **idle = shaped && w->rated ? calloc (depth, sizeof *idle) : NULL;
+  w->parked = shaped && w->flush_every ? calloc (depth, sizeof *w->parked) : NULL;
+  w->n_parked = 0;
   unsigned n_idle = 0;
   dm_queue *q = NULL;
   int err;
@@ -239,6 +255,7 @@ worker_loop (worker *w, bool shaped)
         }
     }
   if (!bufs || !ios || !done || (shaped && w->rated && !idle)
+      || (shaped && w->flush_every && !w->parked)
       || (shaped && w->reducible && w->dedupe_percent && !w->dup_pool))
     worker_fail (w, -ENOMEM, "allocating I/O buffers");
   else if (!w->error)
@@ -287,10 +304,13 @@ worker_loop (worker *w, bool shaped)
   else
     for (unsigned i = 0; i < depth && !stopping && !w->passed; i++)
       {
-        if (shaped)
-          next_io_shaped (w, ios[i]);
-        else
+        if (!shaped)
           next_io (w, ios[i]);
+        else if (!next_io_shaped (w, ios[i]))
+          {
+            w->parked[w->n_parked++] = ios[i];
+            continue;
+          }
         ios[i]->t_submit = t;
         inflight += send (w, be, q, ios[i], t, &stopping, &stop_at);
       }
@@ -319,6 +339,13 @@ worker_loop (worker *w, bool shaped)
       else
         n = be->reap (q, done, depth, REAP_TIMEOUT);
       t = dm_clock_ns ();
+      /* A steady warm-up ends when the runner says: the end is read
+       * first, so a new end always comes with its new start. */
+      if (w->steady)
+        {
+          w->end_ns = deadline = atomic_load_explicit (&r->steady_end, memory_order_acquire);
+          w->measure_ns = atomic_load_explicit (&r->steady_measure, memory_order_relaxed);
+        }
       if (n < 0)
         {
           worker_fail (w, n, "waiting for I/O");
@@ -397,6 +424,8 @@ worker_loop (worker *w, bool shaped)
             {
               if (win)
                 w->flushes++;
+              w->writes_since_flush = 0;
+              w->flush_out = false;
             }
           else if (win)
             {
@@ -416,9 +445,14 @@ worker_loop (worker *w, bool shaped)
               slot[d].buckets[(b < SAMPLE_TOP ? b : SAMPLE_TOP) >> SAMPLE_SHIFT]++;
             }
           else
-            w->unscored += shaped ? (uint64_t) ((char *) io->buf - (char *) bufs
-                                                - (size_t) io->slot * buf_size) + io->len
-                                  : w->block;
+            {
+              uint64_t moved = shaped ? (uint64_t) ((char *) io->buf - (char *) bufs
+                                                    - (size_t) io->slot * buf_size) + io->len
+                                      : w->block;
+              w->unscored += moved;
+              batch_bytes += moved;
+              batch_ios++;
+            }
           /* One pass: a share moved is the end of this thread's test. */
           if (!stopping && w->passed)
             {
@@ -434,13 +468,33 @@ worker_loop (worker *w, bool shaped)
                 idle[n_idle++] = io;
               else
                 {
-                  if (shaped)
-                    next_io_shaped (w, io);
-                  else
+                  if (!shaped)
                     next_io (w, io);
+                  else if (!next_io_shaped (w, io))
+                    {
+                      w->parked[w->n_parked++] = io;
+                      continue;
+                    }
                   done[n_next++] = io;
                 }
             }
+        }
+      /* The barrier's flush is done: the parked slots go out again, up
+       * to the next barrier. */
+      if (shaped && w->n_parked && !at_barrier (w) && !stopping)
+        while (w->n_parked)
+          {
+            dm_io *io = w->parked[w->n_parked - 1];
+            if (!next_io_shaped (w, io))
+              break;
+            w->n_parked--;
+            done[n_next++] = io;
+          }
+      /* A steady warm-up's rate, for the runner to judge. */
+      if (w->steady && !win && batch_ios)
+        {
+          window_add (&w->warm_bytes, batch_bytes);
+          window_add (&w->warm_ios, batch_ios);
         }
       if (win && batch_ios)
         {
@@ -492,6 +546,19 @@ worker_loop (worker *w, bool shaped)
         }
       if (shaped && w->rated && n_idle && !stopping)
         send_due (w, be, q, idle, &n_idle, &inflight, dm_clock_ns (), &stopping, &stop_at);
+      /* The N writes before the barrier are all done: the flush goes out
+       * alone, and nothing else until it is done. */
+      if (shaped && at_barrier (w) && !w->flush_out && !inflight && !stopping)
+        {
+          dm_io *io = w->rated && n_idle ? idle[--n_idle]
+                      : w->n_parked ? w->parked[--w->n_parked] : NULL;
+          if (io)
+            {
+              make_flush (io, dm_clock_ns ());
+              w->flush_out = true;
+              inflight += send (w, be, q, io, io->t_submit, &stopping, &stop_at);
+            }
+        }
       /* After a cancel, I/O still queued on a slow device may take seconds;
        * the run is over, so do not wait for it past the drain budget. */
       if (stopping && _dm_runner_cancelled (r) && t - stop_at > DRAIN_TIMEOUT)
@@ -506,6 +573,8 @@ out:
   free (ios);
   free (done);
   free (idle);
+  free (w->parked);
+  w->parked = NULL;
   free (w->dup_pool);
   w->dup_pool = NULL;
   atomic_store (&w->stopped, true);

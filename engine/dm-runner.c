@@ -179,6 +179,165 @@ fill_progress (void *user, double fraction)
   _dm_runner_progress (r, DM_PHASE_PREPARE, 0, fraction, 0);
 }
 
+/* The precondition's writes: whole MiB, sequential, this many in flight
+ * from one thread, enough to keep an SSD's channels or a thin disk's
+ * allocator busy (SNIA's PTS and HCIBench write so before they measure). */
+#define PRECOND_BLOCK (1u << 20)
+#define PRECOND_DEPTH 16u
+
+static void
+precondition_progress (dm_runner *r, unsigned pass, double fraction, double left)
+{
+  if (!r->progress)
+    return;
+  dm_progress p = { 0 };
+  p.phase = DM_PHASE_PRECONDITION;
+  p.result_index = -1;
+  p.run = pass;
+  p.count = r->report->settings.precondition;
+  p.fraction = fraction;
+  p.seconds_left = left + r->job_total;
+  r->progress (r->user, &p);
+}
+
+/* Writes the whole test file settings.precondition times, front to back,
+ * with the data the tests write (random, a new word in every sector of
+ * every write; or zeros), then flushes it. A cancel stops it within a
+ * reap's wait and the drain's. */
+static int
+precondition (dm_runner *r)
+{
+  dm_report *rep = r->report;
+  unsigned passes = rep->settings.precondition;
+  uint64_t size = r->tf.size / PRECOND_BLOCK * PRECOND_BLOCK;
+  uint64_t total = size * passes, issued = 0, done_bytes = 0;
+  unsigned depth = PRECOND_DEPTH, inflight = 0;
+  bool random = rep->settings.data == DM_DATA_RANDOM;
+  void *bufs = dm_alloc_io ((size_t) depth * PRECOND_BLOCK);
+  dm_io *ios[PRECOND_DEPTH], *done[PRECOND_DEPTH];
+  dm_queue *q = NULL;
+  dm_rng rng;
+  uint64_t stamp = 0, t0 = dm_clock_ns (), stop_at = 0, last_progress = 0;
+  int err = 0;
+
+  if (!bufs)
+    return set_error (rep, -ENOMEM, "out of memory for the precondition's buffers");
+  dm_rng_seed (&rng, t0 * 0x9e3779b97f4a7c15ull);
+  if (random)
+    dm_rng_fill (&rng, bufs, (size_t) depth * PRECOND_BLOCK);
+  else
+    memset (bufs, 0, (size_t) depth * PRECOND_BLOCK);
+  dm_queue_params params = { r->tf.file, depth, bufs, PRECOND_BLOCK, false };
+  err = r->backend->open (&params, &q, ios);
+  if (err < 0)
+    {
+      dm_free_io (bufs, (size_t) depth * PRECOND_BLOCK);
+      return set_error (rep, err, "preconditioning: cannot set up the I/O queue: %s",
+                        dm_strerror (err));
+    }
+  precondition_progress (r, 1, 0, 0);
+  unsigned idle = depth;
+  for (;;)
+    {
+      bool stop = err < 0 || _dm_runner_cancelled (r);
+      if (stop && !stop_at)
+        stop_at = dm_clock_ns ();
+      /* Every free slot takes the next MiB of the file, pass after pass. */
+      while (!stop && idle && issued < total)
+        {
+          dm_io *io = ios[--idle];
+          io->offset = issued % size;
+          io->len = PRECOND_BLOCK;
+          io->write = 1;
+          io->buf = (char *) bufs + (size_t) io->slot * PRECOND_BLOCK;
+          if (random)
+            {
+              uint64_t tag = ++stamp * 0x9e3779b97f4a7c15ull ^ rng.s[0];
+              for (uint32_t o = 0; o < PRECOND_BLOCK; o += 512)
+                *(uint64_t *) ((char *) io->buf + o) = tag + o;
+            }
+          io->t_submit = dm_clock_ns ();
+          int e = r->backend->prep (q, io);
+          if (e < 0)
+            {
+              err = set_error (rep, e, "preconditioning: submitting a write failed: %s",
+                               dm_strerror (e));
+              ios[idle++] = io;
+              break;
+            }
+          issued += PRECOND_BLOCK;
+          inflight++;
+        }
+      if (!inflight)
+        break;
+      if (stop && dm_clock_ns () - stop_at > DRAIN_TIMEOUT)
+        break;
+      int n = r->backend->reap (q, done, depth, REAP_TIMEOUT);
+      if (n < 0)
+        {
+          err = set_error (rep, n, "preconditioning: waiting for writes failed: %s",
+                           dm_strerror (n));
+          break;
+        }
+      for (int i = 0; i < n; i++)
+        {
+          dm_io *io = done[i];
+          inflight--;
+          if (io->res == -EAGAIN || io->res == -EINTR || (io->res > 0 && (uint32_t) io->res < io->len))
+            {
+              /* Sent again, the rest of it or the whole. */
+              if (io->res > 0)
+                {
+                  done_bytes += (uint32_t) io->res;
+                  io->offset += (uint32_t) io->res;
+                  io->buf = (char *) io->buf + io->res;
+                  io->len -= (uint32_t) io->res;
+                }
+              if (!stop && r->backend->prep (q, io) == 0)
+                {
+                  inflight++;
+                  continue;
+                }
+            }
+          else if (io->res != (int32_t) io->len && err >= 0)
+            {
+              char where[32];
+              dm_size_format (io->offset, where, sizeof where);
+              err = set_error (rep, io->res < 0 ? io->res : DM_E_SHORT,
+                               "preconditioning: a write failed at %s: %s", where,
+                               dm_strerror (io->res < 0 ? io->res : DM_E_SHORT));
+            }
+          else
+            done_bytes += io->len;
+          ios[idle++] = io;
+        }
+      uint64_t now = dm_clock_ns ();
+      if (now - last_progress > 100000000ull)
+        {
+          last_progress = now;
+          double el = (double) (now - t0) / NS_PER_S;
+          double left = done_bytes ? el * (double) (total - done_bytes) / (double) done_bytes : 0;
+          precondition_progress (r, (unsigned) (done_bytes / size) + (done_bytes < total),
+                                 (double) done_bytes / (double) total, left);
+        }
+    }
+  if (r->backend->close (q) == 0)
+    dm_free_io (bufs, (size_t) depth * PRECOND_BLOCK);
+  rep->precondition_bytes = done_bytes;
+  if (err >= 0 && _dm_runner_cancelled (r))
+    err = -ECANCELED;
+  /* The writes on the device, not in its cache, before the first test. */
+  if (err >= 0)
+    {
+      int e = dm_file_sync (r->tf.file);
+      if (e < 0)
+        err = set_error (rep, e, "preconditioning: flushing the test file failed: %s",
+                         dm_strerror (e));
+    }
+  rep->precondition_s = (double) (dm_clock_ns () - t0) / NS_PER_S;
+  return err;
+}
+
 static int
 check_fits (dm_runner *r, const dm_result *res)
 {
@@ -213,6 +372,8 @@ dm_runner_prepare (dm_runner *r)
   rep->started = dm_wall_time ();
   rep->cached = s->buffered;
   rep->prepare_bytes = rep->warmup_bytes = rep->measured_bytes = 0;
+  rep->precondition_bytes = 0;
+  rep->precondition_s = 0;
   r->ran_any = false;
   dm_system_info_get (&rep->system);
 
@@ -231,7 +392,7 @@ dm_runner_prepare (dm_runner *r)
       {
         dm_result *res = &rep->results[i];
         n_tests++;
-        if (res->mode != DM_MODE_READ)
+        if (res->mode != DM_MODE_READ || s->precondition)
           need_write = true;
         if (res->spec.threads > max_threads)
           max_threads = res->spec.threads;
@@ -239,7 +400,8 @@ dm_runner_prepare (dm_runner *r)
       }
   if (!n_tests)
     return set_error (rep, -EINVAL, "no test selected");
-  r->job_total = n_tests * (s->warmup_s + s->count * s->measure_s)
+  r->job_total = n_tests * ((s->warmup_steady ? s->steady_limit_s : s->warmup_s)
+                            + s->count * s->measure_s)
                  + (n_tests - 1) * s->interval_s;
   r->job_done = 0;
 
@@ -286,6 +448,8 @@ dm_runner_prepare (dm_runner *r)
       if (err < 0)
         return err;
     }
+  if (s->precondition)
+    return precondition (r);
   return 0;
 }
 

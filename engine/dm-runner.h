@@ -18,6 +18,7 @@ typedef enum {
   DM_PHASE_MEASURE,  /* measured run `run` of `count` */
   DM_PHASE_INTERVAL, /* pause between tests */
   DM_PHASE_DONE,     /* a result was finished */
+  DM_PHASE_PRECONDITION, /* whole-file writes before the first test: pass `run` of `count` */
 } dm_phase;
 
 typedef struct dm_progress {

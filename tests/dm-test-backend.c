@@ -20,6 +20,7 @@ struct dm_queue {
   bool     started;  /* slice_ns: the first slice is known */
   uint64_t slice;    /* the first slice of the clock this queue saw */
   uint64_t served;   /* I/Os completed since */
+  unsigned flushing; /* flushes in flight */
 };
 
 static dm_test_backend_config config;
@@ -32,6 +33,8 @@ static atomic_uint n_queues;
 static atomic_ullong closed_at;
 static dm_test_record cut;  /* written by the one reap that cuts, read after the run */
 static atomic_bool have_cut;
+static atomic_ullong n_flushes;
+static atomic_ullong n_beside_flush;
 
 void
 dm_test_backend_reset (const dm_test_backend_config *c, uint64_t capacity)
@@ -55,6 +58,20 @@ dm_test_backend_reset (const dm_test_backend_config *c, uint64_t capacity)
   atomic_store (&n_queues, 0);
   atomic_store (&closed_at, 0);
   atomic_store (&have_cut, false);
+  atomic_store (&n_flushes, 0);
+  atomic_store (&n_beside_flush, 0);
+}
+
+uint64_t
+dm_test_backend_flushes (void)
+{
+  return atomic_load (&n_flushes);
+}
+
+uint64_t
+dm_test_backend_beside_flush (void)
+{
+  return atomic_load (&n_beside_flush);
 }
 
 dm_test_record *
@@ -136,6 +153,15 @@ test_prep (dm_queue *q, dm_io *io)
   if (k < cap)
     records[k] = (dm_test_record) { io->offset, io->len, io->write, q->id,
                                     io->write ? *(uint64_t *) io->buf : 0, io->buf };
+  if (io->write == DM_IO_FLUSH)
+    {
+      atomic_fetch_add (&n_flushes, 1);
+      if (q->inflight)
+        atomic_fetch_add (&n_beside_flush, 1);
+      q->flushing++;
+    }
+  else if (q->flushing)
+    atomic_fetch_add (&n_beside_flush, 1);
   q->staged[q->n_staged++] = io;
   q->inflight++;
   return 0;
@@ -149,8 +175,13 @@ test_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
       dm_sleep_ns (timeout_ns);
       return 0;
     }
-  if (config.latency_ns)
-    dm_sleep_ns (config.latency_ns);
+  if (config.latency_ns || config.wobble_ns)
+    {
+      uint64_t wait = config.latency_ns;
+      if (config.wobble_period_ns && (dm_clock_ns () / config.wobble_period_ns) % 2)
+        wait += config.wobble_ns;
+      dm_sleep_ns (wait);
+    }
   unsigned n = q->n_staged < max ? q->n_staged : max;
   uint64_t now = dm_clock_ns ();
   if (config.slice_ns)
@@ -185,6 +216,8 @@ test_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
       if (k <= cap)
         completed_at[k - 1] = now;
       io->res = (int32_t) io->len;
+      if (io->write == DM_IO_FLUSH)
+        q->flushing--;
       if (config.fail_after && k == config.fail_after)
         {
           io->res = config.short_io ? (int32_t) (io->len / 2) : config.zero_io ? 0 : config.fail_code;

@@ -32,6 +32,8 @@ typedef struct dm_test_backend_config {
   uint64_t slice_ns;     /* a throttle's slices: slice_ios queued I/Os are done */
   unsigned slice_ios;    /* per queue at the start of each slice_ns of the clock */
   int      open_error;   /* open() fails with this code */
+  uint64_t wobble_ns;    /* added to latency_ns in every other wobble_period_ns of the clock */
+  uint64_t wobble_period_ns;
 } dm_test_backend_config;
 
 extern const dm_backend dm_test_backend;
@@ -44,5 +46,9 @@ uint64_t dm_test_backend_ios (void);
  * (as many as the record buffer holds), and of the last close. */
 const uint64_t *dm_test_backend_completed_at (uint64_t *n);
 uint64_t dm_test_backend_closed_at (void);
+/* Flushes prepped, and how many I/Os were prepped while a flush was in
+ * flight or a flush while other I/O was: a barrier has both at 0. */
+uint64_t dm_test_backend_flushes (void);
+uint64_t dm_test_backend_beside_flush (void);
 /* The I/O that short_io cut in half, as it was prepped; false if none. */
 bool dm_test_backend_cut (dm_test_record *out);

@@ -576,6 +576,179 @@ test_unanswered_io (void)
   DM_CHECK_INT (dm_fault_backend_hits (), ==, 1);
 }
 
+/* --precondition 2: before the first measured I/O, the backend saw the
+ * whole file written twice, front to back in 1 MiB writes, each write's
+ * data new; the report counts the bytes and the time. */
+static void
+test_precondition (void)
+{
+  static const char *const tests[] = { "RND4K_Q8T1" };
+  dm_settings s;
+  dm_report r;
+  uint64_t n;
+
+  small_settings (&s);
+  s.count = 1;
+  s.precondition = 2;
+  prepare (&r, tests, 1, DM_MODE_BIT (DM_MODE_READ), &s);
+  dm_test_backend_reset (NULL, 1u << 20);
+  dm_runner *runner = dm_runner_new (&r, target);
+  dm_runner_set_backend (runner, &dm_test_backend);
+  DM_CHECK_INT (dm_runner_run (runner), ==, 0);
+  dm_runner_free (runner);
+  const dm_test_record *rec = dm_test_backend_records (&n);
+  uint64_t mib = s.test_size >> 20, k = 0;
+  DM_CHECK (n > 2 * mib);
+  for (; k < 2 * mib && k < n; k++)
+    {
+      DM_CHECK_INT (rec[k].write, ==, 1);
+      DM_CHECK_INT (rec[k].len, ==, 1u << 20);
+      DM_CHECK_INT (rec[k].offset, ==, (k % mib) << 20);
+      if (k)
+        DM_CHECK (rec[k].head != rec[k - 1].head);
+    }
+  /* Then the test's reads, and no more whole-MiB writes. */
+  for (; k < n; k++)
+    DM_CHECK (!rec[k].write && rec[k].len == 4096);
+  DM_CHECK_INT (r.precondition_bytes, ==, 2 * s.test_size);
+  DM_CHECK (r.precondition_s > 0);
+  DM_CHECK_STR (dm_status_name (r.results[0].status), "complete");
+  dm_report_clear (&r);
+}
+
+typedef struct { dm_runner *runner; uint64_t asked; } precondition_cancel;
+
+static void
+cancel_in_precondition (void *user, const dm_progress *p)
+{
+  precondition_cancel *c = user;
+  DM_CHECK (p->phase != DM_PHASE_WARMUP && p->phase != DM_PHASE_MEASURE);
+  if (!c->asked && p->phase == DM_PHASE_PRECONDITION && p->fraction > 0)
+    {
+      c->asked = dm_clock_ns ();
+      dm_runner_cancel (c->runner);
+    }
+}
+
+/* A cancel while preconditioning a slow device ends the run in 250 ms,
+ * before any test. */
+static void
+test_precondition_cancel (void)
+{
+  static const char *const tests[] = { "RND4K_Q8T1" };
+  dm_test_backend_config slow = { .latency_ns = 20000000 };
+  dm_settings s;
+  dm_report r;
+  precondition_cancel c = { 0 };
+
+  small_settings (&s);
+  s.precondition = 16;
+  prepare (&r, tests, 1, DM_MODE_BIT (DM_MODE_READ), &s);
+  dm_test_backend_reset (&slow, 0);
+  c.runner = dm_runner_new (&r, target);
+  dm_runner_set_backend (c.runner, &dm_test_backend);
+  dm_runner_set_progress (c.runner, cancel_in_precondition, &c);
+  DM_CHECK_INT (dm_runner_run (c.runner), ==, -ECANCELED);
+  double took_ms = (double) (dm_clock_ns () - c.asked) / 1e6;
+  printf ("# cancel while preconditioning answered in %.1f ms\n", took_ms);
+  DM_CHECK (c.asked && took_ms < 250);
+  DM_CHECK (r.precondition_bytes < 16 * s.test_size);
+  DM_CHECK_INT (test_files_left (), ==, 0);
+  dm_runner_free (c.runner);
+  dm_report_clear (&r);
+}
+
+/* A steady warm-up on a device of one speed settles once its first
+ * window is full (5 s), long before the limit; on one whose speed
+ * changes eightfold every second it never does, and runs to the limit. */
+static void
+check_steady (const dm_test_backend_config *cfg, double limit_s, bool want_settled)
+{
+  static const char *const tests[] = { "RND4K_Q8T1" };
+  dm_settings s;
+  dm_report r;
+
+  small_settings (&s);
+  s.count = 1;
+  s.warmup_steady = true;
+  s.steady_margin = 50;
+  s.steady_limit_s = limit_s;
+  prepare (&r, tests, 1, DM_MODE_BIT (DM_MODE_READ), &s);
+  uint64_t t0 = dm_clock_ns ();
+  DM_CHECK_INT (run (&r, cfg), ==, 0);
+  double took = (double) (dm_clock_ns () - t0) / 1e9;
+  const dm_result *res = &r.results[0];
+  printf ("# warm-up %s after %.2f s (spread %.1f%%), run took %.2f s\n",
+          res->warmup_settled ? "settled" : "not settled", res->warmup_took_s, res->warmup_spread,
+          took);
+  DM_CHECK (res->warmup_settled == want_settled);
+  if (want_settled)
+    DM_CHECK (res->warmup_took_s >= 5.0 - 1e-3 && res->warmup_took_s < 6.5);
+  else
+    DM_CHECK (res->warmup_took_s >= limit_s - 1e-3 && res->warmup_took_s < limit_s + 0.3);
+  DM_CHECK (took >= res->warmup_took_s + s.measure_s - 0.05 && took < res->warmup_took_s + 1.5);
+  DM_CHECK_INT (res->n_runs, ==, 1);
+  DM_CHECK (res->runs[0].ios > 0);
+  dm_report_clear (&r);
+}
+
+static void
+test_steady (void)
+{
+  dm_test_backend_config even = { .latency_ns = 1000000 };
+  dm_test_backend_config wobbly = { .latency_ns = 1000000, .wobble_ns = 7000000,
+                                    .wobble_period_ns = 1000000000 };
+  check_steady (&even, 20, true);
+  check_steady (&wobbly, 7, false);
+}
+
+/* sync=flush:8 at Q=32: every flush waits for the 8 writes before it to
+ * complete and goes out alone; nothing is sent beside it; between two
+ * flushes of a queue there are exactly 8 writes. */
+static void
+test_flush_barrier (void)
+{
+  dm_workload w;
+  dm_settings s;
+  dm_report r;
+  char why[200];
+  uint64_t n;
+
+  DM_CHECK (dm_workload_parse ("name=f;block=4K;read=0;random=100;sync=flush:8;qd=32;threads=2",
+                               &w, why, sizeof why) == 0);
+  small_settings (&s);
+  s.count = 1;
+  DM_CHECK (dm_report_init_workloads (&r, &s, &w, 1) == 0);
+  dm_test_backend_reset (NULL, 1u << 22);
+  dm_runner *runner = dm_runner_new (&r, target);
+  dm_runner_set_backend (runner, &dm_test_backend);
+  DM_CHECK_INT (dm_runner_run (runner), ==, 0);
+  dm_runner_free (runner);
+  const dm_test_record *rec = dm_test_backend_records (&n);
+  unsigned since[2] = { 0, 0 }, bad = 0;
+  uint64_t flushes = 0;
+  for (uint64_t k = 0; k < n; k++)
+    {
+      unsigned qi = rec[k].queue % 2;
+      if (rec[k].write == DM_IO_FLUSH)
+        {
+          bad += since[qi] != 8;
+          since[qi] = 0;
+          flushes++;
+        }
+      else if (rec[k].write)
+        since[qi]++;
+    }
+  printf ("# %llu flushes, %llu I/Os beside a flush, %u with other than 8 writes before\n",
+          (unsigned long long) flushes, (unsigned long long) dm_test_backend_beside_flush (),
+          bad);
+  DM_CHECK (flushes > 100);
+  DM_CHECK_INT (bad, ==, 0);
+  DM_CHECK_INT (dm_test_backend_beside_flush (), ==, 0);
+  DM_CHECK (r.results[0].flushes > 0 && r.results[0].flushes <= flushes);
+  dm_report_clear (&r);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -596,5 +769,9 @@ main (int argc, char **argv)
   DM_RUN ("/engine/runner/missing-target", test_missing_target);
   DM_RUN ("/engine/runner/too-small-for-spec", test_too_small_for_spec);
   DM_RUN ("/engine/runner/selection", test_selection);
+  DM_RUN ("/engine/runner/precondition", test_precondition);
+  DM_RUN ("/engine/runner/precondition-cancel", test_precondition_cancel);
+  DM_RUN ("/engine/runner/steady", test_steady);
+  DM_RUN ("/engine/runner/flush-barrier", test_flush_barrier);
   return dm_test_done ();
 }

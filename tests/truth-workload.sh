@@ -18,7 +18,9 @@
 #   (S, from the log), and the latency (counted from each I/O's due time)
 #   grows with the backlog as the arithmetic says: an I/O completing at t
 #   waited t (1 - S/8000), within 15 %;
-# - sync=flush:8: one fdatasync the device saw per 8 writes; sync=dsync on
+# - sync=flush:8: one fdatasync the device saw per 8 writes, at Q=1 and at
+#   Q=16, where each flush is a barrier as fio's fsync=N means it: no write
+#   in flight when it arrives, none arriving until it is done; sync=dsync on
 #   a loop device: the block layer's flush (or FUA write) counters grow
 #   with the writes, where plain writes add none;
 # - compress=50: zlib shrinks the written blocks to 50 % within 5 points;
@@ -149,13 +151,26 @@ elif kind == "behind":
 elif kind == "flush":
     w = [r for r in reqs if r[1] == "W" and r[3] == 4096]
     first, last = w[0][0], w[-1][0]
-    d = sum(1 for r in reqs if r[1] in "DF" and first <= r[0] <= last)
+    fl = [r for r in reqs if r[1] in "DF" and first <= r[0] <= last]
+    d = len(fl)
     print("# %d writes of 4 KiB, %d flushes among them; the report counted %d in its run"
           % (len(w), d, res["flushes"]))
     if len(w) < 1000 or abs(d - len(w) / 8) > 2 + 0.01 * len(w) / 8:
         bad.append("not one flush per 8 writes")
     if not 0.9 * d <= res["flushes"] <= d + 1:
         bad.append("the report's flush count is not the device's")
+    # A barrier, as fio's fsync=N means it: when a flush arrives, every
+    # write sent before it is done, and none arrives until it is done.
+    import bisect
+    arrs, dones = sorted(r[0] for r in w), sorted(r[4] for r in w)
+    inflight = beside = 0
+    for f in fl:
+        inflight += bisect.bisect_left(arrs, f[0]) - bisect.bisect_right(dones, f[0])
+        beside += bisect.bisect_left(arrs, f[4]) - bisect.bisect_left(arrs, f[0])
+    print("# writes in flight when a flush arrived: %d; writes that arrived during a flush: %d"
+          % (inflight, beside))
+    if inflight or beside:
+        bad.append("a flush went out beside writes in flight: not a barrier")
 else:
     data = open("%s/%s.bin" % (tmp, name), "rb").read()
     blocks, pos = [], 0
@@ -197,6 +212,9 @@ run rate "block=4K;read=100;rate=2000;qd=4"
 dm_check "rate=2000 on a faster device: 2000 requests a second, within 1 %" judge rate rate
 run flush "block=4K;read=0;sync=flush:8;qd=1"
 dm_check "sync=flush:8: one fdatasync per 8 writes, counted by the device" judge flush flush
+run flushq "block=4K;read=0;sync=flush:8;qd=16"
+dm_check "sync=flush:8 at Q=16: one per 8 writes, each after the 8 are done and alone" \
+  judge flush flushq
 run compress "block=4K;read=0;compress=50;qd=4"
 dm_check "compress=50: zlib shrinks the written data to 50 %, within 5 points" judge compress compress
 run dedupe "block=4K;read=0;dedupe=30;qd=4"
