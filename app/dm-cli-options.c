@@ -61,7 +61,8 @@ typedef enum {
   /* compare */
   OPT_UNIT, OPT_SORT,
   /* sweep and sustained */
-  OPT_PATTERN, OPT_BLOCK, OPT_MODE, OPT_QD_LIST, OPT_THREADS_LIST, OPT_LATENCY_BOUND,
+  OPT_PATTERN, OPT_BLOCK, OPT_MODE, OPT_QD_LIST, OPT_THREADS_LIST, OPT_LATENCY_BOUND, OPT_BLOCKS, OPT_RATES,
+  OPT_SWEEP_TESTS,
   OPT_QD, OPT_THREADS, OPT_SPAN, OPT_PROGRESS,
 } opt_id;
 
@@ -125,9 +126,26 @@ static const dm_opt table[] = {
   { .name = "threads", .kind = DM_OPT_LIST, .arg = "LIST", .min = 1, .max = DM_THREADS_MAX,
     .commands = SWEEP, .id = OPT_THREADS_LIST, .group = N_ ("Sweep"), .help = N_ ("thread counts"),
     .def = "1,2,4,8,16" },
-  { .name = "latency-bound", .kind = DM_OPT_UINT, .arg = "US", .min = 1, .max = 60000000,
-    .commands = SWEEP, .id = OPT_LATENCY_BOUND, .group = N_ ("Sweep"),
-    .help = N_ ("also name the fastest load whose p99 latency stays under US microseconds") },
+  { .name = "latency-bound", .kind = DM_OPT_STRING, .arg = "DURATION", .commands = SWEEP,
+    .id = OPT_LATENCY_BOUND, .group = N_ ("Sweep"),
+    .help = N_ ("also name the fastest load (or rate) whose p99 latency stays under DURATION "
+            "(2ms, 500us; a bare number is microseconds)") },
+  { .name = "blocks", .kind = DM_OPT_LIST, .arg = "LIST", .commands = SWEEP, .id = OPT_BLOCKS,
+    .group = N_ ("Sweep"),
+    .help = N_ ("sweep block sizes instead, as ATTO Disk Benchmark does, e.g. 4K,8K,...,8M, at "
+            "one --qd and --threads (default Q4T1), reads and writes unless --mode") },
+  { .name = "rates", .kind = DM_OPT_CHOICE, .choices = "curve", .commands = SWEEP, .id = OPT_RATES,
+    .group = N_ ("Sweep"),
+    .help = N_ ("curve: the load's maximum, then offered rates at 10, 50, 70, 80, 90 and 100% "
+            "of it, as vdbench's iorate=curve; the load is --tests, --workload or --profile-file") },
+  { .name = "tests", .kind = DM_OPT_LIST, .arg = "NAME", .commands = SWEEP, .id = OPT_SWEEP_TESTS,
+    .group = N_ ("Sweep"), .help = N_ ("--rates curve: one test, e.g. RND4K_Q32T1, in --mode") },
+  { .name = "workload", .kind = DM_OPT_STRING, .arg = "KEY=VALUE;...", .commands = SWEEP,
+    .id = OPT_WORKLOAD, .group = N_ ("Sweep"),
+    .help = N_ ("--rates curve: a workload row without rate=, e.g. \"block=8K;read=70;qd=8\"") },
+  { .name = "profile-file", .kind = DM_OPT_PATH, .arg = "FILE", .commands = SWEEP,
+    .id = OPT_PROFILE_FILE, .group = N_ ("Sweep"),
+    .help = N_ ("--rates curve: a profile file with one workload row") },
 
   /* A sustained test's load. */
   { .name = "mode", .kind = DM_OPT_CHOICE, .choices = "write|read", .commands = SUSTAINED,
@@ -480,15 +498,27 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
       o->mode_given = true;
       break;
     case OPT_QD_LIST:
+      o->qd_given = true;
       err = dm_sweep_list_parse (t, (unsigned) opt->min, (unsigned) opt->max,
                                  o->sweep.queue_depths, &o->sweep.n_queue_depths, inner,
                                  sizeof inner);
       break;
     case OPT_THREADS_LIST:
+      o->threads_given = true;
       err = dm_sweep_list_parse (t, (unsigned) opt->min, (unsigned) opt->max, o->sweep.threads,
                                  &o->sweep.n_threads, inner, sizeof inner);
       break;
-    case OPT_LATENCY_BOUND: o->sweep.latency_bound_us = v->u; break;
+    case OPT_LATENCY_BOUND:
+      return dm_sweep_bound_parse (t, &o->sweep.latency_bound_us, why, ws);
+    case OPT_BLOCKS:
+      o->sweep.kind = DM_SWEEP_BLOCKS;
+      return dm_sweep_blocks_parse (t, o->sweep.blocks, &o->sweep.n_blocks, why, ws);
+    case OPT_RATES: o->rates_given = true; break;
+    case OPT_SWEEP_TESTS:
+      err = parse_tests (t, o, why, ws);
+      if (!err && o->n_tests != 1)
+        return dm_why (why, ws, _ ("--tests: a rate curve is of one test"));
+      return err;
     case OPT_QD: o->sustained.queue_depth = v->u; break;
     case OPT_THREADS: o->sustained.threads = v->u; break;
     case OPT_SPAN:
@@ -653,6 +683,63 @@ on_arg (void *user, const char *arg, char *why, size_t ws)
   return 0;
 }
 
+/* Which kind of sweep the options ask for, and that they fit it. */
+static int
+check_sweep (dm_cli_options *o, char *why, size_t ws)
+{
+  dm_sweep_plan *p = &o->sweep;
+  bool load = o->n_tests || o->n_workloads || o->n_profile_files;
+  if (p->kind == DM_SWEEP_BLOCKS && o->rates_given)
+    return dm_why (why, ws, _ ("--blocks and --rates are two sweeps: give one"));
+  if (load && !o->rates_given)
+    return dm_why (why, ws, _ ("--tests, --workload and --profile-file give --rates curve its "
+                               "load"));
+  if (p->kind == DM_SWEEP_BLOCKS)
+    {
+      /* One load for every size, as ATTO runs them: its default is QD 4. */
+      if ((o->qd_given && p->n_queue_depths != 1) || (o->threads_given && p->n_threads != 1))
+        return dm_why (why, ws, _ ("--blocks measures at one load: give --qd and --threads one "
+                                   "value each"));
+      if (!o->qd_given)
+        p->queue_depths[0] = 4;
+      if (!o->threads_given)
+        p->threads[0] = 1;
+      p->n_queue_depths = p->n_threads = 1;
+      p->modes = o->mode_given || o->mix ? DM_MODE_BIT (p->mode)
+                                         : DM_MODE_BIT (DM_MODE_READ) | DM_MODE_BIT (DM_MODE_WRITE);
+      return 0;
+    }
+  if (!o->rates_given)
+    return 0;
+  p->kind = DM_SWEEP_RATES;
+  if ((o->n_tests > 0) + (o->n_workloads > 0) + (o->n_profile_files > 0) != 1
+      || o->n_workloads > 1 || o->n_profile_files > 1)
+    return dm_why (why, ws, _ ("--rates curve needs one load: --tests NAME, one --workload or "
+                               "one --profile-file"));
+  if (o->qd_given || o->threads_given)
+    return dm_why (why, ws, _ ("--rates curve takes its queue depth and threads from its load"));
+  if (o->n_tests)
+    {
+      /* A plain test is a workload row of one size, as the grid runs it. */
+      const dm_spec *t = &o->tests[0];
+      char text[96];
+      unsigned read = p->mode == DM_MODE_READ ? 100 : p->mode == DM_MODE_WRITE ? 0
+                                                       : o->settings.mix_read_percent;
+      char name[32];
+      dm_spec_name (t, name, sizeof name);
+      snprintf (text, sizeof text, "name=%s;block=%u;read=%u;random=%u;qd=%u;threads=%u", name,
+                t->block_size, read, t->pattern == DM_RND ? 100 : 0, t->queue_depth, t->threads);
+      if (dm_workload_parse (text, &p->workload, why, ws) < 0)
+        return -EINVAL;
+    }
+  else if (o->n_workloads)
+    p->workload = o->workloads[0];
+  if (o->n_workloads && p->workload.rate_unit != DM_RATE_NONE)
+    return dm_why (why, ws, _ ("--rates curve sets the rates itself: the workload has one "
+                               "(rate=) already"));
+  return 0;
+}
+
 static int
 check_target (const dm_cli_options *o, char *why, size_t ws)
 {
@@ -704,6 +791,8 @@ check_command (dm_cli_options *o, char *why, size_t ws)
     case DM_CLI_SWEEP:
       if (o->mix && !o->mode_given)
         o->sweep.mode = DM_MODE_MIX; /* --mix-read alone asks for mix, as in a plain run */
+      if ((err = check_sweep (o, why, ws)) < 0)
+        return err;
       return check_target (o, why, ws);
     case DM_CLI_SUSTAINED:
       o->sustained.duration_s = o->settings.measure_s;

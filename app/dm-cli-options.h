@@ -94,6 +94,9 @@ typedef struct dm_cli_options {
   /* sweep */
   dm_sweep_plan sweep;
   bool        mode_given;     /* --mode or --mix: --mix-read does not override it */
+  bool        qd_given;       /* --qd, --threads: a block sweep's load, refused by a curve */
+  bool        threads_given;
+  bool        rates_given;    /* --rates curve */
   /* sustained */
   dm_sustained_plan sustained;
   bool        span_given;     /* --span */

@@ -6,6 +6,7 @@
  * one option table, those it shares with a plain run the same rows, so
  * they mean and refuse the same.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,12 +39,28 @@ progress_line (const dm_cli_job *c, const dm_progress *p, char *line, size_t siz
   else
     {
       const dm_result *res = p->result;
-      snprintf (line, size, _ ("Q%-3u T%-2u  %3d/%-3u %-8s %10.2f MB/s  %3.0f%%  %s left"),
-                res->spec.queue_depth, res->spec.threads, p->result_index + 1,
-                c->report.n_results,
-                p->phase == DM_PHASE_WARMUP ? "warm-up" : p->phase == DM_PHASE_INTERVAL
-                                                              ? "interval" : "measure",
-                res->mb_per_s, p->fraction * 100, left);
+      const char *phase = p->phase == DM_PHASE_WARMUP ? "warm-up"
+                          : p->phase == DM_PHASE_INTERVAL ? "interval" : "measure";
+      char what[32];
+      if (c->opt.sweep.kind == DM_SWEEP_BLOCKS)
+        {
+          char bs[16];
+          dm_block_short (res->spec.block_size, bs, sizeof bs);
+          snprintf (what, sizeof what, "%-5s %-5s", bs, dm_mode_title (res->mode));
+        }
+      else if (c->opt.sweep.kind == DM_SWEEP_RATES)
+        {
+          if (res->workload.rate_unit == DM_RATE_NONE)
+            snprintf (what, sizeof what, "%-11s", "max");
+          else
+            snprintf (what, sizeof what, "%3u%% %6.0f", dm_sweep_curve_percent[p->result_index - 1],
+                      res->workload.rate);
+        }
+      else
+        snprintf (what, sizeof what, "Q%-3u T%-2u", res->spec.queue_depth, res->spec.threads);
+      snprintf (line, size, _ ("%s  %3d/%-3u %-8s %10.2f MB/s %9.0f IOPS  %3.0f%%  %s left"),
+                what, p->result_index + 1, c->report.n_results, phase, res->mb_per_s, res->iops,
+                p->fraction * 100, left);
     }
   return true;
 }
@@ -61,6 +78,25 @@ write_sweep (const dm_cli_job *c, dm_buf *out)
   return 0;
 }
 
+/* The curve's maximum first; its IOPS set the other points' offered rates
+ * before they run, which the runner reads from each row as it starts it. */
+static int
+run_curve (dm_runner *runner, dm_report *r)
+{
+  int err = dm_runner_prepare (runner);
+  if (!err)
+    err = dm_runner_run_result (runner, 0, false);
+  if (!err && dm_sweep_curve_set_rates (r) < 0)
+    {
+      snprintf (r->error, sizeof r->error, "the maximum rate was not measured: %s",
+                r->results[0].error[0] ? r->results[0].error : "no I/O completed");
+      err = -EIO;
+    }
+  for (unsigned i = 1; !err && i < r->n_results; i++)
+    err = dm_runner_run_result (runner, i, true);
+  return dm_runner_finish (runner, err);
+}
+
 int
 dm_cli_sweep_main (int argc, char **argv)
 {
@@ -75,8 +111,23 @@ dm_cli_sweep_main (int argc, char **argv)
 
   memset (&sys, 0, sizeof sys);
   dm_system_info_get (&sys);
-  if (dm_sweep_report_init (&c.report, &c.opt.sweep, &c.opt.settings, sys.logical_cpus,
-                            note, sizeof note, why, sizeof why) < 0)
+  note[0] = '\0';
+  dm_sweep_plan *plan = &c.opt.sweep;
+  if (plan->kind == DM_SWEEP_RATES && c.opt.n_profile_files)
+    {
+      if (dm_cli_load_profile_files (&c.opt, why, sizeof why) < 0)
+        return dm_cli_usage_error (DM_CLI_SWEEP, why);
+      if (c.opt.n_workloads != 1)
+        return dm_cli_usage_error (DM_CLI_SWEEP, _ ("--profile-file: a rate curve needs a file "
+                                                    "with one workload row"));
+      plan->workload = c.opt.workloads[0];
+    }
+  if (plan->kind == DM_SWEEP_BLOCKS
+        ? dm_sweep_blocks_report_init (&c.report, plan, &c.opt.settings, why, sizeof why) < 0
+      : plan->kind == DM_SWEEP_RATES
+        ? dm_sweep_curve_report_init (&c.report, plan, &c.opt.settings, why, sizeof why) < 0
+        : dm_sweep_report_init (&c.report, plan, &c.opt.settings, sys.logical_cpus,
+                                note, sizeof note, why, sizeof why) < 0)
     return dm_cli_usage_error (DM_CLI_SWEEP, why);
   dm_report_set_comment (&c.report, c.opt.comment);
   if (note[0])
@@ -85,15 +136,19 @@ dm_cli_sweep_main (int argc, char **argv)
     {
       char t[32];
       format_time (dm_sweep_estimate_seconds (&c.report), t, sizeof t);
-      fprintf (stderr, _ ("diskmeter-cli: sweeping %u combinations, about %s "
-                       "plus preparing the test file\n"), c.report.n_results, t);
+      fprintf (stderr, _ ("diskmeter-cli: sweeping %u %s, about %s plus preparing the test "
+                          "file\n"), c.report.n_results,
+               plan->kind == DM_SWEEP_BLOCKS ? _ ("block sizes and modes")
+               : plan->kind == DM_SWEEP_RATES ? _ ("points of the rate curve")
+                                              : _ ("combinations"), t);
     }
 
   c.line = progress_line;
   if (dm_cli_job_begin (&c) < 0)
     return DM_CLI_EXIT_FAILED;
 
-  int err = dm_runner_run (c.runner);
+  int err = plan->kind == DM_SWEEP_RATES ? run_curve (c.runner, &c.report)
+                                          : dm_runner_run (c.runner);
   status = dm_cli_job_end (&c, err, _ ("diskmeter-cli: cancelled; kept the combinations already "
                                        "measured, the test file was removed\n"));
   status = dm_cli_job_write (&c, write_sweep, status);

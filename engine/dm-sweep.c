@@ -396,13 +396,28 @@ dm_sweep_plan_from_json (const dm_report *r, const char *text, size_t len, dm_sw
   p->pattern = r->results[0].spec.pattern;
   p->block_size = r->results[0].spec.block_size;
   p->mode = r->results[0].mode;
+  double bound = dm_json_get_number (sweep, "latency_bound_us", 0);
+  p->latency_bound_us = bound > 0 && bound < 1e12 ? bound : 0;
+  const char *kind = dm_json_get_string (sweep, "kind", "qd");
+  if (!strcmp (kind, "blocks") || !strcmp (kind, "rates"))
+    {
+      /* The sizes and modes as measured; the load is every result's. */
+      p->kind = kind[0] == 'b' ? DM_SWEEP_BLOCKS : DM_SWEEP_RATES;
+      p->n_blocks = dm_sweep_blocks_of (r, p->blocks, &p->modes);
+      p->n_queue_depths = p->n_threads = 1;
+      p->queue_depths[0] = r->results[0].spec.queue_depth;
+      p->threads[0] = r->results[0].spec.threads;
+      p->workload = r->results[0].workload;
+      p->workload.rate_unit = DM_RATE_NONE;
+      p->workload.rate = 0;
+      dm_json_free (&doc);
+      return 0;
+    }
   p->n_queue_depths = json_counts (dm_json_get (sweep, "queue_depths"), p->queue_depths);
   p->n_threads = json_counts (dm_json_get (sweep, "threads"), p->threads);
   /* Lists lost to an edit come back from what was measured. */
   if (!p->n_queue_depths || !p->n_threads)
     dm_sweep_axes (r, p->queue_depths, &p->n_queue_depths, p->threads, &p->n_threads);
-  double bound = dm_json_get_number (sweep, "latency_bound_us", 0);
-  p->latency_bound_us = bound > 0 && bound < 1e12 ? bound : 0;
   dm_json_free (&doc);
   return 0;
 }
@@ -418,6 +433,17 @@ dm_sweep_write_json (const dm_report *r, const dm_sweep_plan *p, dm_buf *b)
    * reports read a sweep report as one. */
   if (!dm_report_write_json_open (r, b))
     return;
+  dm_sweep_kind kind = p ? p->kind : dm_sweep_kind_of (r);
+  if (kind == DM_SWEEP_BLOCKS)
+    {
+      dm_sweep_blocks_write_json (r, p, b);
+      return;
+    }
+  if (kind == DM_SWEEP_RATES)
+    {
+      dm_sweep_curve_write_json (r, p, b);
+      return;
+    }
 
   if (p)
     {
@@ -448,6 +474,17 @@ dm_sweep_write_json (const dm_report *r, const dm_sweep_plan *p, dm_buf *b)
 void
 dm_sweep_write_csv (const dm_report *r, dm_buf *b)
 {
+  dm_sweep_kind kind = dm_sweep_kind_of (r);
+  if (kind == DM_SWEEP_BLOCKS)
+    {
+      dm_sweep_blocks_write_csv (r, b);
+      return;
+    }
+  if (kind == DM_SWEEP_RATES)
+    {
+      dm_sweep_curve_write_csv (r, b);
+      return;
+    }
   dm_buf_add (b, "qd,threads,mb_per_s,iops,mean_latency_us,p99_latency_us,cpu_percent,status\n");
   for (unsigned i = 0; i < r->n_results; i++)
     {
@@ -528,6 +565,17 @@ dm_sweep_write_text (const dm_report *r, const dm_sweep_plan *p, dm_buf *b)
 
   if (!r->n_results)
     return;
+  dm_sweep_kind kind = p ? p->kind : dm_sweep_kind_of (r);
+  if (kind == DM_SWEEP_BLOCKS)
+    {
+      dm_sweep_blocks_write_text (r, b);
+      return;
+    }
+  if (kind == DM_SWEEP_RATES)
+    {
+      dm_sweep_curve_write_text (r, p, b);
+      return;
+    }
   const dm_result *first = &r->results[0];
   dm_block_short (first->spec.block_size, bs, sizeof bs);
   dm_size_format (s->test_size, size, sizeof size);

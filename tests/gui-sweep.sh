@@ -10,7 +10,8 @@
 # tests/slow-fs.c, a device whose knee is where its parallelism says (QD 2
 # with two reads in service, QD 4 with four): the outline must move right.
 # A disk as target is only read: the Mode control says so and nothing is
-# written to it. A sweep with no knee and no bound keys neither in its
+# written to it. A block sweep and a rate curve draw their charts. A sweep
+# with no knee and no bound keys neither in its
 # legend, and the picture carries the footer that says what was measured.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/gui-lib.sh"
@@ -54,6 +55,33 @@ if command -v tesseract >/dev/null; then
   dm_check "the sweep's picture has the footer: folder, filesystem, date, system" \
     grep -qE 'pixels . tmpfs +[0-9]*/12/0[12] [0-9]{2}:[0-9]{2}:[0-9]{2} . Debian' <<<"$footer"
 fi
+# A block sweep and a rate curve draw as charts, not maps: the block
+# chart's read (blue) and write (green) series, the curve's p99 line (blue)
+# and its latency bound (dashed purple); colours as ui/dm-sweep-chart.h.
+dm_run "$out/blocks.json" "$out/blocks.err" sweep --blocks 4K,...,256K --size 16MiB \
+  --duration 0.3 --warmup 0 --format json --quiet "$DM_MNT"
+dm_check "diskmeter-cli sweep --blocks exit status 0 (got $DM_RC)" test "$DM_RC" = 0
+dm_run "$out/curve.json" "$out/curve.err" sweep --rates curve --tests RND4K_Q4T1 \
+  --latency-bound 2ms --size 16MiB --duration 0.3 --warmup 0 --format json --quiet "$DM_MNT"
+dm_check "diskmeter-cli sweep --rates curve exit status 0 (got $DM_RC)" test "$DM_RC" = 0
+for kind in blocks curve; do
+  timeout 60 "$DM_GUI" --open "$out/$kind.json" --save-screenshot "$out/$kind.png" \
+    --quit-when-done >"$out/$kind.log" 2>&1
+  rc=$?
+  [ "$rc" = 0 ] || sed "s/^/#   /" "$out/$kind.log" | head -5
+  dm_check "the $kind sweep was shown and saved (status $rc)" test -s "$out/$kind.png"
+done
+read -r _ _ _ blue green purple < <(dm_png colours "$out/blocks.png" 0,114,178 0,158,115 204,121,167)
+dm_log "blocks.png: read-series pixels $blue, write-series $green, bound $purple"
+dm_check "the block chart draws the read series" test "${blue:-0}" -ge 500
+dm_check "the block chart draws the write series" test "${green:-0}" -ge 500
+dm_check "the block chart has no bound line" test "${purple:-1}" = 0
+read -r _ _ _ blue green purple < <(dm_png colours "$out/curve.png" 0,114,178 0,158,115 204,121,167)
+dm_log "curve.png: p99 pixels $blue, write-series $green, bound $purple"
+dm_check "the curve chart draws p99 by offered rate" test "${blue:-0}" -ge 500
+dm_check "the curve chart draws the latency bound" test "${purple:-0}" -ge 300
+dm_check "the curve chart has no write series" test "${green:-1}" = 0
+
 timeout 60 "$DM_UI_SWEEP" "$out/sweep.json" "$out/sweep.png" "$out/latency.png" 1 1 \
   >"$out/render.log" 2>&1
 rc=$?

@@ -450,6 +450,7 @@ example (const dm_opt *opt, char *buf, size_t size)
     { "destroy-data-on", "/dev/sdz" }, { "start-at", "+60" },
     { "sort", "B" },
     { "workload", "name=OLTP;block=8K;read=70;qd=8" }, { "profile-file", "oltp.ini" },
+    { "latency-bound", "2ms" },       { "blocks", "4K,8K,...,8M" },
   };
   switch (opt->kind)
     {
@@ -480,6 +481,11 @@ parse_option (dm_cli_command c, const dm_opt *opt, const char *value, bool joine
   char one[256];
   const char *words[4];
   int n = 0;
+  /* A sweep's rate curve is of one load, and its load goes with it. */
+  bool curve = c == DM_CLI_SWEEP && (!strcmp (opt->name, "tests") || !strcmp (opt->name, "workload")
+                                     || !strcmp (opt->name, "profile-file"));
+  if (c == DM_CLI_SWEEP && !strcmp (opt->name, "tests"))
+    value = "rnd4k_q32t1";
   if (!value)
     words[n++] = opt->short_name && !joined ? (snprintf (one, sizeof one, "-%c",
                                                          opt->short_name), one)
@@ -493,6 +499,10 @@ parse_option (dm_cli_command c, const dm_opt *opt, const char *value, bool joine
     }
   if (!strcmp (opt->name, "samples"))
     words[n++] = "--format=csv";
+  if (curve)
+    words[n++] = "--rates=curve";
+  if (c == DM_CLI_SWEEP && !strcmp (opt->name, "rates"))
+    words[n++] = "--tests=RND4K_Q32T1";
   return parse_cmd (c, words, n);
 }
 

@@ -551,6 +551,215 @@ test_run_cancel (void)
   dm_report_clear (&r);
 }
 
+/* "4K,8K,...,8M" is every doubling, as ATTO lists its sizes; what is no
+ * power of two from 4 KiB to 8 MiB, or no list, is refused. */
+static void
+test_blocks_parse (void)
+{
+  uint32_t v[DM_SWEEP_MAX_LIST];
+  unsigned n = 0;
+  char why[200];
+  DM_CHECK_INT (dm_sweep_blocks_parse ("4K,8K,...,8M", v, &n, why, sizeof why), ==, 0);
+  DM_CHECK_INT (n, ==, 12);
+  DM_CHECK (v[0] == 4096 && v[1] == 8192 && v[11] == 8u << 20);
+  for (unsigned i = 1; i < n; i++)
+    DM_CHECK (v[i] == 2 * v[i - 1]);
+  DM_CHECK_INT (dm_sweep_blocks_parse ("64K,...,4K", v, &n, why, sizeof why), ==, 0);
+  DM_CHECK (n == 5 && v[0] == 4096 && v[4] == 65536);
+  DM_CHECK_INT (dm_sweep_blocks_parse ("1M,4KiB,1M", v, &n, why, sizeof why), ==, 0);
+  DM_CHECK (n == 2 && v[0] == 4096 && v[1] == 1u << 20);
+  static const char *const bad[] = { "3K", "", "16M", "64M", "128M", "4K,,8K", "...,8K", "4K,...",
+                                     "4K,...,...,8K", "foo", "6K", "2K" };
+  for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    {
+      why[0] = '\0';
+      DM_CHECK_INT (dm_sweep_blocks_parse (bad[i], v, &n, why, sizeof why), ==, -EINVAL);
+      DM_CHECK (why[0] != '\0' && !strchr (why, '\n'));
+    }
+}
+
+/* A bound as a duration, or microseconds alone as the option took before. */
+static void
+test_bound_parse (void)
+{
+  double us = 0;
+  char why[200];
+  DM_CHECK_INT (dm_sweep_bound_parse ("2ms", &us, why, sizeof why), ==, 0);
+  DM_CHECK (us == 2000);
+  DM_CHECK_INT (dm_sweep_bound_parse ("150000", &us, why, sizeof why), ==, 0);
+  DM_CHECK (us == 150000);
+  DM_CHECK_INT (dm_sweep_bound_parse ("500us", &us, why, sizeof why), ==, 0);
+  DM_CHECK (us == 500);
+  DM_CHECK_INT (dm_sweep_bound_parse ("0.5s", &us, why, sizeof why), ==, 0);
+  DM_CHECK (us == 500000);
+  static const char *const bad[] = { "-1", "0", "", "2h", "ms", "nan", "inf", "61s", "0.1us" };
+  for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    DM_CHECK_INT (dm_sweep_bound_parse (bad[i], &us, why, sizeof why), ==, -EINVAL);
+}
+
+/* vdbench's curve: 10, 50, 70, 80, 90 and 100 % of the maximum, in whole
+ * I/Os a second, never none. */
+static void
+test_curve_rates (void)
+{
+  double r[DM_SWEEP_CURVE_POINTS];
+  static const double want[] = { 1235, 6173, 8642, 9876, 11111, 12345 };
+  dm_sweep_curve_rates (12345.4, r);
+  for (unsigned i = 0; i < DM_SWEEP_CURVE_POINTS; i++)
+    DM_CHECK (r[i] == want[i]);
+  dm_sweep_curve_rates (3, r);
+  DM_CHECK (r[0] == 1 && r[1] == 2 && r[5] == 3);
+}
+
+static void
+curve_report (dm_report *r, const char *load)
+{
+  dm_sweep_plan p;
+  char why[200];
+  small_settings ();
+  dm_sweep_plan_init (&p);
+  p.kind = DM_SWEEP_RATES;
+  DM_CHECK_INT (dm_workload_parse (load, &p.workload, why, sizeof why), ==, 0);
+  DM_CHECK_INT (dm_sweep_curve_report_init (r, &p, &settings, why, sizeof why), ==, 0);
+}
+
+/* The bound picks the highest offered rate whose p99 is at or under it,
+ * whether or not p99 grows in order; a failed point is no candidate; the
+ * maximum's own row (no offered rate) is none either. */
+static void
+test_curve_best (void)
+{
+  static const double p99[] = { 100, 200, 400, 1000, 3000, 5000 };
+  dm_report r;
+  int k = -1;
+  char why[200];
+  dm_sweep_plan p;
+
+  curve_report (&r, "block=4K;qd=4");
+  DM_CHECK_INT (r.n_results, ==, 1 + DM_SWEEP_CURVE_POINTS);
+  DM_CHECK_INT (dm_sweep_curve_set_rates (&r), ==, -ENOENT); /* the maximum did not run */
+  set_point (&r.results[0], 10000, 50);
+  DM_CHECK_INT (dm_sweep_curve_set_rates (&r), ==, 0);
+  for (unsigned i = 0; i < DM_SWEEP_CURVE_POINTS; i++)
+    {
+      DM_CHECK (r.results[1 + i].workload.rate_unit == DM_RATE_IOPS);
+      DM_CHECK (r.results[1 + i].workload.rate == 100.0 * dm_sweep_curve_percent[i]);
+      set_point (&r.results[1 + i], r.results[1 + i].workload.rate, p99[i]);
+    }
+  DM_CHECK_INT (dm_sweep_curve_best (&r, 1000, &k), ==, 0);
+  DM_CHECK_INT (k, ==, 4);      /* 80 %: p99 at the bound counts as under it */
+  DM_CHECK_INT (dm_sweep_curve_best (&r, 999, &k), ==, 0);
+  DM_CHECK_INT (k, ==, 3);      /* 70 % */
+  DM_CHECK_INT (dm_sweep_curve_best (&r, 50, &k), ==, -ENOENT); /* only the maximum is */
+  DM_CHECK_INT (dm_sweep_curve_best (&r, 0, &k), ==, -ENOENT);
+  DM_CHECK_INT (dm_sweep_curve_best (&r, 1e9, &k), ==, 0);
+  DM_CHECK_INT (k, ==, 6);
+  /* 90 % came out under the bound though 80 % did not: the highest wins. */
+  r.results[5].latency.p99 = 900;
+  DM_CHECK_INT (dm_sweep_curve_best (&r, 1000, &k), ==, 0);
+  DM_CHECK_INT (k, ==, 5);
+  r.results[5].status = DM_STATUS_FAILED;
+  DM_CHECK_INT (dm_sweep_curve_best (&r, 1000, &k), ==, 0);
+  DM_CHECK_INT (k, ==, 4);
+
+  /* Saved and read back: the same kind, bound, choice and bytes. */
+  dm_buf b, again;
+  dm_report back;
+  dm_sweep_plan back_plan;
+  dm_buf_init (&b);
+  dm_buf_init (&again);
+  dm_sweep_plan_init (&p);
+  p.kind = DM_SWEEP_RATES;
+  p.latency_bound_us = 1000;
+  r.status = DM_STATUS_COMPLETE;
+  dm_sweep_write_json (&r, &p, &b);
+  DM_CHECK_INT (dm_report_load_json (&back, b.data, b.len, why, sizeof why), ==, 0);
+  DM_CHECK_INT (dm_sweep_plan_from_json (&back, b.data, b.len, &back_plan), ==, 0);
+  DM_CHECK_INT (back_plan.kind, ==, DM_SWEEP_RATES);
+  DM_CHECK (back_plan.latency_bound_us == 1000);
+  DM_CHECK_INT (dm_sweep_curve_best (&back, 1000, &k), ==, 0);
+  DM_CHECK_INT (k, ==, 4);
+  dm_sweep_write_json (&back, &back_plan, &again);
+  DM_CHECK (again.len == b.len && memcmp (again.data, b.data, b.len) == 0);
+  DM_CHECK (strstr (b.data, "\"best_under_bound\": {\"percent\": 80,") != NULL);
+  dm_report_clear (&back);
+  dm_buf_free (&b);
+  dm_buf_free (&again);
+  dm_report_clear (&r);
+
+  /* A workload with a rate of its own has no curve to make. */
+  dm_sweep_plan_init (&p);
+  DM_CHECK_INT (dm_workload_parse ("block=4K;rate=100", &p.workload, why, sizeof why), ==, 0);
+  DM_CHECK_INT (dm_sweep_curve_report_init (&r, &p, &settings, why, sizeof why), ==, -EINVAL);
+  DM_CHECK (strstr (why, "rate") != NULL);
+}
+
+/* The block sweep's report: each size in each mode at one load, reads
+ * first; a size whose blocks for every thread pass the test size is refused. */
+static void
+test_blocks_report (void)
+{
+  dm_sweep_plan p;
+  dm_report r;
+  char why[200];
+  small_settings ();
+  dm_sweep_plan_init (&p);
+  p.kind = DM_SWEEP_BLOCKS;
+  DM_CHECK_INT (dm_sweep_blocks_parse ("4K,...,1M", p.blocks, &p.n_blocks, why, sizeof why), ==, 0);
+  p.queue_depths[0] = 4;
+  p.threads[0] = 2;
+  p.n_queue_depths = p.n_threads = 1;
+  p.modes = DM_MODE_BIT (DM_MODE_READ) | DM_MODE_BIT (DM_MODE_WRITE);
+  DM_CHECK_INT (dm_sweep_blocks_report_init (&r, &p, &settings, why, sizeof why), ==, 0);
+  DM_CHECK_INT (r.n_results, ==, 18);
+  DM_CHECK (r.results[0].spec.block_size == 4096 && r.results[0].mode == DM_MODE_READ);
+  DM_CHECK (r.results[8].spec.block_size == 1u << 20 && r.results[9].mode == DM_MODE_WRITE);
+  DM_CHECK (r.results[3].spec.queue_depth == 4 && r.results[3].spec.threads == 2);
+  DM_CHECK_INT (dm_sweep_kind_of (&r), ==, DM_SWEEP_BLOCKS);
+  dm_report_clear (&r);
+  p.blocks[p.n_blocks - 1] = 8u << 20;
+  p.threads[0] = 4; /* 4 x 8 MiB in a 16 MiB file */
+  DM_CHECK_INT (dm_sweep_blocks_report_init (&r, &p, &settings, why, sizeof why), ==, -EINVAL);
+  DM_CHECK (strstr (why, "test size") != NULL);
+}
+
+/* The curve through the runner on the test backend (200 us a read, Q1):
+ * the maximum first, then each point offered its share of what the
+ * maximum reached, and reaching it, as the device is fast enough. */
+static void
+test_curve_run (void)
+{
+  dm_report r;
+  dm_test_backend_config cfg = { 0 };
+  cfg.latency_ns = 200000;
+  curve_report (&r, "block=4K;qd=1");
+  settings.measure_s = 0.3;
+  r.settings.measure_s = 0.3;
+  dm_test_backend_reset (&cfg, 0);
+  dm_runner *runner = dm_runner_new (&r, ".");
+  dm_runner_set_backend (runner, &dm_test_backend);
+  int err = dm_runner_prepare (runner);
+  if (!err)
+    err = dm_runner_run_result (runner, 0, false);
+  DM_CHECK_INT (err, ==, 0);
+  DM_CHECK_INT (dm_sweep_curve_set_rates (&r), ==, 0);
+  for (unsigned i = 1; !err && i < r.n_results; i++)
+    err = dm_runner_run_result (runner, i, true);
+  DM_CHECK_INT (dm_runner_finish (runner, err), ==, 0);
+  dm_runner_free (runner);
+  double max = r.results[0].iops;
+  DM_CHECK (max > 1000 && max < 5100);
+  for (unsigned i = 0; i < DM_SWEEP_CURVE_POINTS; i++)
+    {
+      const dm_result *res = &r.results[1 + i];
+      DM_CHECK_STR (dm_status_name (res->status), "complete");
+      DM_CHECK (fabs (res->workload.rate - max * dm_sweep_curve_percent[i] / 100) <= 0.5);
+      if (dm_sweep_curve_percent[i] <= 80)
+        DM_CHECK (fabs (res->iops - res->workload.rate) <= 0.05 * res->workload.rate);
+    }
+  dm_report_clear (&r);
+}
+
 int
 main (void)
 {
@@ -566,5 +775,11 @@ main (void)
   DM_RUN ("/engine/sweep/writers", test_writers);
   DM_RUN ("/engine/sweep/plan-from-json", test_plan_from_json);
   DM_RUN ("/engine/sweep/run-cancel", test_run_cancel);
+  DM_RUN ("/engine/sweep/blocks-parse", test_blocks_parse);
+  DM_RUN ("/engine/sweep/bound-parse", test_bound_parse);
+  DM_RUN ("/engine/sweep/blocks-report", test_blocks_report);
+  DM_RUN ("/engine/sweep/curve-rates", test_curve_rates);
+  DM_RUN ("/engine/sweep/curve-best", test_curve_best);
+  DM_RUN ("/engine/sweep/curve-run", test_curve_run);
   return dm_test_done ();
 }

@@ -15,6 +15,7 @@
 
 #include "dm-footer.h"
 #include "dm-heatmap.h"
+#include "dm-sweep-chart.h"
 #include "dm-job.h"
 #include "dm-json.h"
 #include "dm-latency-view.h"
@@ -49,6 +50,8 @@ struct _DmSweepWindow
   GtkWidget     *progress_bar;
   GtkWidget     *throughput_map;
   GtkWidget     *latency_map;
+  GtkWidget     *maps_box;
+  GtkWidget     *chart_area;      /* a block sweep's or a rate curve's chart, for the maps */
   GtkWidget     *summary_label;
   GtkWidget     *footer_label;
 
@@ -67,6 +70,7 @@ struct _DmSweepWindow
 };
 
 static void scriptable_init (DmScriptableInterface *iface);
+static void refresh_maps_grid (DmSweepWindow *self);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (DmSweepWindow, dm_sweep_window, GTK_TYPE_WINDOW,
                                G_IMPLEMENT_INTERFACE (DM_TYPE_SCRIPTABLE, scriptable_init))
@@ -139,7 +143,48 @@ uses_iops (DmSweepWindow *self)
 }
 
 static void
+draw_chart (GtkDrawingArea *area,
+            cairo_t        *cr,
+            int             width,
+            int             height,
+            gpointer        user)
+{
+  DmSweepWindow *self = user;
+  dm_sweep_chart_draw (cr, width, height, shown_report (self), &self->plan);
+}
+
+/* A block sweep or a rate curve: a chart and its summary instead of the
+ * maps, which are a QD x T grid's. */
+static void
+refresh_chart (DmSweepWindow *self)
+{
+  const dm_report *r = shown_report (self);
+  g_autoptr (GString) summary = g_string_new (NULL);
+
+  gtk_widget_set_visible (self->maps_box, FALSE);
+  gtk_widget_set_visible (self->chart_area, TRUE);
+  gtk_widget_queue_draw (self->chart_area);
+  if (!r || !r->n_results)
+    return;
+  dm_sweep_chart_summary (r, &self->plan, summary);
+  gtk_label_set_text (GTK_LABEL (self->summary_label), summary->str);
+}
+
+static void
 refresh_maps (DmSweepWindow *self)
+{
+  if (self->plan.kind != DM_SWEEP_QD)
+    {
+      refresh_chart (self);
+      return;
+    }
+  gtk_widget_set_visible (self->chart_area, FALSE);
+  gtk_widget_set_visible (self->maps_box, TRUE);
+  refresh_maps_grid (self);
+}
+
+static void
+refresh_maps_grid (DmSweepWindow *self)
 {
   double tp[MAX_CELLS], p99[MAX_CELLS];
   const dm_report *r = shown_report (self);
@@ -738,6 +783,8 @@ dm_sweep_window_class_init (DmSweepWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, throughput_map);
   gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, latency_map);
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, maps_box);
+  gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, chart_area);
   gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, summary_label);
   gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, footer_label);
 
@@ -753,6 +800,7 @@ dm_sweep_window_init (DmSweepWindow *self)
   GtkGesture *click;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->chart_area), draw_chart, self, NULL);
   dm_tool_run_init (&self->run, GTK_WINDOW (self), self->status_label, self->time_label,
                     self->progress_bar, (DmToolRunSave) dm_sweep_window_save);
   dm_tool_run_set_mode (&self->run, self->mode_dropdown, 0);
