@@ -1,0 +1,317 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Workload rows (--workload) of diskmeter-cli.exe, the iocp backend under
+# Wine, against what the device was asked, request by request, as
+# truth-workload.sh holds the Linux build: tests/slow-fs.c (built for the
+# build machine, mounted on Linux and seen by Wine as a folder of Z:) logs
+# each request it serves and keeps every write, and each feature is judged
+# by arithmetic on that log, not by Diskmeter's own figures:
+# - a block-size split 4K/50,8K/30,64K/20: each size's share of the
+#   requests within 1 point;
+# - random=60: 60 % of the requests do not continue the one before, within
+#   2 points;
+# - hot:10/90: the file's first 10 % gets 90 % of the requests, within 2
+#   points;
+# - rate=2000 on a device far faster: requests arrive at 2000/s within 1 %,
+#   and the report says it was met;
+# - sync=flush:8: FlushFileBuffers, which Wine turns into fsync(2), reaches
+#   the device as one fsync (F) per 8 writes, and the report counts them;
+# - compress=50 and dedupe=30, from the writes the device kept (zlib within
+#   5 points, repeated 4 KiB blocks within 5 points);
+# - affinity=spread: while the run goes, each worker thread is pinned to a
+#   CPU of its own (Wine turns SetThreadAffinityMask into
+#   sched_setaffinity, which /proc shows); affinity=none pins none;
+# - sync=dsync (FILE_FLAG_WRITE_THROUGH) on a loop device: the block
+#   layer's flush counter grows with the writes. Wine 8 opens the file
+#   without O_DSYNC or O_SYNC (nor O_DIRECT for FILE_FLAG_NO_BUFFERING), so
+#   write-through never reaches a device under Wine: where the counter does
+#   not move, that one check is skipped with the figures, and Linux's
+#   diskmeter-cli on the same device shows that the device does count them;
+# - one shape (the split with a hot spot, 8 threads) on a slow-fs of 2000
+#   reads a second: the IOPS of the Windows build within 5 % of Linux's
+#   diskmeter-cli on the same device (DM_LINUX_CLI, which
+#   build-aux/test-windows passes from the Linux build when there is one).
+# Under Wine each thread holds one I/O at a time (windows-cli.sh shows
+# why), so the shapes judged here do not depend on the queue depth.
+
+. "$(dirname "$0")/lib.sh"
+
+: "${DM_CLI:?}"
+wine=${DM_WINE-wine}
+dm_need_cli
+if [ -n "$wine" ]; then
+  command -v "$wine" >/dev/null || dm_skip "no $wine"
+  [ -n "${WINEPREFIX:-}" ] || dm_skip "WINEPREFIX is not set (build-aux/test-windows sets it)"
+  export WINEDEBUG=${WINEDEBUG:--all}
+else
+  dm_skip "slow-fs is a FUSE device mounted on Linux: this test runs under Wine only"
+fi
+[ "$(id -u)" = 0 ] || dm_skip "not root: mounting a FUSE file system needs root"
+
+# A Unix path as the Windows program sees it: Wine maps / to Z:.
+winpath () { local p=${1//\//\\}; printf 'Z:%s' "$p"; }
+win () { "$wine" "$DM_CLI" "$@"; }
+
+dm_tmpdir
+mnt="$DM_TMPDIR/fast"
+log="$DM_TMPDIR/requests.log"
+kept="$DM_TMPDIR/writes.bin"
+size_mib=32
+dm_slow_fs_mount "$mnt" 20 8 --write-us 20 --log-requests "$log" --keep-writes "$kept"
+
+# run NAME WORKLOAD [DURATION MOUNT LOG CLI]: one measured run; keeps the
+# log lines and the kept writes it caused as NAME.log and NAME.bin. CLI is
+# "win" (the .exe under Wine, the default) or a Linux diskmeter-cli.
+run ()
+{
+  local name="$1" wl="$2" dur="${3:-2}" m="${4:-$mnt}" l="${5:-$log}" cli="${6:-win}"
+  local before after kb ka out target
+  cat "$m/.served" >/dev/null # flushes the log
+  before=$(wc -l < "$l")
+  kb=$(stat -c %s "$kept" 2>/dev/null || echo 0)
+  out="$DM_TMPDIR/$name.json" target="$m"
+  if [ "$cli" = win ]; then
+    out=$(winpath "$out") target=$(winpath "$m")
+  fi
+  "$cli" --workload "name=$name;$wl" --count 1 --duration "$dur" --warmup 0 --interval 0 \
+    --size "${size_mib}MiB" --no-history --quiet --format json --output "$out" "$target" \
+    > "$DM_TMPDIR/$name.out" 2>&1 \
+    || dm_die "diskmeter-cli --workload $wl failed: $(head -c 500 "$DM_TMPDIR/$name.out")"
+  cat "$m/.served" >/dev/null
+  after=$(wc -l < "$l")
+  sed -n "$((before + 1)),${after}p" "$l" > "$DM_TMPDIR/$name.log"
+  ka=$(stat -c %s "$kept" 2>/dev/null || echo 0)
+  tail -c +"$((kb + 1))" "$kept" | head -c "$((ka - kb))" > "$DM_TMPDIR/$name.bin"
+  dm_log "$name ($wl): $((after - before)) requests logged"
+}
+
+# judge KIND NAME: the arithmetic for one kind of check, on NAME's log.
+judge ()
+{
+  python3 - "$1" "$DM_TMPDIR" "$2" "$((size_mib << 20))" <<'PY'
+import hashlib, json, sys, zlib
+kind, tmp, name, size = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+reqs = []
+for line in open("%s/%s.log" % (tmp, name)):
+    o, off, length, arrived, done = line.split()
+    reqs.append((int(arrived), o, int(off), int(length), int(done)))
+reqs.sort()
+rep = json.load(open("%s/%s.json" % (tmp, name), encoding="utf-8"))
+res = rep["results"][0]
+bad = []
+if rep.get("backend") != "iocp":
+    bad.append("backend %r, not iocp" % rep.get("backend"))
+if res.get("status") != "complete":
+    bad.append("status %r (%s)" % (res.get("status"), res.get("error")))
+reads = [r for r in reqs if r[1] == "R"]
+
+def near(what, got, want, tol):
+    print("# %s: %.3f, expected %.3f (tolerance %.3f)" % (what, got, want, tol))
+    if abs(got - want) > tol:
+        bad.append(what)
+
+if kind == "split":
+    n = len(reads)
+    if n < 20000:
+        bad.append("only %d reads" % n)
+    for size_k, share in ((4, 0.5), (8, 0.3), (64, 0.2)):
+        got = sum(1 for r in reads if r[3] == size_k << 10) / max(1, n)
+        near("share of %d KiB requests" % size_k, 100 * got, 100 * share, 1.0)
+    if any(r[2] % r[3] or r[2] + r[3] > size for r in reads):
+        bad.append("a request is not aligned to its size inside the file")
+elif kind == "random":
+    n = len(reads)
+    if n < 5000:
+        bad.append("only %d reads" % n)
+    jumps = sum(1 for a, b in zip(reads, reads[1:]) if b[2] != a[2] + a[3]) / max(1, n - 1)
+    near("share of requests that do not continue the one before", 100 * jumps, 60, 2.0)
+elif kind == "hot":
+    n = len(reads)
+    if n < 5000:
+        bad.append("only %d reads" % n)
+    hot = sum(1 for r in reads if r[2] < size // 10) / max(1, n)
+    near("share of requests in the file's first 10 %", 100 * hot, 90, 2.0)
+elif kind == "rate":
+    arr = [r[0] for r in reads]
+    # The first and last 10 % are the ramp of the schedule and its end.
+    a = arr[len(arr) // 10:len(arr) * 9 // 10]
+    rate = (len(a) - 1) / ((a[-1] - a[0]) / 1e9)
+    near("requests per second the device was asked", rate, 2000, 20)
+    near("the report's IOPS", res["iops"], 2000, 20)
+    if not res["rate"]["met"]:
+        bad.append("the report says the rate was not met")
+elif kind == "flush":
+    w = [r for r in reqs if r[1] == "W" and r[3] == 4096]
+    first, last = w[0][0], w[-1][0]
+    f = sum(1 for r in reqs if r[1] == "F" and first <= r[0] <= last)
+    d = sum(1 for r in reqs if r[1] == "D" and first <= r[0] <= last)
+    print("# %d writes of 4 KiB, %d fsyncs and %d fdatasyncs among them; the report counted %d"
+          % (len(w), f, d, res["flushes"]))
+    if len(w) < 1000 or abs(f + d - len(w) / 8) > 2 + 0.01 * len(w) / 8:
+        bad.append("not one flush per 8 writes")
+    if not 0.9 * (f + d) <= res["flushes"] <= f + d + 1:
+        bad.append("the report's flush count is not the device's")
+elif kind == "plain":
+    # A row with no sync asks the device for no flush while it writes.
+    w = [r for r in reqs if r[1] == "W" and r[3] == 4096]
+    first, last = w[0][0], w[-1][0]
+    f = sum(1 for r in reqs if r[1] in "DF" and first <= r[0] <= last)
+    print("# %d writes of 4 KiB, %d flushes among them" % (len(w), f))
+    if len(w) < 1000 or f:
+        bad.append("flushes without sync=flush")
+else:
+    data = open("%s/%s.bin" % (tmp, name), "rb").read()
+    blocks, pos = [], 0
+    while pos + 16 <= len(data):
+        off = int.from_bytes(data[pos:pos + 8], "little")
+        length = int.from_bytes(data[pos + 8:pos + 12], "little")
+        body = data[pos + 16:pos + 16 + length]
+        pos += 16 + length
+        if length == 4096:
+            blocks.append(body)
+    n = len(blocks)
+    if n < 2000:
+        bad.append("only %d writes of 4 KiB kept" % n)
+    if kind == "compress":
+        whole = b"".join(blocks)
+        near("zlib's size of the written data (%)", 100 * len(zlib.compress(whole, 6)) / len(whole), 50, 5)
+    else:
+        seen, repeats = set(), 0
+        for b in blocks:
+            h = hashlib.sha256(b).digest()
+            repeats += h in seen
+            seen.add(h)
+        near("share of 4 KiB blocks that repeat one written before (%)", 100 * repeats / n, 30, 5)
+for b in bad:
+    print("# FAILED: " + b)
+sys.exit(1 if bad else 0)
+PY
+}
+
+run split "block=4K/50,8K/30,64K/20;read=100;qd=1;threads=2" 3
+dm_check "iocp: block-size split 4K/50,8K/30,64K/20, each size's share within 1 point" judge split split
+run random "block=4K;read=100;random=60;qd=1"
+dm_check "iocp: random=60, 60 % of the requests jump, within 2 points" judge random random
+run hot "block=4K;read=100;distribution=hot:10/90;qd=4"
+dm_check "iocp: hot:10/90, the first 10 % of the file gets 90 % of the I/O, within 2 points" judge hot hot
+run rate "block=4K;read=100;rate=2000;qd=4"
+dm_check "iocp: rate=2000 on a faster device, 2000 requests a second, within 1 %" judge rate rate
+run plain "block=4K;read=0;qd=1" 1
+dm_check "iocp: plain writes ask the device for no flush" judge plain plain
+run flush "block=4K;read=0;sync=flush:8;qd=1"
+dm_check "iocp: sync=flush:8, FlushFileBuffers reaches the device as one fsync per 8 writes" judge flush flush
+run compress "block=4K;read=0;compress=50;qd=4"
+dm_check "iocp: compress=50, zlib shrinks the written data to 50 %, within 5 points" judge compress compress
+run dedupe "block=4K;read=0;dedupe=30;qd=4"
+dm_check "iocp: dedupe=30, 30 % of the 4 KiB blocks repeat another, within 5 points" judge dedupe dedupe
+
+# pinned AFFINITY THREADS: runs a read row in the background and, a second
+# in, prints the CPU of each of the process's threads that is pinned to
+# exactly one, one a line, as /proc shows them.
+pinned ()
+{
+  local pid t cpus
+  # Not through win: in the background a function is a subshell, and
+  # $! would name it, not Wine's process.
+  "$wine" "$DM_CLI" --workload "name=pin;block=4K;read=100;qd=1;threads=$2;affinity=$1" --count 1 --duration 3 \
+    --warmup 0 --interval 0 --size 16MiB --no-history --quiet --format json \
+    --output "$(winpath "$DM_TMPDIR/pin-$1.json")" "$(winpath "$mnt")" > "$DM_TMPDIR/pin.out" 2>&1 &
+  pid=$!
+  sleep 1.5
+  for t in /proc/"$pid"/task/*; do
+    cpus=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' "$t/status" 2>/dev/null)
+    case "$cpus" in *[-,]* | "") ;; *) echo "$cpus" ;; esac
+  done
+  wait "$pid" || echo "exit $?"
+}
+ncpu=$(nproc)
+want=$((ncpu < 2 ? ncpu : 2))
+spread=$(pinned spread "$want" | sort)
+dm_log "affinity=spread, threads=$want on $ncpu CPUs: threads pinned to CPUs $(echo $spread)"
+dm_check "iocp: affinity=spread pins each of the $want workers to a CPU of its own" \
+  test "$(echo $spread)" = "$(seq -s ' ' 0 $((want - 1)))"
+none=$(pinned none "$want")
+if [ "$ncpu" -gt 1 ]; then
+  dm_check "iocp: affinity=none pins no thread" test -z "$none"
+fi
+dm_check "iocp: the spread run's report is complete and says affinity=spread" python3 -c '
+import json, sys
+x = json.load(open(sys.argv[1], encoding="utf-8"))["results"][0]
+sys.exit(not (x["status"] == "complete" and "affinity=spread" in x["workload"]))' "$DM_TMPDIR/pin-spread.json"
+
+dm_slow_fs_unmount "$mnt" || dm_check "slow-fs ended cleanly" false
+
+# One shape on a device that serves 2000 reads a second (2 ms each, 4 at
+# once): Wine's build against Linux's on the same device. Eight threads of
+# one I/O each keep the device's four slots busy on both, so that the
+# device sets the pace, not the time Wine adds to each I/O (a tenth of a
+# millisecond or more: with only four threads, four slots, Wine's build
+# reaches some 10 % less than Linux's).
+slow="$DM_TMPDIR/slow"
+slow_log="$DM_TMPDIR/slow-requests.log"
+dm_slow_fs_mount "$slow" 2000 4 --log-requests "$slow_log"
+shape="block=4K/50,8K/30,64K/20;read=100;distribution=hot:10/90;qd=1;threads=8"
+run shape-win "$shape" 3 "$slow" "$slow_log"
+iops () { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["iops"])' "$1"; }
+served () # requests a second the device completed, from its log
+{
+  python3 -c '
+import sys
+d = sorted(int(l.split()[4]) for l in open(sys.argv[1]) if l[0] == "R")
+d = d[len(d) // 10:]
+print("%.1f" % ((len(d) - 1) / ((d[-1] - d[0]) / 1e9)))' "$1"
+}
+win_iops=$(iops "$DM_TMPDIR/shape-win.json")
+dm_within "iocp: the split with a hot spot, IOPS against what the device served" \
+  "$win_iops" "$(served "$DM_TMPDIR/shape-win.log")" 3
+if [ -n "${DM_LINUX_CLI:-}" ] && [ -x "$DM_LINUX_CLI" ]; then
+  run shape-linux "$shape" 3 "$slow" "$slow_log" "$DM_LINUX_CLI"
+  linux_iops=$(iops "$DM_TMPDIR/shape-linux.json")
+  dm_log "backend under Linux: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["backend"])' "$DM_TMPDIR/shape-linux.json")"
+  dm_within "the split with a hot spot: iocp under Wine against Linux on the same slow-fs" \
+    "$win_iops" "$linux_iops" 5
+else
+  dm_skip_part "the comparison with Linux: no DM_LINUX_CLI (build-aux/test-windows passes build/app/diskmeter-cli)"
+fi
+dm_slow_fs_unmount "$slow" || dm_check "slow-fs ended cleanly" false
+
+# sync=dsync on a real block device: the flushes the block layer counted
+# (/sys/block/DEV/stat field 16) grow with the writes; plain writes add none.
+if [ ! -e /dev/loop-control ] || ! [ -w /dev/shm ]; then
+  dm_skip_part "dsync: no loop devices here"
+else
+  dm_loop_create 256
+  dm_mkfs_mount
+  sync
+  flushes () { awk '{print $16}' "/sys/block/$DM_LOOP_NAME/stat"; }
+  wl_run () # NAME WORKLOAD [CLI]
+  {
+    local out="$DM_TMPDIR/$1.json" target="$DM_MNT" cli="${3:-win}"
+    [ "$cli" = win ] && out=$(winpath "$out") target=$(winpath "$DM_MNT")
+    "$cli" --workload "name=$1;$2" --count 1 --duration 1 --warmup 0 --interval 0 --size 64MiB \
+      --no-history --quiet --format json --output "$out" "$target" > "$DM_TMPDIR/$1.out" 2>&1 \
+      || dm_die "diskmeter-cli --workload $2 on $DM_LOOP failed: $(head -c 500 "$DM_TMPDIR/$1.out")"
+  }
+  ios () { python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["results"][0]; print(sum(x["ios"] for x in r["runs"]))' "$1"; }
+  f0=$(flushes); wl_run plainw "block=4K;read=0;qd=1"; f1=$(flushes)
+  wl_run dsync "block=4K;read=0;qd=1;sync=dsync"; f2=$(flushes)
+  n=$(ios "$DM_TMPDIR/dsync.json")
+  dm_log "loop flushes under Wine: plain writes $((f1 - f0)), write-through writes $((f2 - f1)) for $n measured writes"
+  dm_check "iocp: plain writes, the device saw (almost) no flushes" test "$((f1 - f0))" -le 3
+  dm_check "iocp: the write-through run completed $n writes" test "$n" -gt 100
+  if [ "$((f2 - f1))" -ge "$n" ]; then
+    dm_check "iocp: write-through, the device saw a flush per write" true
+  else
+    linux=""
+    if [ -n "${DM_LINUX_CLI:-}" ] && [ -x "$DM_LINUX_CLI" ]; then
+      f3=$(flushes); wl_run dsync-linux "block=4K;read=0;qd=1;sync=dsync" "$DM_LINUX_CLI"; f4=$(flushes)
+      m=$(ios "$DM_TMPDIR/dsync-linux.json")
+      linux="; Linux's O_DSYNC on the same device: $((f4 - f3)) flushes for $m writes"
+      dm_check "Linux: dsync on the same device, a flush per write (the device counts them)" \
+        test "$((f4 - f3))" -ge "$m" -a "$m" -gt 100
+    fi
+    dm_skip_part "dsync: $("$wine" --version 2>/dev/null) opens files without O_DSYNC or O_SYNC, so FILE_FLAG_WRITE_THROUGH never reaches the device ($((f2 - f1)) flushes for $n write-through writes$linux)"
+  fi
+fi
+dm_finish
