@@ -94,6 +94,8 @@ typedef struct dm_cli_options {
   /* sweep */
   dm_sweep_plan sweep;
   bool        mode_given;     /* --mode or --mix: --mix-read does not override it */
+  bool        duration_given; /* --duration, --interval: a profile's own times do not */
+  bool        interval_given; /* override them (Flash Memory) */
   bool        qd_given;       /* --qd, --threads: a block sweep's load, refused by a curve */
   bool        threads_given;
   bool        rates_given;    /* --rates curve */

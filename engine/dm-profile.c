@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * CrystalDiskMark 8's profiles and their NVMe presets, as data.
+ * CrystalDiskMark 8's profiles and their NVMe presets, as data, and
+ * CrystalDiskMark 9's Flash Memory preset: the Default tests (SEQ1M Q8T1,
+ * SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1) measured for 1 s each with 30 s
+ * between them (CrystalDiskMark 9.0.1, DiskMarkDlg.cpp,
+ * SettingsQueuesThreads case 2 and IsFlashMemoryMode).
  */
 #include "dm-profile.h"
 
@@ -25,6 +29,9 @@ static const dm_profile profiles[] = {
   { "demo", "Demo",
     { SEQ (1024, 8, 1) }, 1,
     { SEQ (1024, 8, 1) }, 1, RW },
+  { "flash", "Flash Memory",
+    { SEQ (1024, 8, 1), SEQ (1024, 1, 1), RND (4, 32, 1), RND (4, 1, 1) }, 4,
+    { SEQ (1024, 8, 1), SEQ (1024, 1, 1), RND (4, 32, 1), RND (4, 1, 1) }, 4, RW, 1.0, 30.0 },
 };
 
 const dm_profile *
@@ -44,6 +51,8 @@ dm_profile_find (const char *name)
       return &profiles[i];
   if (!dm_ascii_casecmp (name, "real-world") || !dm_ascii_casecmp (name, "real_world"))
     return dm_profile_find ("realworld");
+  if (!dm_ascii_casecmp (name, "flash-memory") || !dm_ascii_casecmp (name, "flashmemory"))
+    return dm_profile_find ("flash");
   return NULL;
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The test sets of CrystalDiskMark 8: Default, Peak, Real World and Demo,
- * each with its NVMe preset. A profile is only a list of specs and the
+ * each with its NVMe preset, and CrystalDiskMark 9's Flash Memory preset. A profile is only a list of specs and the
  * columns it shows; the runner knows nothing about profiles.
  */
 #pragma once
@@ -20,6 +20,12 @@ typedef struct dm_profile {
   dm_spec     nvme[DM_PROFILE_MAX_SPECS];
   unsigned    n_nvme;
   unsigned    modes; /* DM_MODE_BIT mask of the columns (Mix is added by the user) */
+  /* A profile that times its tests itself (0: the settings' own): Flash
+   * Memory measures 1 s and rests 30 s between tests, so that a USB stick
+   * or an SD card cools down and its cache drains. A --duration or
+   * --interval the user gives still wins. */
+  double      measure_s;
+  double      interval_s;
 } dm_profile;
 
 const dm_profile *dm_profile_find (const char *name);

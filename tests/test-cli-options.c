@@ -312,6 +312,18 @@ test_specs (void)
   check_profile_specs ("realworld", true, real, 2);
   check_profile_specs ("demo", false, demo, 1);
 
+  /* Flash Memory: the Default tests, 1 s each and 30 s apart, unless the
+   * user times them. */
+  check_profile_specs ("flash", false, def, 4);
+  CHECK_OK ("--profile", "flash", "/mnt/data");
+  DM_CHECK (o.settings.measure_s == 1.0 && o.settings.interval_s == 30.0);
+  CHECK_OK ("--profile", "flash", "--duration", "3", "/mnt/data");
+  DM_CHECK (o.settings.measure_s == 3.0 && o.settings.interval_s == 30.0);
+  CHECK_OK ("--interval", "0", "--profile", "flash", "/mnt/data");
+  DM_CHECK (o.settings.measure_s == 1.0 && o.settings.interval_s == 0.0);
+  CHECK_OK ("--profile", "default", "/mnt/data");
+  DM_CHECK (o.settings.measure_s == 5.0 && o.settings.interval_s == 5.0);
+
   /* --tests wins over the profile and its NVMe preset. */
   unsigned n = 0, modes = 0;
   CHECK_OK ("--profile", "peak", "--nvme", "--tests", "RND4K_Q1T1", "/mnt/data");

@@ -88,12 +88,31 @@ test_demo (void)
   DM_CHECK_STR (dm_profile_find ("demo")->title, "Demo");
 }
 
+/* CrystalDiskMark 9.0.1's Flash Memory preset (DiskMarkDlg.cpp,
+ * SettingsQueuesThreads case 2, IsFlashMemoryMode): the Default tests at
+ * MeasureTime 1 and IntervalTime 30. No other profile times itself. */
+static void
+test_flash (void)
+{
+  CHECK_SPECS ("flash", false, "SEQ1M_Q8T1", "SEQ1M_Q1T1", "RND4K_Q32T1", "RND4K_Q1T1");
+  CHECK_SPECS ("flash", true, "SEQ1M_Q8T1", "SEQ1M_Q1T1", "RND4K_Q32T1", "RND4K_Q1T1");
+  const dm_profile *p = dm_profile_find ("flash");
+  DM_CHECK_STR (p->title, "Flash Memory");
+  DM_CHECK_INT (p->modes, ==, RW);
+  DM_CHECK (p->measure_s == 1.0 && p->interval_s == 30.0);
+  DM_CHECK (dm_profile_find ("flash-memory") == p);
+  DM_CHECK (dm_profile_find ("Flash") == p);
+  static const char *const plain[] = { "default", "peak", "realworld", "demo" };
+  for (unsigned i = 0; i < 4; i++)
+    DM_CHECK (dm_profile_find (plain[i])->measure_s == 0 && dm_profile_find (plain[i])->interval_s == 0);
+}
+
 static void
 test_find (void)
 {
   unsigned n = 0;
   const dm_profile *list = dm_profile_list (&n);
-  DM_CHECK_INT (n, ==, 4);
+  DM_CHECK_INT (n, ==, 5);
   /* Each listed profile is found by its name, and every table fits. */
   for (unsigned i = 0; i < n; i++)
     {
@@ -123,6 +142,7 @@ main (void)
   DM_RUN ("/engine/profile/peak", test_peak);
   DM_RUN ("/engine/profile/realworld", test_realworld);
   DM_RUN ("/engine/profile/demo", test_demo);
+  DM_RUN ("/engine/profile/flash", test_flash);
   DM_RUN ("/engine/profile/find", test_find);
   return dm_test_done ();
 }
