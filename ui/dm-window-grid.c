@@ -212,10 +212,12 @@ workload_detail (const dm_result *res)
     }
   if (res->n_runs > 0 && !dm_result_rate_met (res, &reached))
     {
-      g_autofree char *got = dm_format_value (reached, res->workload.rate_unit == DM_RATE_IOPS
-                                                         ? DM_UNIT_IOPS : DM_UNIT_MBPS);
-      g_string_append_printf (s, _("\nRate not met: %s of %g %s"), got, res->workload.rate,
-                              res->workload.rate_unit == DM_RATE_IOPS ? "IOPS" : "MB/s");
+      dm_unit unit = res->workload.rate_unit == DM_RATE_IOPS ? DM_UNIT_IOPS : DM_UNIT_MBPS;
+      g_autofree char *got = dm_format_value (reached, unit);
+      g_autofree char *offered = dm_format_value (res->workload.rate, unit);
+
+      g_string_append_printf (s, _("\nRate not met: %s of %s %s"), got, offered,
+                              dm_unit_display_name (unit));
     }
   return g_string_free (s, FALSE);
 }
