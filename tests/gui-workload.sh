@@ -76,7 +76,7 @@ timeout 150 dbus-run-session -- bash -c '
     python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if len(r[\"results\"]) == 3 and all(x[\"status\"] == \"complete\" for x in r[\"results\"]) else 1)" "$o/poll.json" 2>/dev/null && break
   done
   sleep 1
-  act save-json-to "$o/run.json" && act save-text-to "$o/run.txt" &&
+  act save-json-to "$o/run.json" && act save-text-to "$o/run.txt" && act save-csv-to "$o/run.csv" &&
   act save-screenshot-to "$o/run.png" && sleep 0.5 && act save-pdf-to "$o/run.pdf" &&
   sleep 2 && act quit
   rc=$?
@@ -224,6 +224,15 @@ PY
 
 dm_check "the text export has the workload rows" \
   bash -c 'grep -q "^\[Workloads\]" "$1" && grep -q "OLTP 8K 70/30:" "$1" && grep -q "Capped 4K:" "$1" && grep -q "NOT MET" "$1"' _ "$out/run.txt"
+dm_check "the CSV export has a line per workload row with its figures" \
+  python3 - "$out/run.json" "$out/run.csv" <<'PY'
+import csv, json, sys
+r = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+got = [float(x["mb_per_s"]) for x in rows]
+print("#   CSV MB/s %s" % got)
+assert got == [x["mb_per_s"] for x in r["results"]], got
+PY
 dm_check "the PDF has each row's latency detail" \
   bash -c 'for n in "OLTP 8K 70/30" "Seq read 1M" "Capped 4K"; do pdftotext "$1" - | grep -q "Latency — $n" || exit 1; done' _ "$out/run.pdf"
 dm_check "the run left no test file" test -z "$(ls -A "$out/target")"
@@ -252,4 +261,50 @@ same = sum(1 for y in range(100, min(ha, hb) - 110) if a[y] == b[y])
 print("#   %d of %d grid rows alike (%dx%d, %dx%d)" % (same, min(ha, hb) - 210, wa, ha, wb, hb))
 assert (wa, ha) == (wb, hb) and same == min(ha, hb) - 210
 PY
+
+# --- a disk is only read --------------------------------------------------------
+# The loop device itself as the target: the rows that write are left out,
+# saying so, the read-only ones run, and not a byte of the disk changes.
+if [ "$(id -u)" = 0 ] && [ -e /dev/loop-control ] && command -v losetup >/dev/null \
+   && [ -w /dev/shm ]; then
+  dm_loop_create 64
+  python3 -c "import os,sys; f=open(sys.argv[1],'r+b'); [f.write(os.urandom(1<<20)) for _ in range(64)]" "$DM_LOOP"
+  sync
+  sum_before=$(sha256sum <"$DM_LOOP")
+  XDG_DATA_DIRS="$out/xdg:${XDG_DATA_DIRS:-/usr/local/share:/usr/share}" \
+  timeout 120 dbus-run-session -- bash -c '
+    id=io.github.diskmeter.Diskmeter
+    o=$1
+    act () { gapplication action "$id" "$1" ${2:+"'"'"'$2'"'"'"}; }
+    "$DM_GUI" --target "$2" --count 1 --size 16MiB --duration 1 --warmup 0 --interval 0 \
+      2>"$o/disk.err" & gui=$!
+    gdbus wait --session --timeout 20 "$id" || { kill $gui; exit 3; }
+    act profile-file "$o/mine.ini" && sleep 0.5 && act run-all || { kill $gui; exit 4; }
+    for i in $(seq 1 60); do
+      sleep 1
+      act save-json-to "$o/disk.json"
+      python3 -c "import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r[\"finished\"] and len(r[\"results\"]) == 2 and all(x[\"status\"] == \"complete\" for x in r[\"results\"]) else 1)" "$o/disk.json" 2>/dev/null && break
+    done
+    act quit
+    rc=$?
+    wait $gui
+    exit $(( rc || $? ))' _ "$out" "$DM_LOOP" >"$out/disk.log" 2>&1
+  rc=$?
+  sed 's/^/#   gui: /' "$out/disk.err" | head -5
+  dm_check "the disk's run was made over D-Bus (status $rc)" test "$rc" = 0
+  dm_check "on a disk the workload that writes is left out, saying so" \
+    grep -q "only read: the workloads that write are left out" "$out/disk.err"
+  dm_check "on a disk the read-only workloads ran, the mixed one did not" \
+    python3 - "$out/disk.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+got = [(x["workload"].split(";")[0], x["status"]) for x in r["results"]]
+print("#   %s" % got)
+assert got == [("name=Seq read 1M", "complete"), ("name=Capped 4K", "complete")], got
+PY
+  sum_after=$(sha256sum <"$DM_LOOP")
+  dm_check "not a byte of the disk changed" test "$sum_before" = "$sum_after"
+else
+  dm_skip_part "not root or no loop devices: the disk-is-only-read part needs one"
+fi
 dm_finish

@@ -532,16 +532,27 @@ _dm_window_grid_select (DmWindow        *self,
                         int              only_row)
 {
   bool *selection = NULL;
+  /* A disk or partition is only read: a workload that writes is left out
+   * (the engine would refuse the whole run). */
+  gboolean reads_only = self->shaped && _dm_window_target_is_device (self);
 
-  if (only_row >= 0)
+  if (only_row >= 0 || reads_only)
     {
       selection = g_new0 (bool, MAX (r->n_results, 1));
       for (unsigned i = 0; i < r->n_results; i++)
-        selection[i] = in_row (self, r, i, only_row);
+        selection[i] = in_row (self, r, i, only_row)
+                       && (!reads_only || r->results[i].read_percent == 100);
     }
   for (unsigned i = 0; i < self->report.n_results; i++)
     if (in_row (self, &self->report, i, only_row))
       dm_result_reset (&self->report.results[i]);
+  for (unsigned i = 0; reads_only && i < r->n_results; i++)
+    if (in_row (self, r, i, only_row) && !selection[i])
+      {
+        dm_window_show_error (self, _("A disk or partition is only read: the workloads that "
+                                      "write are left out."));
+        break;
+      }
   return selection;
 }
 

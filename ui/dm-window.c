@@ -252,6 +252,21 @@ phase_text (dm_phase phase)
     }
 }
 
+/* "SEQ1M / Q8T1 Read", or a workload row's name: its mix is its own. */
+static void
+result_name (const dm_result *res,
+             char            *name,
+             gsize            size)
+{
+  char label[64];
+
+  dm_spec_label (&res->spec, label, sizeof label);
+  if (res->shaped && res->workload.name[0])
+    g_strlcpy (name, res->workload.name, size);
+  else
+    g_snprintf (name, size, "%s %s", label, dm_mode_title (res->mode));
+}
+
 static void
 on_job_progress (DmJob    *job,
                  DmWindow *self)
@@ -302,17 +317,15 @@ on_job_progress (DmJob    *job,
     status = g_strdup (phase_text (DM_PHASE_PREPARE));
   else
     {
-      char name[64];
+      char name[96];
 
-      dm_spec_label (&current->spec, name, sizeof name);
+      result_name (current, name, sizeof name);
       if (p->phase == DM_PHASE_DONE)
-        status = g_strdup_printf ("%s %s: done", name, dm_mode_title (current->mode));
+        status = g_strdup_printf ("%s: done", name);
       else if (p->phase == DM_PHASE_MEASURE)
-        status = g_strdup_printf ("%s %s: run %u of %u", name, dm_mode_title (current->mode),
-                                  p->run, p->count);
+        status = g_strdup_printf ("%s: run %u of %u", name, p->run, p->count);
       else
-        status = g_strdup_printf ("%s %s: %s", name, dm_mode_title (current->mode),
-                                  phase_text (p->phase));
+        status = g_strdup_printf ("%s: %s", name, phase_text (p->phase));
     }
   _dm_window_set_status (self, status);
   dm_comparison_live (self->comparison, job);
@@ -395,15 +408,16 @@ on_job_finished (DmJob    *job,
     for (unsigned i = 0; i < self->report.n_results; i++)
       if (self->report.results[i].status == DM_STATUS_FAILED && self->report.results[i].error[0])
         {
+          const dm_result *res = &self->report.results[i];
           char name[64];
-          char shown[sizeof self->report.results[i].error * 2];
+          char shown[sizeof res->error * 2];
+          const char *reason = dm_reason_shown (res->error, shown, sizeof shown);
           g_autofree char *m = NULL;
 
-          dm_spec_label (&self->report.results[i].spec, name, sizeof name);
-          m = g_strdup_printf (_("%s %s failed: %s"), name,
-                               dm_mode_title (self->report.results[i].mode),
-                               dm_reason_shown (self->report.results[i].error, shown,
-                                                sizeof shown));
+          dm_spec_label (&res->spec, name, sizeof name);
+          m = res->shaped ? g_strdup_printf (_("%s failed: %s"), res->workload.name, reason)
+                          : g_strdup_printf (_("%s %s failed: %s"), name,
+                                             dm_mode_title (res->mode), reason);
           dm_window_show_error (self, m);
           break;
         }
