@@ -28,6 +28,8 @@ struct _DmTile
   gboolean     flagged;      /* the disk's counters flagged the result */
   char        *flags_spoken; /* the flags' sentences, for the label */
   char        *flags_tooltip; /* the same, one a line */
+  char        *detail;       /* a workload row's other figures, or NULL */
+  PangoLayout *detail_layout;
 };
 
 G_DEFINE_FINAL_TYPE (DmTile, dm_tile, GTK_TYPE_WIDGET)
@@ -39,6 +41,7 @@ G_DEFINE_FINAL_TYPE (DmTile, dm_tile, GTK_TYPE_WIDGET)
 #define BADGE_SIZE   16  /* the warning sign of a flagged tile */
 #define BADGE_X      8
 #define BADGE_Y      7
+#define DETAIL_SIZE  11  /* px: the detail's lines, under the digits' 28 */
 
 static void
 dm_tile_ensure_layout (DmTile *self)
@@ -61,6 +64,20 @@ dm_tile_ensure_layout (DmTile *self)
   pango_attr_list_insert (attrs, pango_attr_font_features_new ("tnum=1"));
   pango_layout_set_attributes (self->layout, attrs);
   pango_attr_list_unref (attrs);
+}
+
+static void
+dm_tile_ensure_detail_layout (DmTile *self)
+{
+  PangoFontDescription *font;
+
+  if (self->detail_layout || !self->detail)
+    return;
+  self->detail_layout = gtk_widget_create_pango_layout (GTK_WIDGET (self), self->detail);
+  font = pango_font_description_new ();
+  pango_font_description_set_absolute_size (font, DETAIL_SIZE * PANGO_SCALE);
+  pango_layout_set_font_description (self->detail_layout, font);
+  pango_font_description_free (font);
 }
 
 static void
@@ -92,6 +109,16 @@ dm_tile_measure (GtkWidget      *widget,
   /* A flagged tile keeps room for its sign left of the widest figure. */
   if (self->flagged)
     w += BADGE_X + BADGE_SIZE;
+  /* A wide tile's detail sits left of the figure, never under it. */
+  if (self->detail)
+    {
+      int dw, dh;
+
+      dm_tile_ensure_detail_layout (self);
+      pango_layout_get_pixel_size (self->detail_layout, &dw, &dh);
+      w += dw + 2 * TILE_PAD_X;
+      h = MAX (h, dh);
+    }
   if (orientation == GTK_ORIENTATION_HORIZONTAL)
     *minimum = *natural = MAX (TILE_MIN_W, w + 2 * TILE_PAD_X);
   else
@@ -189,6 +216,20 @@ dm_tile_snapshot (GtkWidget   *widget,
   gtk_snapshot_append_layout (snapshot, self->layout, &fg);
   gtk_snapshot_restore (snapshot);
 
+  if (self->detail)
+    {
+      int dw, dh;
+
+      dm_tile_ensure_detail_layout (self);
+      pango_layout_get_pixel_size (self->detail_layout, &dw, &dh);
+      gtk_snapshot_save (snapshot);
+      gtk_snapshot_translate (snapshot,
+                              &GRAPHENE_POINT_INIT (TILE_PAD_X + (self->flagged ? BADGE_X + BADGE_SIZE : 0),
+                                                    (height - METER_STRIP - dh) / 2.0f + 1));
+      gtk_snapshot_append_layout (snapshot, self->detail_layout, &fg);
+      gtk_snapshot_restore (snapshot);
+    }
+
   if (self->flagged)
     dm_tile_draw_badge (snapshot);
 }
@@ -202,6 +243,7 @@ dm_tile_css_changed (GtkWidget         *widget,
   GTK_WIDGET_CLASS (dm_tile_parent_class)->css_changed (widget, change);
   /* A new font or scale from the theme needs a new layout. */
   g_clear_object (&self->layout);
+  g_clear_object (&self->detail_layout);
   self->reserved_w = 0;
   gtk_widget_queue_resize (widget);
 }
@@ -212,6 +254,8 @@ dm_tile_finalize (GObject *object)
   DmTile *self = DM_TILE (object);
 
   g_clear_object (&self->layout);
+  g_clear_object (&self->detail_layout);
+  g_free (self->detail);
   g_free (self->digits);
   g_free (self->description);
   g_free (self->flags_spoken);
@@ -386,6 +430,55 @@ dm_tile_set_description (DmTile     *self,
   g_free (self->description);
   self->description = g_strdup (description);
   dm_tile_update_spoken (self);
+}
+
+const char *
+dm_tile_get_description (DmTile *self)
+{
+  g_return_val_if_fail (DM_IS_TILE (self), NULL);
+  return self->description;
+}
+
+/* Lines of a detail, 0 for none. */
+static guint
+detail_lines (const char *detail)
+{
+  guint n = detail ? 1 : 0;
+
+  for (const char *p = detail; p && *p; p++)
+    n += *p == '\n';
+  return n;
+}
+
+void
+dm_tile_set_detail (DmTile     *self,
+                    const char *detail)
+{
+  guint old_lines;
+
+  g_return_if_fail (DM_IS_TILE (self));
+  if (g_strcmp0 (detail, self->detail) == 0)
+    return;
+  /* Another line, or a longer one, can change the size; new figures of
+   * the same length (most ticks of a live run) only redraw. */
+  old_lines = detail_lines (self->detail);
+  if (old_lines != detail_lines (detail) || !self->detail || !detail
+      || strlen (self->detail) != strlen (detail))
+    gtk_widget_queue_resize (GTK_WIDGET (self));
+  g_free (self->detail);
+  self->detail = g_strdup (detail);
+  if (self->detail_layout && detail)
+    pango_layout_set_text (self->detail_layout, detail, -1);
+  else
+    g_clear_object (&self->detail_layout);
+  gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+const char *
+dm_tile_get_detail (DmTile *self)
+{
+  g_return_val_if_fail (DM_IS_TILE (self), NULL);
+  return self->detail;
 }
 
 char *

@@ -40,6 +40,13 @@ const char *dm_tile_get_digits (DmTile      *self);
 double     dm_tile_get_fraction (DmTile     *self);
 void       dm_tile_set_description (DmTile     *self,
                                     const char *description);
+const char *dm_tile_get_description (DmTile    *self);
+/* A workload row's wide tile: its other figures ("15830 IOPS · p99
+ * 1.23 ms", read and write apart, a rate not met), one a line in smaller
+ * type left of the big figure. NULL, as plain tiles have, draws nothing. */
+void       dm_tile_set_detail  (DmTile      *self,
+                                const char  *detail);
+const char *dm_tile_get_detail (DmTile      *self);
 /* Marks the tile when the disk's own counters flagged res (a warning sign
  * in its corner and the "flagged" class) and says why in its tooltip and
  * spoken label; NULL, or a result without flags, clears the mark. */

@@ -11,12 +11,25 @@
 #include "dm-file-dialog.h"
 #include "dm-latency-view.h"
 #include "dm-pdf.h"
+#include "dm-screenshot.h"
 #include "dm-sustained-window.h"
 #include "dm-sweep-window.h"
 #include "dm-thresholds-dialog.h"
 #include "dm-zoom.h"
 
 /* --- saves ----------------------------------------------------------------- */
+
+gboolean
+dm_window_save_screenshot (DmWindow    *self,
+                           const char  *path,
+                           GError     **error)
+{
+  /* The sweep window saves its PNG the same way. A scripted screenshot
+   * may ask for a larger, sharper picture. */
+  double scale = dm_script_screenshot_scale (self);
+
+  return dm_screenshot_save_scaled (GTK_WIDGET (self), self->content, scale, path, error);
+}
 
 static void
 on_screenshot_after_paint (GdkFrameClock *clock,
@@ -119,8 +132,13 @@ add_latency_page (DmWindow         *self,
   char label[64];
 
   dm_spec_label (&res->spec, label, sizeof label);
-  title = run ? g_strdup_printf ("%s %s (%s)", label, dm_mode_title (res->mode), run)
-              : g_strdup_printf ("%s %s", label, dm_mode_title (res->mode));
+  /* A workload row by its name, as its tile's detail opens it. */
+  if (res->shaped && res->workload.name[0])
+    title = g_strdup (res->workload.name);
+  else if (run)
+    title = g_strdup_printf ("%s %s (%s)", label, dm_mode_title (res->mode), run);
+  else
+    title = g_strdup_printf ("%s %s", label, dm_mode_title (res->mode));
   /* Held: closed by hand while it is drawn, it is still destroyed once. */
   view = g_object_ref (dm_latency_view_new (GTK_WINDOW (self), title, res));
   dm_latency_view_set_device_note (DM_LATENCY_VIEW (view), report->device_note);
@@ -155,7 +173,11 @@ write_pdf (DmWindow    *self,
             && !add_latency_page (self, pdf, compare->runs[i], res, compare->names[i], error))
           return FALSE;
       }
-  for (guint r = 0; !compare && r < self->layout.n_rows; r++)
+  for (guint i = 0; !compare && self->shaped && i < self->report.n_results; i++)
+    if (self->report.results[i].status == DM_STATUS_COMPLETE
+        && !add_latency_page (self, pdf, &self->report, &self->report.results[i], NULL, error))
+      return FALSE;
+  for (guint r = 0; !compare && !self->shaped && r < self->layout.n_rows; r++)
     for (guint c = 0; c < self->layout.n_columns; c++)
       {
         const dm_result *res = dm_report_find (&self->report, &self->layout.rows[r],
@@ -231,7 +253,7 @@ action_run_row (GtkWidget  *widget,
 
   if (self->layout_stale)
     _dm_window_rebuild_grid (self);
-  if (row < 0 || (guint) row >= self->layout.n_rows)
+  if (row < 0 || (guint) row >= (self->shaped ? self->report.n_results : self->layout.n_rows))
     {
       g_autofree char *m = g_strdup_printf (_("There is no test row %d in this profile."), row);
       dm_window_show_error (self, m);
@@ -379,6 +401,43 @@ action_compare_off (GtkWidget  *widget,
   _dm_window_set_status (self, _("All measures the target alone"));
 }
 
+/* Open Profile…: a profile file of the user's, loaded before it is kept
+ * (the profile-file property refuses one that does not load). */
+static void
+on_profile_chosen (GtkNativeDialog *dialog,
+                   int              response,
+                   DmWindow        *self)
+{
+  g_autofree char *path = dm_file_dialog_get_path (dialog, response);
+
+  if (path)
+    g_object_set (self, "profile-file", path, NULL);
+  g_object_unref (dialog);
+}
+
+static void
+action_open_profile (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  DmWindow *self = DM_WINDOW (widget);
+  GtkFileChooserNative *chooser;
+  g_autoptr (GtkFileFilter) ini = gtk_file_filter_new ();
+  g_autoptr (GtkFileFilter) all = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (_("Open Profile"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), _("_Cancel"));
+  gtk_file_filter_set_name (ini, _("Profile files"));
+  gtk_file_filter_add_pattern (ini, "*.ini");
+  gtk_file_filter_set_name (all, _("All files"));
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), ini);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_signal_connect (chooser, "response", G_CALLBACK (on_profile_chosen), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
 /* Ctrl+plus, Ctrl+minus, Ctrl+0: the zoom is a setting, kept for next time. */
 static void
 action_zoom (GtkWidget  *widget,
@@ -423,6 +482,10 @@ _dm_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.zoom-reset", NULL, action_zoom);
   /* All, Read only, Write only: stateful, its state the modes setting. */
   gtk_widget_class_install_property_action (widget_class, "win.modes", "modes");
+  /* The Profile menu's workloads, and for scripts any profile file:
+   * `gapplication action ID profile-file "'/path/oltp.ini'"`. */
+  gtk_widget_class_install_property_action (widget_class, "win.profile-file", "profile-file");
+  gtk_widget_class_install_action (widget_class, "win.open-profile", NULL, action_open_profile);
 }
 
 /* Which actions make sense now: one run at a time, Stop only during one,

@@ -84,8 +84,24 @@ settings_from_run (DmWindow        *self,
   char size[32], why[128];
 
   for (unsigned i = 0; i < r->n_results; i++)
-    mix |= r->results[i].mode == DM_MODE_MIX;
-  if (dm_profile_find (r->profile))
+    mix |= r->results[i].mode == DM_MODE_MIX && !r->results[i].shaped;
+  if (r->n_results > 0 && r->results[0].shaped)
+    {
+      /* Workload rows: the grid's rows are the run's own workloads, and
+       * All runs them again. */
+      unsigned n = MIN (r->n_results, DM_WINDOW_MAX_ROWS);
+
+      g_free (self->workloads);
+      self->workloads = g_new0 (dm_workload, n);
+      for (unsigned i = 0; i < n; i++)
+        self->workloads[i] = r->results[i].workload;
+      self->n_workloads = n;
+      g_free (self->workloads_from);
+      self->workloads_from = NULL;
+      g_settings_set_string (self->settings, "profile", "workloads");
+      _dm_window_rebuild_grid (self);
+    }
+  else if (dm_profile_find (r->profile))
     {
       g_settings_set_string (self->settings, "profile", r->profile);
       g_settings_set_boolean (self->settings, "nvme", r->nvme);
@@ -120,6 +136,8 @@ settings_from_run (DmWindow        *self,
 
     for (unsigned i = 0; i < r->n_results; i++)
       modes |= DM_MODE_BIT (r->results[i].mode);
+    if (r->n_results > 0 && r->results[0].shaped)
+      modes = DM_MODES_ALL;
     if ((modes & DM_MODE_BIT (DM_MODE_READ)) && (modes & DM_MODE_BIT (DM_MODE_WRITE)))
       modes = DM_MODES_ALL;
     text = dm_modes_setting_format (modes);
@@ -171,7 +189,11 @@ dm_window_open_saved (DmWindow    *self,
     dm_result_reset (&self->report.results[i]);
   for (unsigned i = 0; i < r.n_results; i++)
     {
-      dm_result *mine = dm_report_find (&self->report, &r.results[i].spec, r.results[i].mode);
+      /* A workload row by its place: two may share a spec. */
+      dm_result *mine = !self->shaped ? dm_report_find (&self->report, &r.results[i].spec,
+                                                        r.results[i].mode)
+                        : i < self->report.n_results && r.results[i].shaped
+                          ? &self->report.results[i] : NULL;
 
       if (mine)
         {

@@ -12,11 +12,18 @@
 #include "dm-format.h"
 #include "dm-job.h"
 #include "dm-platform.h"
+#include "dm-profile-file.h"
 #include "dm-report.h"
 #include "dm-script.h"
 #include "dm-window.h"
 
 G_BEGIN_DECLS
+
+/* Rows of the grid: a plain profile's tests, or a profile file's workloads. */
+#define DM_WINDOW_MAX_ROWS DM_PROFILE_FILE_ROWS
+/* The columns a workload row's one tile spans: those of Read and Write, so
+ * a workload grid is as wide as a plain one. */
+#define DM_WORKLOAD_SPAN   2
 
 struct _DmWindow
 {
@@ -53,8 +60,16 @@ struct _DmWindow
   gboolean       layout_stale;    /* settings changed during a run */
   gboolean       columns_stale;   /* only the columns did (Mix): figures stay */
   dm_report      columns_kept;    /* a hidden column's figures, for its return */
-  GtkWidget     *row_buttons[DM_GRID_MAX_ROWS];
-  GtkWidget     *tiles[DM_GRID_MAX_ROWS][DM_N_MODES];
+  GtkWidget     *row_buttons[DM_WINDOW_MAX_ROWS];
+  GtkWidget     *tiles[DM_WINDOW_MAX_ROWS][DM_N_MODES];
+  /* A workload profile (profile "workloads"): the grid's rows are the
+   * report's results in order, each one wide tile (tiles[r][0]), and the
+   * layout has no rows or columns. The workloads come from profile-file
+   * or from a saved run that was opened. */
+  gboolean       shaped;
+  dm_workload   *workloads;
+  guint          n_workloads;
+  char          *workloads_from;  /* what they were loaded from, "" for a saved run */
   dm_threshold   rules[DM_THRESHOLDS_MAX]; /* green/red limits, from settings */
   unsigned       n_rules;
 
@@ -120,6 +135,8 @@ void        _dm_window_actions_update      (DmWindow        *self);
 /* dm-window-grid.c */
 void        _dm_window_class_grid_init     (GtkWidgetClass  *widget_class);
 void        _dm_window_grid_build          (DmWindow        *self);
+/* Every tile from the grid's report, not live. */
+void        _dm_window_grid_show_all       (DmWindow        *self);
 void        _dm_window_grid_show           (DmWindow        *self,
                                             guint            r,
                                             guint            c,
@@ -129,10 +146,22 @@ void        _dm_window_grid_show           (DmWindow        *self,
  * column shown again had, into the grid's new report. */
 void        _dm_window_grid_keep           (DmWindow        *self,
                                             const dm_report *old);
+/* The tile of res, the index-th result of a run of the grid's rows. */
 gboolean    _dm_window_grid_find           (DmWindow        *self,
+                                            guint            index,
                                             const dm_result *res,
                                             guint           *row,
                                             guint           *col);
+/* The finished job's figures into the grid's report: only the rows that
+ * ran, so a single-row run keeps the others. */
+void        _dm_window_grid_merge          (DmWindow        *self,
+                                            DmJob           *job,
+                                            const dm_report *done);
+/* Which of r's results a run of row only_row (-1: all) measures, NULL for
+ * all; those rows of the grid's report start from nothing. */
+bool       *_dm_window_grid_select         (DmWindow        *self,
+                                            const dm_report *r,
+                                            int              only_row);
 
 /* dm-window-history.c */
 void        _dm_window_class_history_init  (GtkWidgetClass  *widget_class);
@@ -152,6 +181,18 @@ void        _dm_window_compute_layout      (DmWindow        *self,
 void        _dm_window_engine_settings     (DmWindow        *self,
                                             dm_settings     *s);
 void        _dm_window_reset_report        (DmWindow        *self);
+/* An empty report of the grid's rows (workloads or tests), run as s says:
+ * 0, or a negative errno. */
+int         _dm_window_init_report         (DmWindow        *self,
+                                            const dm_settings *s,
+                                            dm_report       *r);
+/* The profile-file property: the profile file the grid shows, "" when it
+ * shows a plain profile. Choosing one loads it first: a file that does
+ * not load is refused with its reason in the error bar, the grid as it
+ * was. */
+char       *_dm_window_get_profile_file    (DmWindow        *self);
+void        _dm_window_choose_profile_file (DmWindow        *self,
+                                            const char      *where);
 void        _dm_window_sync_modes          (DmWindow        *self,
                                             gboolean         tell);
 void        _dm_window_set_modes           (DmWindow        *self,

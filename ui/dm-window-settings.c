@@ -10,6 +10,7 @@
 #include "dm-window-private.h"
 #include "dm-i18n-ui.h"
 
+#include <errno.h>
 #include <string.h>
 
 #include "dm-format.h"
@@ -35,11 +36,151 @@ is_custom (DmWindow *self)
   return g_strcmp0 (name, "custom") == 0;
 }
 
+static gboolean
+is_workloads (DmWindow *self)
+{
+  g_autofree char *name = g_settings_get_string (self->settings, "profile");
+  return g_strcmp0 (name, "workloads") == 0;
+}
+
+/* --- profile files ----------------------------------------------------------- */
+
+/* The workloads of a profile file: a path, or a resource:/// address of
+ * one compiled in (resources/profiles). 0, or a negative errno with a
+ * line ("line 4: ...") in why. */
+static int
+load_profile_file (const char  *where,
+                   dm_workload *out,
+                   unsigned    *n,
+                   char        *why,
+                   gsize        why_size)
+{
+  if (g_str_has_prefix (where, "resource://"))
+    {
+      g_autoptr (GBytes) bytes = g_resources_lookup_data (where + strlen ("resource://"), 0, NULL);
+      gsize len = 0;
+      const char *text;
+
+      if (!bytes)
+        {
+          g_snprintf (why, why_size, _("%s: no such profile in Diskmeter"), where);
+          return -ENOENT;
+        }
+      text = g_bytes_get_data (bytes, &len);
+      return dm_profile_file_parse (text, len, out, DM_WINDOW_MAX_ROWS, n, why, why_size);
+    }
+  return dm_profile_file_load (where, out, DM_WINDOW_MAX_ROWS, n, why, why_size);
+}
+
+/* The grid's workloads from now on, loaded from where. */
+static void
+take_workloads (DmWindow    *self,
+                dm_workload *workloads,
+                unsigned     n,
+                const char  *where)
+{
+  g_free (self->workloads);
+  self->workloads = workloads;
+  self->n_workloads = n;
+  g_free (self->workloads_from);
+  self->workloads_from = g_strdup (where);
+}
+
+/* The profile-file key's workloads, at start-up and when the key or the
+ * profile changes; one that no longer loads (moved, edited) says why, and
+ * the grid falls back to Default. */
+static void
+load_profile_key (DmWindow *self)
+{
+  g_autofree char *where = g_settings_get_string (self->settings, "profile-file");
+  g_autofree dm_workload *w = NULL;
+  unsigned n = 0;
+  char why[400];
+
+  if (where[0] && g_strcmp0 (where, self->workloads_from) == 0 && self->n_workloads)
+    return;
+  w = g_new0 (dm_workload, DM_WINDOW_MAX_ROWS);
+  if (!where[0])
+    g_strlcpy (why, _("no profile file was chosen"), sizeof why);
+  else if (load_profile_file (where, w, &n, why, sizeof why) == 0 && n > 0)
+    {
+      take_workloads (self, g_steal_pointer (&w), n, where);
+      return;
+    }
+  if (!is_workloads (self))
+    return;
+  take_workloads (self, NULL, 0, NULL);
+  {
+    g_autofree char *m = g_strdup_printf (_("Profile: %s; showing Default"), why);
+
+    dm_window_show_error (self, m);
+  }
+  g_settings_set_string (self->settings, "profile", "default");
+}
+
+char *
+_dm_window_get_profile_file (DmWindow *self)
+{
+  if (!is_workloads (self) || !self->workloads_from)
+    return g_strdup ("");
+  return g_strdup (self->workloads_from);
+}
+
+void
+_dm_window_choose_profile_file (DmWindow   *self,
+                                const char *where)
+{
+  g_autofree dm_workload *w = NULL;
+  g_autofree char *old_file = NULL;
+  unsigned n = 0;
+  char why[400];
+  gboolean was;
+
+  if (!where || !where[0])
+    return;
+  if (self->job)
+    {
+      dm_window_show_error (self, _("A run is in progress; choose a profile when it is done."));
+      return;
+    }
+  w = g_new0 (dm_workload, DM_WINDOW_MAX_ROWS);
+  /* A file that does not load changes nothing: the grid stays as it was. */
+  if (load_profile_file (where, w, &n, why, sizeof why) != 0 || n == 0)
+    {
+      g_autofree char *m = g_strdup_printf (_("Profile: %s"), n == 0 && why[0] == '\0'
+                                                                ? _("it holds no workload")
+                                                                : why);
+      dm_window_show_error (self, m);
+      return;
+    }
+  gtk_revealer_set_reveal_child (GTK_REVEALER (self->error_revealer), FALSE);
+  take_workloads (self, g_steal_pointer (&w), n, where);
+  old_file = g_settings_get_string (self->settings, "profile-file");
+  was = is_workloads (self);
+  /* Both keys are the chosen profile, kept for the next start; the same
+   * file chosen again (edited meanwhile) is loaded again all the same. */
+  g_settings_set_string (self->settings, "profile-file", where);
+  g_settings_set_string (self->settings, "profile", "workloads");
+  if (was && g_strcmp0 (old_file, where) == 0)
+    _dm_window_rebuild_grid (self);
+  g_object_notify (G_OBJECT (self), "profile-file");
+}
+
+/* --- the grid and the engine's settings ------------------------------------ */
+
 void
 _dm_window_compute_layout (DmWindow     *self,
                            DmGridLayout *layout)
 {
   gboolean mix = g_settings_get_boolean (self->settings, "mix");
+
+  /* A workload profile: rows of their own, no tests, no columns. */
+  self->shaped = is_workloads (self) && self->n_workloads > 0;
+  if (self->shaped)
+    {
+      memset (layout, 0, sizeof *layout);
+      return;
+    }
 
   if (is_custom (self))
     {
@@ -80,6 +221,22 @@ _dm_window_engine_settings (DmWindow    *self,
     s->data = DM_DATA_RANDOM;
 }
 
+int
+_dm_window_init_report (DmWindow          *self,
+                        const dm_settings *s,
+                        dm_report         *r)
+{
+  int rc;
+
+  if (self->shaped)
+    return dm_report_init_workloads (r, s, self->workloads, self->n_workloads);
+  rc = dm_report_init (r, s, self->layout.rows, self->layout.n_rows, self->run_modes);
+  g_strlcpy (r->profile, is_custom (self) ? "custom" : current_profile (self)->name,
+             sizeof r->profile);
+  r->nvme = g_settings_get_boolean (self->settings, "nvme");
+  return rc;
+}
+
 /* Starts the grid over: new rows or columns, or new run settings, make the
  * old figures meaningless, as in CrystalDiskMark. */
 void
@@ -92,12 +249,8 @@ _dm_window_reset_report (DmWindow *self)
   dm_report_clear (&self->report);
   memset (&self->report, 0, sizeof self->report);
   self->run_modes = _dm_window_run_modes (self);
-  if (dm_report_init (&self->report, &s, self->layout.rows, self->layout.n_rows,
-                      self->run_modes) != 0)
+  if (_dm_window_init_report (self, &s, &self->report) != 0)
     dm_window_show_error (self, _("Out of memory while setting up the grid."));
-  g_strlcpy (self->report.profile, is_custom (self) ? "custom" : current_profile (self)->name,
-             sizeof self->report.profile);
-  self->report.nvme = g_settings_get_boolean (self->settings, "nvme");
   if (self->have_target_info)
     self->report.target = self->target_info;
   else
@@ -172,7 +325,9 @@ _dm_window_sync_modes (DmWindow *self,
   gtk_drop_down_set_selected (self->modes_dropdown, pick);
   g_signal_handlers_unblock_by_func (self->modes_dropdown, on_modes_selected, self);
 
-  gtk_widget_set_sensitive (GTK_WIDGET (self->modes_dropdown), !self->job && !device);
+  /* A workload's read share is its own. */
+  gtk_widget_set_sensitive (GTK_WIDGET (self->modes_dropdown),
+                            !self->job && !device && !self->shaped);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->modes_dropdown),
                                device ? _(device_read_only) : _(modes_tooltip));
   if (tell && device && !self->job)
@@ -317,6 +472,22 @@ on_grid_key_changed (GSettings  *settings,
     self->layout_stale = TRUE;
   else
     _dm_window_rebuild_grid (self);
+}
+
+/* The workloads profile chosen (a menu, D-Bus, a restart) needs its file
+ * loaded; another file is loaded at once, and shown if it is the profile. */
+static void
+on_profile_changed (GSettings  *settings,
+                    const char *key,
+                    DmWindow   *self)
+{
+  gboolean workloads = is_workloads (self);
+
+  if (strcmp (key, "profile-file") == 0 || (workloads && !self->n_workloads))
+    load_profile_key (self);
+  if (strcmp (key, "profile") == 0 || is_workloads (self))
+    on_grid_key_changed (settings, key, self);
+  g_object_notify (G_OBJECT (self), "profile-file");
 }
 
 /* Mix shown or not changes the columns only: every figure of the other
@@ -483,7 +654,8 @@ static const struct
   const char *key;
   GCallback   changed;
 } key_handlers[] = {
-  { "profile", G_CALLBACK (on_grid_key_changed) },
+  { "profile", G_CALLBACK (on_profile_changed) },
+  { "profile-file", G_CALLBACK (on_profile_changed) },
   { "nvme", G_CALLBACK (on_grid_key_changed) },
   { "mix", G_CALLBACK (on_mix_changed) },
   { "custom-tests", G_CALLBACK (on_grid_key_changed) },
@@ -528,6 +700,7 @@ _dm_window_settings_start (DmWindow *self)
   dm_comparison_set_unit (self->comparison, self->unit);
   dm_zoom_set_percent (DM_ZOOM (self->zoom), g_settings_get_int (settings, "zoom"));
 
+  load_profile_key (self);
   _dm_window_rebuild_grid (self);
   on_thresholds_changed (settings, "thresholds", self);
 

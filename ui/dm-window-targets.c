@@ -343,10 +343,17 @@ update_title (DmWindow   *self,
 {
   const dm_profile *profile = dm_profile_find (self->report.profile);
   g_autofree char *title = NULL;
+  /* A workload profile by its file's name, or Workloads for a saved run's. */
+  g_autofree char *file = self->shaped && self->workloads_from
+                            ? g_path_get_basename (self->workloads_from)
+                            : NULL;
+  g_autofree char *workloads = self->shaped ? g_strdup_printf (file ? _("Workloads (%s)")
+                                                                    : _("Workloads"), file)
+                                            : NULL;
 
   title = g_strdup_printf ("Diskmeter – %s – %s%s", where,
                            /* The profiles' titles are the Profile menu's words. */
-                           profile ? _(profile->title) : _("Custom"),
+                           profile ? _(profile->title) : workloads ? workloads : _("Custom"),
                            self->report.nvme && profile ? " (NVMe SSD)" : "");
   gtk_window_set_title (GTK_WINDOW (self), title);
 }

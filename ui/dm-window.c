@@ -19,7 +19,6 @@
 #include "dm-format.h"
 #include "dm-measure.h"
 #include "dm-reason.h"
-#include "dm-screenshot.h"
 #include "dm-tile.h"
 #include "dm-ui.h"
 #include "dm-zoom.h"
@@ -28,7 +27,7 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (DmWindow, dm_window, GTK_TYPE_APPLICATION_WINDOW,
                                G_IMPLEMENT_INTERFACE (DM_TYPE_SCRIPTABLE,
                                                       _dm_window_scriptable_init))
 
-enum { PROP_0, PROP_RUNNING, PROP_MODES, N_PROPS };
+enum { PROP_0, PROP_RUNNING, PROP_MODES, PROP_PROFILE_FILE, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 /* --- messages -------------------------------------------------------------- */
@@ -138,6 +137,9 @@ _dm_window_column_title (DmWindow *self,
 {
   const char *unit = dm_unit_display_name (self->unit);
 
+  /* A workload's mix is its own: one column for the whole row. */
+  if (mode == DM_N_MODES)
+    return g_strdup_printf (_("Workload (%s)"), unit);
   if (mode == DM_MODE_MIX)
     {
       int r = g_settings_get_int (self->settings, "mix-ratio");
@@ -154,10 +156,11 @@ _dm_window_column_title (DmWindow *self,
 void
 _dm_window_update_column_titles (DmWindow *self)
 {
-  for (guint c = 0; c < self->layout.n_columns; c++)
+  for (guint c = 0; c < (self->shaped ? 1 : self->layout.n_columns); c++)
     {
       GtkWidget *label = gtk_grid_get_child_at (GTK_GRID (self->grid), c + 1, 0);
-      g_autofree char *title = _dm_window_column_title (self, self->layout.columns[c]);
+      g_autofree char *title = _dm_window_column_title (self, self->shaped ? DM_N_MODES
+                                                                    : self->layout.columns[c]);
 
       if (GTK_IS_LABEL (label))
         gtk_label_set_text (GTK_LABEL (label), title);
@@ -202,12 +205,7 @@ _dm_window_rebuild_columns (DmWindow *self)
 void
 _dm_window_refresh (DmWindow *self)
 {
-  for (guint r = 0; r < self->layout.n_rows; r++)
-    for (guint c = 0; c < self->layout.n_columns; c++)
-      _dm_window_grid_show (self, r, c,
-                            dm_report_find (&self->report, &self->layout.rows[r],
-                                            self->layout.columns[c]),
-                            FALSE);
+  _dm_window_grid_show_all (self);
   _dm_window_update_footer (self);
 }
 
@@ -254,6 +252,21 @@ phase_text (dm_phase phase)
     }
 }
 
+/* "SEQ1M / Q8T1 Read", or a workload row's name: its mix is its own. */
+static void
+result_name (const dm_result *res,
+             char            *name,
+             gsize            size)
+{
+  char label[64];
+
+  dm_spec_label (&res->spec, label, sizeof label);
+  if (res->shaped && res->workload.name[0])
+    g_strlcpy (name, res->workload.name, size);
+  else
+    g_snprintf (name, size, "%s %s", label, dm_mode_title (res->mode));
+}
+
 static void
 on_job_progress (DmJob    *job,
                  DmWindow *self)
@@ -273,7 +286,7 @@ on_job_progress (DmJob    *job,
       if (!dm_job_is_selected (job, i))
         continue;
       res = dm_job_peek_result (job, i);
-      if (!_dm_window_grid_find (self, res, &r, &c))
+      if (!_dm_window_grid_find (self, i, res, &r, &c))
         continue;
       _dm_window_grid_show (self, r, c, res,
                    (int) i == p->result_index && p->phase != DM_PHASE_DONE
@@ -286,6 +299,13 @@ on_job_progress (DmJob    *job,
           g_autofree char *line = dm_tile_describe (&res->spec, res->mode,
                                                     dm_result_value (res, self->unit),
                                                     self->unit, TRUE);
+
+          /* A workload row: what its tile shows, for a log to check. */
+          if (self->shaped && r < DM_WINDOW_MAX_ROWS)
+            {
+              g_free (line);
+              line = g_strdup (dm_tile_get_description (DM_TILE (self->tiles[r][0])));
+            }
           self->reported |= 1u << i;
           g_print ("diskmeter: %s\n", line);
         }
@@ -297,17 +317,15 @@ on_job_progress (DmJob    *job,
     status = g_strdup (phase_text (DM_PHASE_PREPARE));
   else
     {
-      char name[64];
+      char name[96];
 
-      dm_spec_label (&current->spec, name, sizeof name);
+      result_name (current, name, sizeof name);
       if (p->phase == DM_PHASE_DONE)
-        status = g_strdup_printf ("%s %s: done", name, dm_mode_title (current->mode));
+        status = g_strdup_printf ("%s: done", name);
       else if (p->phase == DM_PHASE_MEASURE)
-        status = g_strdup_printf ("%s %s: run %u of %u", name, dm_mode_title (current->mode),
-                                  p->run, p->count);
+        status = g_strdup_printf ("%s: run %u of %u", name, p->run, p->count);
       else
-        status = g_strdup_printf ("%s %s: %s", name, dm_mode_title (current->mode),
-                                  phase_text (p->phase));
+        status = g_strdup_printf ("%s: %s", name, phase_text (p->phase));
     }
   _dm_window_set_status (self, status);
   dm_comparison_live (self->comparison, job);
@@ -328,33 +346,6 @@ _dm_window_show_progress (DmWindow *self)
     on_job_progress (self->job, self);
 }
 
-/* Takes the finished job's figures into the grid's report: only the rows
- * that ran, so a single-row run keeps the others. */
-static void
-merge_report (DmWindow        *self,
-              DmJob           *job,
-              const dm_report *done)
-{
-  char comment[sizeof self->report.comment];
-
-  for (unsigned i = 0; i < done->n_results; i++)
-    {
-      dm_result *mine;
-
-      if (!dm_job_is_selected (job, i))
-        continue;
-      mine = dm_report_find (&self->report, &done->results[i].spec, done->results[i].mode);
-      if (mine)
-        dm_result_copy (mine, &done->results[i]);
-    }
-
-  /* Everything else (status, target, system, settings, times) is the
-   * finished run's; the arrays stay the grid's own. */
-  memcpy (comment, self->report.comment, sizeof comment);
-  dm_report_copy_run (&self->report, done);
-  memcpy (self->report.comment, comment, sizeof comment);
-}
-
 static void
 on_job_finished (DmJob    *job,
                  int       code,
@@ -365,7 +356,7 @@ on_job_finished (DmJob    *job,
   g_autofree char *message = NULL;
 
   dm_measure_run_finished ();
-  merge_report (self, job, done);
+  _dm_window_grid_merge (self, job, done);
   _dm_window_history_save (self, done);
   second = dm_comparison_finish (self->comparison, job, &self->report);
   if (second)
@@ -417,15 +408,16 @@ on_job_finished (DmJob    *job,
     for (unsigned i = 0; i < self->report.n_results; i++)
       if (self->report.results[i].status == DM_STATUS_FAILED && self->report.results[i].error[0])
         {
+          const dm_result *res = &self->report.results[i];
           char name[64];
-          char shown[sizeof self->report.results[i].error * 2];
+          char shown[sizeof res->error * 2];
+          const char *reason = dm_reason_shown (res->error, shown, sizeof shown);
           g_autofree char *m = NULL;
 
-          dm_spec_label (&self->report.results[i].spec, name, sizeof name);
-          m = g_strdup_printf (_("%s %s failed: %s"), name,
-                               dm_mode_title (self->report.results[i].mode),
-                               dm_reason_shown (self->report.results[i].error, shown,
-                                                sizeof shown));
+          dm_spec_label (&res->spec, name, sizeof name);
+          m = res->shaped ? g_strdup_printf (_("%s failed: %s"), res->workload.name, reason)
+                          : g_strdup_printf (_("%s %s failed: %s"), name,
+                                             dm_mode_title (res->mode), reason);
           dm_window_show_error (self, m);
           break;
         }
@@ -475,7 +467,7 @@ _dm_window_start (DmWindow *self,
     }
 
   memset (&r, 0, sizeof r);
-  if (dm_report_init (&r, &s, self->layout.rows, self->layout.n_rows, self->run_modes) != 0)
+  if (_dm_window_init_report (self, &s, &r) != 0)
     {
       dm_window_show_error (self, _("Out of memory while setting up the run."));
       return;
@@ -487,24 +479,15 @@ _dm_window_start (DmWindow *self,
   dm_report_set_comment (&r, gtk_editable_get_text (GTK_EDITABLE (self->comment_entry)));
   dm_report_set_comment (&self->report, r.comment);
 
-  if (only_row >= 0)
-    {
-      selection = g_new0 (bool, MAX (r.n_results, 1));
-      for (unsigned i = 0; i < r.n_results; i++)
-        selection[i] = dm_spec_equal (&r.results[i].spec, &self->layout.rows[only_row]);
-    }
-
   /* Rows about to run start from nothing; the others keep their figures. */
-  for (unsigned i = 0; i < self->report.n_results; i++)
-    if (only_row < 0 || dm_spec_equal (&self->report.results[i].spec,
-                                       &self->layout.rows[only_row]))
-      dm_result_reset (&self->report.results[i]);
+  selection = _dm_window_grid_select (self, &r, only_row);
   _dm_window_refresh (self);
 
   self->reported = 0;
   self->job = dm_job_new (&r, target, selection);
-  /* A run of every row with a second target measures both in turns. */
-  if (only_row >= 0 || !dm_comparison_get_target (self->comparison))
+  /* A run of every row with a second target measures both in turns (the
+   * comparison knows plain tests only). */
+  if (only_row >= 0 || self->shaped || !dm_comparison_get_target (self->comparison))
     dm_comparison_hide (self->comparison);
   else if (!dm_comparison_prepare (self->comparison, self->job, &self->report, &s, &self->layout,
                                    self->run_modes, &second))
@@ -610,18 +593,6 @@ _dm_window_export_to (DmWindow     *self,
 }
 
 gboolean
-dm_window_save_screenshot (DmWindow    *self,
-                           const char  *path,
-                           GError     **error)
-{
-  /* The sweep window saves its PNG the same way. */
-  /* A scripted screenshot may ask for a larger, sharper picture. */
-  double scale = dm_script_screenshot_scale (self);
-
-  return dm_screenshot_save_scaled (GTK_WIDGET (self), self->content, scale, path, error);
-}
-
-gboolean
 dm_window_save (DmWindow    *self,
                 const char  *format,
                 const char  *path,
@@ -704,6 +675,8 @@ dm_window_finalize (GObject *object)
   g_clear_object (&self->comparison);
   dm_report_clear (&self->report);
   dm_report_clear (&self->columns_kept);
+  g_free (self->workloads);
+  g_free (self->workloads_from);
   g_clear_object (&self->target_store);
   G_OBJECT_CLASS (dm_window_parent_class)->finalize (object);
 }
@@ -725,6 +698,10 @@ dm_window_get_property (GObject    *object,
       g_value_take_string (value, self->settings ? g_settings_get_string (self->settings, "modes")
                                                  : g_strdup ("all"));
       break;
+    case PROP_PROFILE_FILE:
+      g_value_take_string (value, self->settings ? _dm_window_get_profile_file (self)
+                                                 : g_strdup (""));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -744,6 +721,10 @@ dm_window_set_property (GObject      *object,
     case PROP_MODES:
       if (self->settings)
         _dm_window_set_modes (self, g_value_get_string (value));
+      break;
+    case PROP_PROFILE_FILE:
+      if (self->settings)
+        _dm_window_choose_profile_file (self, g_value_get_string (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -771,6 +752,11 @@ dm_window_class_init (DmWindowClass *klass)
    * the win.modes action ("all", "read", "write", "read,mix"). */
   properties[PROP_MODES] =
     g_param_spec_string ("modes", NULL, NULL, "all",
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The profile file the grid shows ("" for none): the state of the
+   * win.profile-file action, a path or a shipped profile's resource. */
+  properties[PROP_PROFILE_FILE] =
+    g_param_spec_string ("profile-file", NULL, NULL, "",
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
