@@ -51,7 +51,7 @@ test_grid_per_profile (void)
 {
   static const struct { const char *profile; gboolean nvme; guint rows; } cases[] = {
     { "default", FALSE, 4 }, { "default", TRUE, 4 }, { "peak", FALSE, 2 }, { "peak", TRUE, 2 },
-    { "realworld", FALSE, 2 }, { "demo", FALSE, 1 },
+    { "realworld", FALSE, 2 }, { "demo", FALSE, 1 }, { "flash", FALSE, 4 },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -95,6 +95,15 @@ test_grid_per_profile (void)
               g_autofree char *m = _dm_window_get_column_title (window, 2);
               g_assert_cmpstr (m, ==, "Mix R70%/W30% (MB/s)");
             }
+        }
+        /* Flash Memory times its tests itself: 1 s each, 30 s apart,
+         * whatever the preferences say; every other profile keeps them. */
+        {
+          dm_settings s;
+          _dm_window_engine_settings (window, &s);
+          gboolean flash = !strcmp (cases[i].profile, "flash");
+          g_assert_cmpfloat (s.measure_s, ==, flash ? 1.0 : g_settings_get_double (settings, "measure-time"));
+          g_assert_cmpfloat (s.interval_s, ==, flash ? 30.0 : g_settings_get_double (settings, "interval"));
         }
       }
   reset_settings ();

@@ -337,7 +337,7 @@ dm_app_options_parse (GApplicationCommandLine *cmdline,
   if (o->profile && g_ascii_strcasecmp (o->profile, "custom") != 0
       && !dm_profile_find (o->profile))
     {
-      g_snprintf (why, why_size, "unknown profile '%s' (default, peak, realworld, demo, custom)",
+      g_snprintf (why, why_size, "unknown profile '%s' (default, peak, realworld, demo, flash, custom)",
                   o->profile);
       return FALSE;
     }

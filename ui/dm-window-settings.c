@@ -216,6 +216,13 @@ _dm_window_engine_settings (DmWindow    *self,
   s->measure_s = g_settings_get_double (self->settings, "measure-time");
   s->interval_s = g_settings_get_double (self->settings, "interval");
   s->warmup_s = g_settings_get_double (self->settings, "warmup");
+  /* A profile that times its own tests (Flash Memory: 1 s, 30 s apart),
+   * as CrystalDiskMark's preset sets both when it is chosen. */
+  const dm_profile *p = is_custom (self) ? NULL : current_profile (self);
+  if (p && p->measure_s > 0)
+    s->measure_s = p->measure_s;
+  if (p && p->interval_s > 0)
+    s->interval_s = p->interval_s;
   s->mix_read_percent = g_settings_get_int (self->settings, "mix-ratio");
   if (dm_data_parse (data, &s->data) != 0)
     s->data = DM_DATA_RANDOM;
