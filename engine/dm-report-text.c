@@ -302,7 +302,7 @@ warm_lines (dm_buf *b, const dm_report *r)
       dm_size_format (r->precondition_bytes, size, sizeof size);
       dm_buf_printf (b, "   Prec: %u pass%s of the whole file, %s written in ", s->precondition,
                      s->precondition == 1 ? "" : "es", size);
-      add_num (b, "%.1f", r->precondition_s);
+      add_num (b, "%.2f", r->precondition_s);
       dm_buf_add (b, " sec\n");
     }
   if (!s->warmup_steady)
