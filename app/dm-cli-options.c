@@ -490,6 +490,7 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
       break;
     case OPT_PATTERN:
       *(sweep ? &o->sweep.pattern : &o->sustained.pattern) = v->choice == 0 ? DM_SEQ : DM_RND;
+      o->pattern_given = true;
       break;
     case OPT_BLOCK:
       *(sweep ? &o->sweep.block_size : &o->sustained.block_size) = (uint32_t) v->size;
@@ -705,6 +706,10 @@ check_sweep (dm_cli_options *o, char *why, size_t ws)
         p->queue_depths[0] = 4;
       if (!o->threads_given)
         p->threads[0] = 1;
+      /* ATTO moves sequential transfers of each size; --pattern RND asks
+       * for random ones. */
+      if (!o->pattern_given)
+        p->pattern = DM_SEQ;
       p->n_queue_depths = p->n_threads = 1;
       p->modes = o->mode_given || o->mix ? DM_MODE_BIT (p->mode)
                                          : DM_MODE_BIT (DM_MODE_READ) | DM_MODE_BIT (DM_MODE_WRITE);

@@ -96,6 +96,7 @@ typedef struct dm_cli_options {
   bool        mode_given;     /* --mode or --mix: --mix-read does not override it */
   bool        duration_given; /* --duration, --interval: a profile's own times do not */
   bool        interval_given; /* override them (Flash Memory) */
+  bool        pattern_given;  /* --pattern: a block sweep is sequential without it */
   bool        qd_given;       /* --qd, --threads: a block sweep's load, refused by a curve */
   bool        threads_given;
   bool        rates_given;    /* --rates curve */

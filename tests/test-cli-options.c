@@ -910,6 +910,15 @@ test_sweep (void)
   DM_CHECK_INT (parse_cmd (DM_CLI_SWEEP, mix_flag, 1), ==, 0);
   DM_CHECK_INT (o.sweep.mode, ==, DM_MODE_MIX);
 
+  /* A block sweep moves sequential transfers, as ATTO does, unless
+   * --pattern says otherwise. */
+  const char *blocks[] = { "--blocks", "4K,...,64K" };
+  DM_CHECK_INT (parse_cmd (DM_CLI_SWEEP, blocks, 2), ==, 0);
+  DM_CHECK_INT (o.sweep.pattern, ==, DM_SEQ);
+  const char *blocks_rnd[] = { "--blocks", "4K,...,64K", "--pattern", "RND" };
+  DM_CHECK_INT (parse_cmd (DM_CLI_SWEEP, blocks_rnd, 4), ==, 0);
+  DM_CHECK_INT (o.sweep.pattern, ==, DM_RND);
+
   const char *refused[][2] = { { "--tests", "RND4K_Q1T1" }, { "--profile", "peak" },
                                { "--qd", "1,1024" }, { "--block", "3K" },
                                { "--threads", "0" }, { "--mode", "trim" },
