@@ -137,6 +137,7 @@ static const dm_opt table[] = {
             "one --qd and --threads (default Q4T1), reads and writes unless --mode") },
   { .name = "rates", .kind = DM_OPT_CHOICE, .choices = "curve", .commands = SWEEP, .id = OPT_RATES,
     .group = N_ ("Sweep"),
+    /* xgettext:no-c-format */
     .help = N_ ("curve: the load's maximum, then offered rates at 10, 50, 70, 80, 90 and 100% "
             "of it, as vdbench's iorate=curve; the load is --tests, --workload or --profile-file") },
   { .name = "tests", .kind = DM_OPT_LIST, .arg = "NAME", .commands = SWEEP, .id = OPT_SWEEP_TESTS,
