@@ -52,19 +52,22 @@ dm_verdict_words (dm_verdict v, bool translate)
 }
 
 /* A run's figure and the standard deviation of its repetitions, in the
- * unit. The figure is the best run, as the grid shows it. */
+ * unit. The figure is the best run, as the grid shows it, taken as saved:
+ * the window compares runs it holds in memory, the CLI the same runs read
+ * back, and both must print the same rows. */
 static void
 figure (const dm_result *res, dm_unit unit, double *value, double *spread)
 {
   double sum = 0, sum_sq = 0;
   unsigned n = 0;
-  *value = dm_result_value (res, unit);
+  *value = unit == DM_UNIT_GBPS ? dm_figure_as_saved (res->mb_per_s) / 1000
+                                : dm_figure_as_saved (dm_result_value (res, unit));
   for (unsigned k = 0; k < res->n_runs; k++)
     {
       const dm_run *run = &res->runs[k];
-      double v = unit == DM_UNIT_MBPS ? run->mb_per_s
-                 : unit == DM_UNIT_GBPS ? run->mb_per_s / 1000
-                 : unit == DM_UNIT_IOPS ? run->iops : run->latency_us;
+      double v = unit == DM_UNIT_MBPS ? dm_figure_as_saved (run->mb_per_s)
+                 : unit == DM_UNIT_GBPS ? dm_figure_as_saved (run->mb_per_s) / 1000
+                 : dm_figure_as_saved (unit == DM_UNIT_IOPS ? run->iops : run->latency_us);
       sum += v;
       sum_sq += v * v;
       n++;

@@ -5,6 +5,7 @@
 #include "dm-report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -332,4 +333,10 @@ dm_write_file_atomic (const char *path, const dm_buf *buf)
   if (buf->error)
     return buf->error;
   return dm_file_replace_contents (path, buf->data ? buf->data : "", buf->len);
+}
+
+double
+dm_figure_as_saved (double v)
+{
+  return round (v * 1000) / 1000;
 }

@@ -222,6 +222,11 @@ dm_device_ask dm_result_device_ask (const dm_result *res);
 
 /* The figure of a result in a unit (MB/s, GB/s, IOPS, us). */
 double dm_result_value (const dm_result *res, int unit);
+/* A figure as the JSON keeps it (3 decimals). Choices and comparisons are
+ * made on these, so that a run compared in memory and the same run read
+ * back from its file give the same rows: a figure of 20.0053 is shown as
+ * 20.01 but saved as 20.005, which reads back as 20.00. */
+double dm_figure_as_saved (double v);
 
 /* The tags a report shows and writes: dm_tags_effective of its own tags,
  * its system and its target. out holds DM_TAGS_ALL_MAX. */

@@ -222,16 +222,12 @@ load_of (const dm_result *res)
   return (unsigned) res->spec.queue_depth * res->spec.threads;
 }
 
-/* A figure as the JSON keeps it (3 decimals). The knee and the best load
- * are judged on these, so a saved sweep read back (show, the window's
- * Open) finds the same ones: figures timed between completions differ in
- * the sixth digit where a throttle makes loads equal, and a choice made
- * on that digit would not survive the file. */
-static double
-as_saved (double v)
-{
-  return round (v * 1000) / 1000;
-}
+/* The knee and the best load are judged on figures as saved, so a saved
+ * sweep read back (show, the window's Open) finds the same ones: figures
+ * timed between completions differ in the sixth digit where a throttle
+ * makes loads equal, and a choice made on that digit would not survive the
+ * file. */
+#define as_saved dm_figure_as_saved
 
 typedef struct point {
   int      index;
