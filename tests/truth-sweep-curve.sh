@@ -82,14 +82,17 @@ dm_check "/truth/sweep-curve/blocks: the device was read in the sweep's sizes, i
 dm_check "/truth/sweep-curve/blocks: the device was written in the sweep's sizes ($write_sizes)" \
   test "$write_sizes" = "$blocks"
 
-# MB/s per size: 4 in flight, 5 ms each, is 800 a second of any size.
+# MB/s per size: 4 in flight, 5 ms each, is 800 a second of any size,
+# less FUSE's own time per request (3-8 % here, more for larger requests
+# and on a busy machine): held to 10 %. The order of sizes and the bytes
+# above are exact.
 rate=$(python3 -c "print($parallel * 1e6 / $service_us)")
 for mode in read write; do
   for b in $blocks; do
     sel="[r for r in j['results'] if r['block_size'] == $b and r['mode'] == '$mode'][0]"
     want=$(python3 -c "print('%.3f' % ($rate * $b / 1e6))")
     dm_within "/truth/sweep-curve/blocks: $mode $((b / 1024))K MB/s vs $parallel x $b B / ${service_us} us" \
-      "$(dm_json "$out" "$sel['mb_per_s']")" "$want" 5
+      "$(dm_json "$out" "$sel['mb_per_s']")" "$want" 10
   done
 done
 "$DM_CLI" show "$out" --format json > "$DM_TMPDIR/blocks.shown"
@@ -116,7 +119,10 @@ dm_check "/truth/sweep-curve/curve: exit status 0 (got $rc)" test "$rc" = 0
 dm_check "/truth/sweep-curve/curve: the sweep's kind is saved" \
   test "$(dm_json "$out" 'j["sweep"]["kind"]')" = rates
 max=$(dm_json "$out" 'j["sweep"]["max_iops"]')
-dm_within "/truth/sweep-curve/curve: the maximum vs $parallel / $service_us us" "$max" "$rate" 5
+# FUSE's own time per request comes on top of the service time, more on a
+# busy machine: the maximum is held to 10 % of the arithmetic, and to the
+# device's own count of what it served below.
+dm_within "/truth/sweep-curve/curve: the maximum vs $parallel / $service_us us" "$max" "$rate" 10
 p99s=$(dm_json "$out" '" ".join("%.0f" % p["p99_latency_us"] for p in j["sweep"]["points"])')
 dm_log "p99 by point (10 50 70 80 90 100 %): $p99s us"
 i=0
@@ -139,18 +145,13 @@ moved=$(dm_json "$out" 'j["io_totals"]["warmup_bytes"] + j["io_totals"]["measure
 served=$(awk '$1 == "R" && $3 == 4096 { n++ } END { print n * 4096 }' "$DM_TMPDIR/curve.log")
 dm_within "/truth/sweep-curve/curve: the device served the bytes the curve moved" "$served" "$moved" 2
 
-# p99 grows near 100 %: at 10 % a read waits its service alone; at the
-# maximum the four slots are always busy, and a read that comes due while
-# they are waits for one (latency is measured from when it was due, not
-# when it went). How much it grows depends on how close to the device's
-# own rate that moment's maximum was, so only its direction is checked;
-# a busy machine's stall at a lower point is no point of the curve.
+# At 10 % a read waits its service alone. (Whether p99 grows at 100 % is
+# not checked: the due times are evenly spaced, so a maximum measured a
+# little under the device's rate leaves no read waiting at any point, and
+# one a little over makes a backlog that grows with the run's length.)
 p10=$(dm_json "$out" 'j["sweep"]["points"][0]["p99_latency_us"]')
-p100=$(dm_json "$out" 'j["sweep"]["points"][5]["p99_latency_us"]')
 dm_check "/truth/sweep-curve/curve: p99 at 10 % is about one service time ($p10 us)" \
   python3 -c "import sys; sys.exit(0 if $service_us <= $p10 <= 1.3 * $service_us else 1)"
-dm_check "/truth/sweep-curve/curve: p99 at 100 % ($p100 us) is over that at 10 %" \
-  python3 -c "import sys; sys.exit(0 if $p100 > $p10 else 1)"
 
 # The bound's choice, against the points themselves.
 want=$(dm_json "$out" "max([p['percent'] for p in j['sweep']['points'] if round(p['p99_latency_us'], 3) <= $bound_us] or [None])")
