@@ -14,21 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int
-read_line (const char *path, char *buf, size_t size)
-{
-  FILE *f = fopen (path, "re");
-  if (!f)
-    return -errno;
-  if (!fgets (buf, (int) size, f))
-    buf[0] = '\0';
-  fclose (f);
-  size_t n = strlen (buf);
-  while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' ' || buf[n - 1] == '\t'))
-    buf[--n] = '\0';
-  return 0;
-}
-
 static void
 copy (char *dst, size_t size, const char *src)
 {
@@ -56,12 +41,12 @@ topology_at (const char *root, dm_system_info *info)
         continue;
       snprintf (path, sizeof path, "%s/sys/devices/system/cpu/%s/topology/physical_package_id",
                 root, e->d_name);
-      if (read_line (path, v, sizeof v) < 0)
+      if (_dm_read_line (path, v, sizeof v) < 0)
         continue; /* offline: no topology */
       pkg[n] = (unsigned) strtoul (v, NULL, 10);
       snprintf (path, sizeof path, "%s/sys/devices/system/cpu/%s/topology/core_id", root,
                 e->d_name);
-      core[n] = read_line (path, v, sizeof v) == 0 ? (unsigned) strtoul (v, NULL, 10) : id;
+      core[n] = _dm_read_line (path, v, sizeof v) == 0 ? (unsigned) strtoul (v, NULL, 10) : id;
       n++;
     }
   if (d)
@@ -109,12 +94,12 @@ machine_at (const char *root, bool cpuid, dm_system_info *info)
   bool have_vendor, have_product;
 
   snprintf (path, sizeof path, "%s/sys/class/dmi/id/sys_vendor", root);
-  have_vendor = read_line (path, vendor, sizeof vendor) == 0;
+  have_vendor = _dm_read_line (path, vendor, sizeof vendor) == 0;
   snprintf (path, sizeof path, "%s/sys/class/dmi/id/product_name", root);
-  have_product = read_line (path, product, sizeof product) == 0;
+  have_product = _dm_read_line (path, product, sizeof product) == 0;
   /* Xen PV guests have no DMI; the kernel names the hypervisor itself. */
   snprintf (path, sizeof path, "%s/sys/hypervisor/type", root);
-  if (read_line (path, xen, sizeof xen) == 0 && !strcmp (xen, "xen") && !have_vendor)
+  if (_dm_read_line (path, xen, sizeof xen) == 0 && !strcmp (xen, "xen") && !have_vendor)
     {
       copy (vendor, sizeof vendor, "Xen");
       have_vendor = true;

@@ -21,3 +21,7 @@ int _dm_device_open (const char *device, int flags, bool writable);
 /* The hypervisor, firmware and CPU topology of dm_system_info, read below
  * root ("" for the machine itself); CPUID only with cpuid true. */
 void _dm_machine_facts_at (const char *root, bool cpuid, dm_system_info *info);
+
+/* The first line of a small sysfs or procfs file, without its newline and
+ * trailing blanks (SCSI vendor strings are space padded); 0 or -errno. */
+int _dm_read_line (const char *path, char *buf, size_t size);

@@ -26,10 +26,8 @@
 #include <blkid.h>
 #endif
 
-/* Reads the first line of a small file, without the newline and trailing
- * blanks (SCSI vendor strings are space padded). */
-static int
-read_line (const char *path, char *buf, size_t size)
+int
+_dm_read_line (const char *path, char *buf, size_t size)
 {
   FILE *f = fopen (path, "re");
   if (!f)
@@ -165,7 +163,7 @@ disk_removable (const char *sys)
 {
   char path[PATH_MAX + 32], v[8] = "";
   snprintf (path, sizeof path, "%s/removable", sys);
-  return read_line (path, v, sizeof v) == 0 && v[0] == '1';
+  return _dm_read_line (path, v, sizeof v) == 0 && v[0] == '1';
 }
 
 /* The bus a user recognises, from where the disk hangs in sysfs: a USB
@@ -213,7 +211,7 @@ static unsigned
 read_uint (const char *path)
 {
   char v[32] = "";
-  if (read_line (path, v, sizeof v) < 0)
+  if (_dm_read_line (path, v, sizeof v) < 0)
     return 0;
   unsigned long n = strtoul (v, NULL, 10);
   return n > UINT_MAX ? UINT_MAX : (unsigned) n;
@@ -275,14 +273,14 @@ describe_disk_at (const char *root, const char *sys, dm_target_info *info)
   const char *name = strrchr (sys, '/') + 1;
 
   snprintf (path, sizeof path, "%s/device/vendor", sys);
-  read_line (path, vendor, sizeof vendor);
+  _dm_read_line (path, vendor, sizeof vendor);
   snprintf (path, sizeof path, "%s/device/model", sys);
-  read_line (path, model, sizeof model);
+  _dm_read_line (path, model, sizeof model);
   if (!strncmp (name, "loop", 4))
     {
       char backing[PATH_MAX] = "";
       snprintf (path, sizeof path, "%s/loop/backing_file", sys);
-      read_line (path, backing, sizeof backing);
+      _dm_read_line (path, backing, sizeof backing);
       snprintf (info->model, sizeof info->model, "loop device over %s", backing);
       copy (info->driver, sizeof info->driver, "loop");
     }
@@ -298,7 +296,7 @@ describe_disk_at (const char *root, const char *sys, dm_target_info *info)
   if (host >= 0)
     {
       snprintf (path, sizeof path, "%s/sys/class/scsi_host/host%d/proc_name", root, host);
-      if (read_line (path, info->driver, sizeof info->driver) == 0 && info->driver[0])
+      if (_dm_read_line (path, info->driver, sizeof info->driver) == 0 && info->driver[0])
         goto out;
     }
   snprintf (path, sizeof path, "%s/device/driver", sys);
@@ -521,14 +519,14 @@ probe_sysfs_block (dev_t dev, dm_target_info *info)
 {
   char path[96], v[32] = "";
   snprintf (path, sizeof path, "/sys/dev/block/%u:%u/size", major (dev), minor (dev));
-  if (read_line (path, v, sizeof v) == 0)
+  if (_dm_read_line (path, v, sizeof v) == 0)
     info->size_bytes = strtoull (v, NULL, 10) * 512;
   snprintf (path, sizeof path, "/sys/dev/block/%u:%u/ro", major (dev), minor (dev));
-  if (read_line (path, v, sizeof v) == 0)
+  if (_dm_read_line (path, v, sizeof v) == 0)
     info->read_only = v[0] == '1';
   snprintf (path, sizeof path, "/sys/dev/block/%u:%u/queue/logical_block_size", major (dev),
             minor (dev));
-  if (read_line (path, v, sizeof v) == 0)
+  if (_dm_read_line (path, v, sizeof v) == 0)
     info->sector_size = (uint32_t) strtoul (v, NULL, 10);
 }
 
@@ -753,10 +751,10 @@ add_devices (list_state *ls)
           || !strncmp (e->d_name, "sr", 2) || !strncmp (e->d_name, "fd", 2))
         continue;
       snprintf (path, sizeof path, "/sys/class/block/%s/size", e->d_name);
-      if (read_line (path, v, sizeof v) < 0 || strtoull (v, NULL, 10) == 0)
+      if (_dm_read_line (path, v, sizeof v) < 0 || strtoull (v, NULL, 10) == 0)
         continue;
       snprintf (path, sizeof path, "/sys/class/block/%s/dev", e->d_name);
-      if (read_line (path, v, sizeof v) < 0 || sscanf (v, "%u:%u", &maj, &min) != 2)
+      if (_dm_read_line (path, v, sizeof v) < 0 || sscanf (v, "%u:%u", &maj, &min) != 2)
         continue;
       /* Only a node that is that very device: a container's /dev may
        * hold other devices under the host's names, or none. */
