@@ -296,16 +296,7 @@ header (dm_buf *b, const dm_report *r, const char *what, const char *per)
   dm_buf_printf (b, "Diskmeter %s %s, %u x ", DM_VERSION, what, s->count);
   dm_buf_add_double (b, "%g", s->measure_s);
   dm_buf_printf (b, " s per %s, test size %s\n", per, size);
-  dm_buf_add (b, "Target: ");
-  dm_text_add_shown (b, r->target.path[0] ? r->target.path : "?");
-  if (r->target.filesystem[0])
-    {
-      dm_buf_add (b, " (");
-      dm_text_add_shown (b, r->target.filesystem);
-      dm_buf_add (b, ")");
-    }
-  dm_buf_printf (b, ", backend %s, status %s\n", r->backend[0] ? r->backend : "?",
-                 dm_status_name (r->status));
+  dm_sweep_write_target (r, b);
 }
 
 static bool

@@ -582,16 +582,7 @@ dm_sweep_write_text (const dm_report *r, const dm_sweep_plan *p, dm_buf *b)
   dm_buf_printf (b, ", %u x ", s->count);
   dm_buf_add_double (b, "%g", s->measure_s);
   dm_buf_printf (b, " s per combination, test size %s\n", size);
-  dm_buf_add (b, "Target: ");
-  dm_text_add_shown (b, r->target.path[0] ? r->target.path : "?");
-  if (r->target.filesystem[0])
-    {
-      dm_buf_add (b, " (");
-      dm_text_add_shown (b, r->target.filesystem);
-      dm_buf_add (b, ")");
-    }
-  dm_buf_printf (b, ", backend %s, status %s\n", r->backend[0] ? r->backend : "?",
-                 dm_status_name (r->status));
+  dm_sweep_write_target (r, b);
 
   int knee_err = dm_sweep_knee (r, &knee);
   table (b, r, "MB/s (rows: queue depth, columns: threads; * the knee)", CELL_MBPS, knee);
@@ -619,4 +610,19 @@ dm_sweep_write_text (const dm_report *r, const dm_sweep_plan *p, dm_buf *b)
       else
         dm_buf_add (b, "none\n");
     }
+}
+
+void
+dm_sweep_write_target (const dm_report *r, dm_buf *b)
+{
+  dm_buf_add (b, "Target: ");
+  dm_text_add_shown (b, r->target.path[0] ? r->target.path : "?");
+  if (r->target.filesystem[0])
+    {
+      dm_buf_add (b, " (");
+      dm_text_add_shown (b, r->target.filesystem);
+      dm_buf_add (b, ")");
+    }
+  dm_buf_printf (b, ", backend %s, status %s\n", r->backend[0] ? r->backend : "?",
+                 dm_status_name (r->status));
 }

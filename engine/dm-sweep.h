@@ -156,3 +156,7 @@ void dm_sweep_blocks_write_json (const dm_report *r, const dm_sweep_plan *p, dm_
 void dm_sweep_curve_write_text (const dm_report *r, const dm_sweep_plan *p, dm_buf *out);
 void dm_sweep_curve_write_csv (const dm_report *r, dm_buf *out);
 void dm_sweep_curve_write_json (const dm_report *r, const dm_sweep_plan *p, dm_buf *out);
+
+/* A sweep's "Target: PATH (FS), backend B, status S" line, the same in
+ * every kind of sweep's text. */
+void dm_sweep_write_target (const dm_report *r, dm_buf *b);
