@@ -222,6 +222,13 @@ uring_close (dm_queue *q)
    * buffers stay pinned by the kernel until then; plain ones may still be
    * written through our mapping, so they must stay allocated. */
   bool keep_bufs = q->inflight && !q->fixed_bufs;
+  /* The ring's own reference to a registered file outlives the ring's fd
+   * until the kernel's background teardown drops it: a block device would
+   * stay held (O_EXCL) after the process ends, and a run straight after
+   * this one on the same disk would find it busy. With nothing in flight,
+   * unregistering drops it now. */
+  if (q->fixed_file && !q->inflight)
+    io_uring_unregister_files (&q->ring);
   io_uring_queue_exit (&q->ring);
   free (q->ios);
   free (q);
