@@ -161,9 +161,6 @@ if command -v fio >/dev/null; then
     order="dm fio"
     [ $((round % 2)) = 0 ] && order="fio dm"
     for tool in $order; do
-      # The last tool's close of a written device sets udev probing it;
-      # the destroying run opens it exclusively, which that probe fails.
-      command -v udevadm >/dev/null && udevadm settle 2>/dev/null
       read -r w0 f0 < <(stat_of)
       if [ "$tool" = dm ]; then
         "$DM_CLI" --workload "name=f;block=4K;read=0;random=100;sync=flush:8;qd=16" --count 1 \
