@@ -8,6 +8,8 @@
  */
 #include "dm-format.h"
 
+#include "dm-report.h"
+
 #include <limits.h>
 #include <locale.h>
 #include <math.h>
@@ -63,6 +65,10 @@ dm_format_value (double  value,
 
   if (!isfinite (value) || value < 0)
     value = 0;
+  /* As saved: a figure of 20.0053 shows 20.00, as the file it is saved
+   * to (20.005) does when opened again, not 20.01 until then. */
+  if (unit != DM_UNIT_GBPS)
+    value = dm_figure_as_saved (value);
 
   /* The figures on screen follow the user's locale, as the rest of the
    * desktop does: a German desktop shows 1.234,57 where the C locale
