@@ -305,6 +305,18 @@ has_figures (const dm_result *res)
   return res->status == DM_STATUS_COMPLETE;
 }
 
+/* ",v1,v2...": a CSV row's figures, empty cells for a result without. */
+static void
+csv_figures (dm_buf *b, const dm_result *res, const double *v, unsigned n)
+{
+  for (unsigned k = 0; k < n; k++)
+    {
+      dm_buf_add (b, ",");
+      if (has_figures (res))
+        dm_buf_add_double (b, "%.3f", v[k]);
+    }
+}
+
 static void
 cell (dm_buf *b, const dm_result *res, const char *fmt, double v, int width)
 {
@@ -395,12 +407,7 @@ dm_sweep_blocks_write_csv (const dm_report *r, dm_buf *b)
       const double v[] = { res->mb_per_s, res->iops, res->latency.mean, res->latency.p99 };
       dm_buf_printf (b, "%u,%s,%u,%u", res->spec.block_size, dm_mode_name (res->mode),
                      res->spec.queue_depth, res->spec.threads);
-      for (unsigned k = 0; k < sizeof v / sizeof v[0]; k++)
-        {
-          dm_buf_add (b, ",");
-          if (has_figures (res))
-            dm_buf_add_double (b, "%.3f", v[k]);
-        }
+      csv_figures (b, res, v, sizeof v / sizeof v[0]);
       dm_buf_printf (b, ",%s\n", dm_status_name (res->status));
     }
 }
@@ -503,16 +510,9 @@ dm_sweep_curve_write_csv (const dm_report *r, dm_buf *b)
       if (rated)
         dm_buf_add_double (b, "%.3f", res->workload.rate);
       const double v[] = { res->iops, res->latency.p50, res->latency.p99, res->latency.p99_9 };
-      dm_buf_add (b, ",");
-      if (has_figures (res))
-        dm_buf_add_double (b, "%.3f", v[0]);
+      csv_figures (b, res, v, 1);
       dm_buf_printf (b, ",%s", rated && has_figures (res) ? (met ? "yes" : "no") : "");
-      for (unsigned k = 1; k < sizeof v / sizeof v[0]; k++)
-        {
-          dm_buf_add (b, ",");
-          if (has_figures (res))
-            dm_buf_add_double (b, "%.3f", v[k]);
-        }
+      csv_figures (b, res, v + 1, 3);
       dm_buf_printf (b, ",%s\n", dm_status_name (res->status));
     }
 }
