@@ -144,12 +144,17 @@ moved=$(dm_json "$out" 'j["io_totals"]["warmup_bytes"] + j["io_totals"]["measure
 served=$(awk '$1 == "R" && $3 == 4096 { n++ } END { print n * 4096 }' "$DM_TMPDIR/curve.log")
 dm_within "/truth/sweep-curve/curve: the device served the bytes the curve moved" "$served" "$moved" 2
 
-# At 10 % a read waits its service alone. (Whether p99 grows at 100 % is
-# not checked: the due times are evenly spaced, so a maximum measured a
-# little under the device's rate leaves no read waiting at any point, and
-# one a little over makes a backlog that grows with the run's length.)
-p10=$(dm_json "$out" 'j["sweep"]["points"][0]["p99_latency_us"]')
-dm_check "/truth/sweep-curve/curve: p99 at 10 % is about one service time ($p10 us)" \
+# At 10 % a read waits its service alone: the median is one service time
+# (FUSE's own time on top). The median, not p99: 10 % of the maximum for 2 s
+# is about 160 reads, so p99 is the second slowest of them and one hiccup of
+# a busy machine's scheduler moved it to 8.5 ms in CI. Reads sent without
+# pacing would queue behind Q8 and wait several service times.
+# (Whether p99 grows at 100 % is not checked: the due times are evenly
+# spaced, so a maximum measured a little under the device's rate leaves no
+# read waiting at any point, and one a little over makes a backlog that grows
+# with the run's length.)
+p10=$(dm_json "$out" 'j["sweep"]["points"][0]["p50_latency_us"]')
+dm_check "/truth/sweep-curve/curve: p50 at 10 % is about one service time ($p10 us)" \
   python3 -c "import sys; sys.exit(0 if $service_us <= $p10 <= 1.3 * $service_us else 1)"
 
 # The bound's choice, against the points themselves.
