@@ -128,6 +128,8 @@ const char *dm_cli_command_name (dm_cli_command command);
 const char *dm_cli_command_who (dm_cli_command command);
 /* The first usage line after the program: "[OPTIONS] TARGET". */
 const char *dm_cli_command_usage (dm_cli_command command);
+/* How many arguments after the options the command takes at most. */
+unsigned dm_cli_command_max_args (dm_cli_command command);
 
 /* command's --help: Usage lines, what it does, its options from the table
  * (grouped, with ranges and defaults), and the end notes. */
