@@ -237,6 +237,120 @@ test_system (void)
   dm_target_list_free (list);
 }
 
+/* The machine's facts as Windows (or Wine) gives them: the topology adds
+ * up to the vCPUs, and a miniport's registry settings are read as the
+ * registry holds them. Under Wine the test writes pvscsi's and LSI_SAS's
+ * DriverParameter into its own prefix (build-aux/test-windows keeps it in
+ * the build folder) and removes them after; on Windows it writes nothing
+ * and reads what a pvscsi already there has. */
+static bool
+wine_registry (void)
+{
+  HMODULE ntdll = GetModuleHandleW (L"ntdll.dll");
+  return ntdll != NULL && GetProcAddress (ntdll, "wine_get_version") != NULL;
+}
+
+/* Creates Services\NAME\Parameters\Device with its DriverParameter; false
+ * (nothing written) where Services\NAME is there already. */
+static bool
+plant_miniport (const wchar_t *name, const wchar_t *params)
+{
+  wchar_t key[160];
+  HKEY h;
+  LSTATUS st;
+
+  swprintf (key, 160, L"SYSTEM\\CurrentControlSet\\Services\\%ls", name);
+  if (RegOpenKeyExW (HKEY_LOCAL_MACHINE, key, 0, KEY_READ, &h) == ERROR_SUCCESS)
+    {
+      RegCloseKey (h);
+      return false;
+    }
+  wcscat (key, L"\\Parameters\\Device");
+  if (RegCreateKeyExW (HKEY_LOCAL_MACHINE, key, 0, NULL, 0, KEY_WRITE, NULL, &h, NULL) != ERROR_SUCCESS)
+    return false;
+  st = params ? RegSetValueExW (h, L"DriverParameter", 0, REG_SZ, (const BYTE *) params,
+                                (DWORD) ((wcslen (params) + 1) * sizeof *params))
+              : ERROR_SUCCESS;
+  RegCloseKey (h);
+  return st == ERROR_SUCCESS;
+}
+
+static void
+remove_miniport (const wchar_t *name)
+{
+  wchar_t key[160];
+  swprintf (key, 160, L"SYSTEM\\CurrentControlSet\\Services\\%ls", name);
+  RegDeleteTreeW (HKEY_LOCAL_MACHINE, key);
+  RegDeleteKeyW (HKEY_LOCAL_MACHINE, key);
+}
+
+static void
+test_facts (void)
+{
+  dm_system_info info;
+  dm_target_info t;
+
+  printf ("/platform/windows/machine-facts\n");
+  CHECK (dm_system_info_get (&info) == 0, "system info");
+  printf ("  hypervisor %s, machine '%s', %u sockets x %u cores x %u threads, %u NUMA nodes\n",
+          info.hypervisor, info.machine, info.sockets, info.cores_per_socket,
+          info.threads_per_core, info.numa_nodes);
+  CHECK (info.sockets >= 1 && info.cores_per_socket >= 1 && info.threads_per_core >= 1,
+         "topology %u x %u x %u", info.sockets, info.cores_per_socket, info.threads_per_core);
+  CHECK (info.sockets * info.cores_per_socket * info.threads_per_core == info.logical_cpus,
+         "%u x %u x %u is not the %u logical CPUs", info.sockets, info.cores_per_socket,
+         info.threads_per_core, info.logical_cpus);
+  CHECK (info.numa_nodes >= 1 && info.numa_nodes <= info.logical_cpus, "%u NUMA nodes",
+         info.numa_nodes);
+  CHECK (info.hypervisor[0] != '\0', "no hypervisor, not even none");
+
+  printf ("/platform/windows/miniport-facts\n");
+  if (!wine_registry ())
+    {
+      /* Windows: only what is there, and nothing invented where unset. */
+      memset (&t, 0, sizeof t);
+      CHECK (_dm_win_miniport_facts ("pvscsi", &t) == 0, "pvscsi");
+      printf ("  pvscsi's DriverParameter here: '%s', queue depth %u\n", t.driver_params,
+              t.queue_depth);
+      CHECK (t.driver_params[0] || t.queue_depth == 0, "queue depth %u with no DriverParameter",
+             t.queue_depth);
+      return;
+    }
+  bool pv = plant_miniport (L"pvscsi", L"RequestRingPages=32,MaxQueueDepth=254");
+  bool lsi = plant_miniport (L"LSI_SAS", L"MaxQueueDepth=99");
+  bool nvme = plant_miniport (L"stornvme", NULL);
+  CHECK (pv && lsi && nvme, "the test's keys could not be written (%d %d %d)", pv, lsi, nvme);
+  memset (&t, 0, sizeof t);
+  CHECK (_dm_win_miniport_facts ("pvscsi", &t) == 0, "pvscsi");
+  CHECK (strcmp (t.controller, "VMware PVSCSI") == 0, "controller %s", t.controller);
+  CHECK (strcmp (t.driver_params, "RequestRingPages=32,MaxQueueDepth=254") == 0,
+         "DriverParameter '%s'", t.driver_params);
+  CHECK (t.queue_depth == 254, "queue depth %u, MaxQueueDepth=254 in the registry", t.queue_depth);
+  /* MaxQueueDepth is pvscsi's word; in another driver's settings it is
+   * not known to mean the same, so no depth is claimed. */
+  memset (&t, 0, sizeof t);
+  CHECK (_dm_win_miniport_facts ("LSI_SAS", &t) == 0, "LSI_SAS");
+  CHECK (strcmp (t.controller, "LSI Logic SAS") == 0, "controller %s", t.controller);
+  CHECK (strcmp (t.driver_params, "MaxQueueDepth=99") == 0, "DriverParameter '%s'", t.driver_params);
+  CHECK (t.queue_depth == 0, "queue depth %u claimed for LSI_SAS", t.queue_depth);
+  /* No DriverParameter: the driver's defaults, which Windows does not tell. */
+  memset (&t, 0, sizeof t);
+  CHECK (_dm_win_miniport_facts ("stornvme", &t) == 0, "stornvme");
+  CHECK (strcmp (t.controller, "NVMe") == 0 && !t.driver_params[0] && t.queue_depth == 0,
+         "stornvme: '%s' '%s' %u", t.controller, t.driver_params, t.queue_depth);
+  if (pv)
+    remove_miniport (L"pvscsi");
+  if (lsi)
+    remove_miniport (L"LSI_SAS");
+  if (nvme)
+    remove_miniport (L"stornvme");
+  /* With the key gone, DriverParameter's depth goes too. */
+  memset (&t, 0, sizeof t);
+  _dm_win_miniport_facts ("pvscsi", &t);
+  CHECK (pv && !t.driver_params[0] && t.queue_depth == 0, "after removal: '%s' %u",
+         t.driver_params, t.queue_depth);
+}
+
 static void
 test_errors (const char *dir)
 {
@@ -730,6 +844,7 @@ main (int argc, char **argv)
   setvbuf (stdout, NULL, _IONBF, 0);
   test_clock ();
   test_system ();
+  test_facts ();
 
   if (GetTempPathW (MAX_PATH + 1, tmp) == 0)
     {

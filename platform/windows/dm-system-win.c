@@ -8,7 +8,6 @@
  */
 #include "dm-win-private.h"
 
-#include <ntddscsi.h>
 #include <winnetwk.h>
 
 #include <errno.h>
@@ -21,32 +20,6 @@ typedef NTSTATUS (WINAPI *rtl_get_version_fn) (PRTL_OSVERSIONINFOW);
 typedef const char *(CDECL *wine_get_version_fn) (void);
 typedef void (CDECL *wine_get_host_version_fn) (const char **sysname, const char **release);
 
-static void
-trim (char *s)
-{
-  size_t n = strlen (s), i = 0;
-
-  while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n'))
-    s[--n] = '\0';
-  while (s[i] == ' ' || s[i] == '\t')
-    i++;
-  memmove (s, s + i, n - i + 1);
-}
-
-/* A REG_SZ value of HKEY_LOCAL_MACHINE as UTF-8; 0 or a negative code. */
-static int
-reg_string (const wchar_t *key, const wchar_t *value, char *buf, size_t size)
-{
-  wchar_t w[256];
-  DWORD n = sizeof w;
-  LSTATUS st;
-
-  st = RegGetValueW (HKEY_LOCAL_MACHINE, key, value, RRF_RT_REG_SZ, NULL, w, &n);
-  if (st != ERROR_SUCCESS)
-    return _dm_win_error ((DWORD) st);
-  return _dm_wide_to_utf8 (w, buf, size);
-}
-
 static int
 reg_dword (const wchar_t *key, const wchar_t *value, DWORD *out)
 {
@@ -54,55 +27,6 @@ reg_dword (const wchar_t *key, const wchar_t *value, DWORD *out)
   LSTATUS st = RegGetValueW (HKEY_LOCAL_MACHINE, key, value, RRF_RT_REG_DWORD, NULL, out, &n);
 
   return st == ERROR_SUCCESS ? 0 : _dm_win_error ((DWORD) st);
-}
-
-/* The hypervisor (CPUID and the SMBIOS maker and product, as Windows
- * keeps them under HARDWARE\\DESCRIPTION\\System\\BIOS) and the sockets,
- * cores and NUMA nodes the (virtual) machine presents. */
-static void
-machine_facts (dm_system_info *info)
-{
-  static const wchar_t bios[] = L"HARDWARE\\DESCRIPTION\\System\\BIOS";
-  char vendor[64] = "", product[64] = "", signature[13];
-  bool available = false, present = dm_cpuid_hypervisor (signature, &available);
-  bool have_vendor = reg_string (bios, L"SystemManufacturer", vendor, sizeof vendor) == 0;
-  bool have_product = reg_string (bios, L"SystemProductName", product, sizeof product) == 0;
-  trim (vendor);
-  trim (product);
-  snprintf (info->hypervisor, sizeof info->hypervisor, "%s",
-            dm_hypervisor_decide (present, available ? signature : NULL,
-                                  have_vendor ? vendor : NULL, have_product ? product : NULL));
-  snprintf (info->machine, sizeof info->machine, "%s%s%s", vendor,
-            vendor[0] && product[0] ? " " : "", product);
-
-  DWORD len = 0;
-  GetLogicalProcessorInformationEx (RelationAll, NULL, &len);
-  char *buf = len ? malloc (len) : NULL;
-  if (!buf || !GetLogicalProcessorInformationEx (RelationAll,
-                                                 (PSYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX) buf, &len))
-    {
-      free (buf);
-      return;
-    }
-  unsigned packages = 0, cores = 0, nodes = 0;
-  for (DWORD off = 0; off < len;)
-    {
-      PSYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX e = (PSYSTEM_LOGICAL_PROCESSOR_INFORMATION_EX) (buf + off);
-      packages += e->Relationship == RelationProcessorPackage;
-      cores += e->Relationship == RelationProcessorCore;
-      nodes += e->Relationship == RelationNumaNode;
-      if (!e->Size)
-        break;
-      off += e->Size;
-    }
-  free (buf);
-  if (packages && cores)
-    {
-      info->sockets = packages;
-      info->cores_per_socket = cores / packages;
-      info->threads_per_core = info->logical_cpus / cores ? info->logical_cpus / cores : 1;
-    }
-  info->numa_nodes = nodes;
 }
 
 int
@@ -129,8 +53,8 @@ dm_system_info_get (dm_system_info *info)
   if (rtl_get_version != NULL)
     rtl_get_version (&v);
 
-  reg_string (cv, L"ProductName", product, sizeof product);
-  reg_string (cv, L"DisplayVersion", display, sizeof display);
+  _dm_win_reg_string (cv, L"ProductName", product, sizeof product);
+  _dm_win_reg_string (cv, L"DisplayVersion", display, sizeof display);
   reg_dword (cv, L"UBR", &ubr);
   /* Windows 11 still calls itself Windows 10 in ProductName; the build
    * number is the truth (22000 was the first Windows 11). */
@@ -155,10 +79,10 @@ dm_system_info_get (dm_system_info *info)
               (unsigned long) v.dwMajorVersion, (unsigned long) v.dwMinorVersion,
               (unsigned long) v.dwBuildNumber, (unsigned long) ubr);
 
-  if (reg_string (L"HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0",
+  if (_dm_win_reg_string (L"HARDWARE\\DESCRIPTION\\System\\CentralProcessor\\0",
                   L"ProcessorNameString", info->cpu_model, sizeof info->cpu_model) < 0)
     snprintf (info->cpu_model, sizeof info->cpu_model, "unknown");
-  trim (info->cpu_model);
+  _dm_win_trim (info->cpu_model);
 
   /* All processor groups: a VM with more than 64 vCPUs has several. */
   info->logical_cpus = GetActiveProcessorCount (ALL_PROCESSOR_GROUPS);
@@ -170,7 +94,7 @@ dm_system_info_get (dm_system_info *info)
     }
   if (GlobalMemoryStatusEx (&mem))
     info->memory_bytes = mem.ullTotalPhys;
-  machine_facts (info);
+  _dm_win_machine_facts (info);
   return 0;
 }
 
@@ -208,11 +132,11 @@ copy_descriptor_string (const char *base, DWORD size, DWORD offset, char *out, s
     n++;
   memcpy (out, base + offset, n);
   out[n] = '\0';
-  trim (out);
+  _dm_win_trim (out);
 }
 
 /* Bus type, vendor and product of the disk under a volume, the disk's
- * number and its SCSI port's miniport driver (LSI_SAS, pvscsi, stornvme).
+ * number and its adapter's facts (dm-facts-win.c).
  * Opening with no access rights needs no administrator. */
 static void
 query_storage (const wchar_t *volume, dm_target_info *info)
@@ -220,7 +144,6 @@ query_storage (const wchar_t *volume, dm_target_info *info)
   STORAGE_PROPERTY_QUERY query = { 0 };
   STORAGE_ACCESS_ALIGNMENT_DESCRIPTOR align;
   VOLUME_DISK_EXTENTS extents;
-  SCSI_ADDRESS address;
   char desc_buf[1024], vendor[64], product[96], bus[24];
   STORAGE_DEVICE_DESCRIPTOR *desc = (STORAGE_DEVICE_DESCRIPTOR *) desc_buf;
   HANDLE h, disk = INVALID_HANDLE_VALUE;
@@ -259,29 +182,11 @@ query_storage (const wchar_t *volume, dm_target_info *info)
         snprintf (info->model, sizeof info->model, "%s", product);
       snprintf (bus, sizeof bus, "%s", bus_name ((unsigned) desc->BusType));
       snprintf (info->driver, sizeof info->driver, "%s", bus);
+      snprintf (info->bus, sizeof info->bus, "%s", bus);
       /* A USB disk that calls itself fixed is still one a user unplugs. */
       if (!info->is_block_device && (desc->RemovableMedia || desc->BusType == 7 /* USB */))
         info->kind = DM_TARGET_REMOVABLE;
-
-      if (_dm_win_ioctl (disk, IOCTL_SCSI_GET_ADDRESS, NULL, 0, &address, sizeof address, NULL) == 0)
-        {
-          wchar_t key[80];
-          char miniport[32];
-          swprintf (key, 80, L"HARDWARE\\DEVICEMAP\\Scsi\\Scsi Port %u", (unsigned) address.PortNumber);
-          if (reg_string (key, L"Driver", miniport, sizeof miniport) == 0 && miniport[0] != '\0')
-            {
-              snprintf (info->driver, sizeof info->driver, "%s (%s)", bus, miniport);
-              /* The miniport (pvscsi, LSI_SAS, stornvme) names the
-               * controller; pvscsi's ring and queue sizes are tuned in
-               * its DriverParameter (VMware KB 2053145). */
-              snprintf (info->controller, sizeof info->controller, "%s",
-                        dm_controller_name (miniport));
-              if (!_stricmp (miniport, "pvscsi"))
-                reg_string (L"SYSTEM\\CurrentControlSet\\Services\\pvscsi\\Parameters\\Device",
-                            L"DriverParameter", info->driver_params, sizeof info->driver_params);
-            }
-        }
-      snprintf (info->bus, sizeof info->bus, "%s", info->driver);
+      _dm_win_adapter_facts (disk, bus, info);
     }
 
   query.PropertyId = StorageAccessAlignmentProperty;

@@ -51,3 +51,20 @@ int _dm_win_ioctl (HANDLE h, DWORD code, const void *in, DWORD in_size,
 /* A new handle with its own file object, so that each worker's completion
  * port can own one (a file object belongs to at most one port). */
 HANDLE _dm_file_reopen (dm_file *file, DWORD extra_flags, int *err);
+
+/* A REG_SZ value of HKEY_LOCAL_MACHINE as UTF-8; 0 or a negative code. */
+int _dm_win_reg_string (const wchar_t *key, const wchar_t *value, char *buf, size_t size);
+/* Blanks and newlines off both ends, in place. */
+void _dm_win_trim (char *s);
+
+/* The hypervisor, the firmware's maker and product, sockets, cores,
+ * threads and NUMA nodes into info (logical_cpus already set). */
+void _dm_win_machine_facts (dm_system_info *info);
+/* The adapter behind an open disk (or volume) handle: its miniport as
+ * driver, "BUS (miniport)" as bus, its scatter-gather limit, and what
+ * _dm_win_miniport_facts reads. Nothing is set that Windows does not say. */
+void _dm_win_adapter_facts (HANDLE disk, const char *bus, dm_target_info *info);
+/* What the registry says of a miniport (pvscsi, LSI_SAS, stornvme): the
+ * controller's name, its DriverParameter, and for pvscsi the queue depth
+ * set there as MaxQueueDepth. 0 or a negative code. */
+int _dm_win_miniport_facts (const char *miniport, dm_target_info *info);
