@@ -155,6 +155,14 @@ unsigned dm_study_mark_done (const dm_study_plan *plan, dm_study_scenario *s, un
  * the study's name. Returns how many are done, or a negative errno. */
 int dm_study_mark_done_in_history (const dm_study_plan *plan, dm_study_scenario *s, unsigned n);
 
+/* The runs tagged study=name (any study when name is NULL) in a folder,
+ * the history when dir is NULL; files that are not reports are passed
+ * over. *reports and *paths hold *n each; free with dm_study_files_free.
+ * 0 or a negative errno. */
+int  dm_study_files_load (const char *dir, const char *name, dm_report ***reports,
+                          char ***paths, unsigned *n);
+void dm_study_files_free (dm_report **reports, char **paths, unsigned n);
+
 /* Sets up r (empty, as dm_report_init does) for scenario s: the plan's
  * tests at s's Q x T in the plan's modes, its settings, the scenario's
  * tags as the user's, the rules at that Q x T, and the comment "NAME:
