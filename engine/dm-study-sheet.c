@@ -112,11 +112,22 @@ same_scenario (const dm_report *a, const dm_report *b)
   return true;
 }
 
+/* The order the runs were made in. Times are whole seconds, and short
+ * scenarios share one: then Q, T and the label, so the order is the same
+ * every time the sheet is shown. */
 static int
 by_start (const void *x, const void *y)
 {
   const dm_report *a = *(const dm_report *const *) x, *b = *(const dm_report *const *) y;
-  return a->started < b->started ? -1 : a->started > b->started;
+  if (a->started != b->started)
+    return a->started < b->started ? -1 : 1;
+  if (a->finished != b->finished)
+    return a->finished < b->finished ? -1 : 1;
+  if (a->results[0].spec.queue_depth != b->results[0].spec.queue_depth)
+    return a->results[0].spec.queue_depth < b->results[0].spec.queue_depth ? -1 : 1;
+  if (a->results[0].spec.threads != b->results[0].spec.threads)
+    return a->results[0].spec.threads < b->results[0].spec.threads ? -1 : 1;
+  return strcmp (a->comment, b->comment);
 }
 
 int
@@ -524,7 +535,25 @@ dm_study_sheet_write_text (const dm_study_sheet *sh, dm_buf *out)
   unsigned n_rank = order ? dm_study_sheet_rank (sh, order) : 0;
   dm_buf_add (out, "Study: ");
   dm_text_add_shown (out, sh->name);
-  dm_buf_printf (out, " (%u scenarios)\n\n", sh->n_rows);
+  dm_buf_printf (out, " (%u scenarios)\n", sh->n_rows);
+  /* Tags every row has alike once above, those that tell rows apart on
+   * each row. */
+  bool alike[DM_TAGS_ALL_MAX];
+  bool any_alike = false;
+  for (unsigned t = 0; t < sh->n_tag_keys; t++)
+    {
+      alike[t] = true;
+      for (unsigned i = 1; i < sh->n_rows; i++)
+        alike[t] &= !strcmp (sh->rows[i].tag_values[t], sh->rows[0].tag_values[t]);
+      if (alike[t] && sh->n_rows && sh->rows[0].tag_values[t][0])
+        {
+          dm_buf_add (out, any_alike ? "  " : "Tags of every row: ");
+          dm_buf_printf (out, "%s=", sh->tag_keys[t]);
+          dm_text_add_shown (out, sh->rows[0].tag_values[t]);
+          any_alike = true;
+        }
+    }
+  dm_buf_add (out, any_alike ? "\n\n" : "\n");
   for (unsigned i = 0; i < sh->n_rows; i++)
     {
       const dm_study_row *row = &sh->rows[i];
@@ -532,7 +561,7 @@ dm_study_sheet_write_text (const dm_study_sheet *sh, dm_buf *out)
       dm_text_add_shown (out, row->target);
       dm_buf_printf (out, "  Q%u T%u", row->qd, row->threads);
       for (unsigned t = 0; t < sh->n_tag_keys; t++)
-        if (row->tag_values[t][0])
+        if (row->tag_values[t][0] && !alike[t])
           {
             dm_buf_printf (out, "  %s=", sh->tag_keys[t]);
             dm_text_add_shown (out, row->tag_values[t]);
