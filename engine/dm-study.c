@@ -482,6 +482,8 @@ plan_line (void *user, unsigned line_no, char *l, char *why, size_t ws)
           ps->in_study = ps->seen_study = true;
           return 0;
         }
+      if (!dm_ascii_casecmp (name, "target"))
+        return dm_why (why, ws, "[target] needs a label ([target LSI C:])");
       if (dm_ascii_ncasecmp (name, "target", 6) || (name[6] != ' ' && name[6] != '\t'))
         return dm_why (why, ws, "[%s]: a section is [study] or [target LABEL]", name);
       char *label = trim (name + 6);

@@ -126,8 +126,9 @@ typedef struct dm_study_scenario {
   unsigned qd, threads;
   /* The tags its run is saved with, as dm_report_tags gives them: the
    * machine's and target's facts, replaced by the plan's, the target's
-   * and the command line's tags, and the study's two. What makes it the
-   * same scenario as a saved run is this set (in any order), target, Q, T. */
+   * and the command line's tags, and the study's two. A saved run is this
+   * scenario when it has every one of these tags with its value (a fact
+   * its runner saw beyond them does not count), and the same Q and T. */
   dm_tag   tags[DM_TAGS_ALL_MAX];
   unsigned n_tags;
   bool     done;             /* a completed run of it is in the history */
@@ -142,8 +143,8 @@ typedef struct dm_study_scenario {
 int dm_study_scenarios (const dm_study_plan *plan, const dm_system_info *sys,
                         const dm_target_info *targets, dm_study_scenario **out, unsigned *n);
 
-/* Whether a loaded run is scenario s of the plan: its study tag, target
- * label, Q x T, complete, and the same tag set. */
+/* Whether a loaded run is scenario s of the plan: complete, with the
+ * scenario's every tag (study, target label, facts, the user's) and Q x T. */
 bool dm_study_report_is (const dm_study_plan *plan, const dm_study_scenario *s,
                          const dm_report *r);
 /* Marks done the scenarios of which a completed run is among reports
