@@ -239,7 +239,8 @@ typedef struct dm_study_row {
   char      tag_values[DM_TAGS_ALL_MAX][DM_TAG_VALUE_MAX + 1];
   double    values[DM_STUDY_COLUMNS_MAX];  /* < 0: not measured */
   dm_colour colours[DM_STUDY_COLUMNS_MAX];
-  /* Every cell a rule covers is green (and at least one is). */
+  /* No cell red, and every cell a rule with a green limit covers green
+   * (at least one). */
   bool      all_green;
   double    score;           /* for the ranking: see dm_study_sheet_rank */
   int64_t   started;

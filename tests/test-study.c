@@ -410,6 +410,16 @@ test_sheet (void)
   DM_CHECK_INT (sheet.rows[0].colours[1], ==, DM_COLOUR_NONE);
   DM_CHECK (!sheet.rows[2].all_green);
   dm_study_sheet_free (&sheet);
+  /* A rule with only a red limit asks only that no figure is red. */
+  dm_study_rule two[2];
+  DM_CHECK_INT (dm_study_rule_parse ("read RND4K IOPS green>90000 red<90000", &two[0], why,
+                                     sizeof why), ==, 0);
+  DM_CHECK_INT (dm_study_rule_parse ("us red>30", &two[1], why, sizeof why), ==, 0);
+  DM_CHECK_INT (dm_study_sheet_build ("s", rs, NULL, 4, two, 2, &sheet, why, sizeof why), ==, 0);
+  DM_CHECK (sheet.rows[2].all_green);  /* 10.1 us */
+  DM_CHECK (!sheet.rows[1].all_green); /* 33.3 us: red */
+  DM_CHECK_INT (sheet.rows[1].colours[2], ==, DM_COLOUR_RED);
+  dm_study_sheet_free (&sheet);
   DM_CHECK_INT (dm_study_sheet_build ("t", rs, NULL, 4, NULL, 0, &sheet, why, sizeof why), ==,
                 -ENOENT);
   for (int i = 0; i < 4; i++)
