@@ -27,6 +27,7 @@ static const struct {
   { "sustained", dm_cli_sustained_main },
   { "show", dm_cli_show_main },
   { "merge", dm_cli_merge_main },
+  { "study", dm_cli_study_main },
 };
 
 int

@@ -22,3 +22,5 @@ int dm_cli_sustained_main (int argc, char **argv);
 int dm_cli_merge_main (int argc, char **argv);
 /* diskmeter-cli show [OPTIONS] FILE */
 int dm_cli_show_main (int argc, char **argv);
+/* diskmeter-cli study run PLAN | show NAME */
+int dm_cli_study_main (int argc, char **argv);

@@ -65,6 +65,17 @@ static const command_info commands[] = {
     "half of its opening rate for good (a write cache running out: the cliff), how much was "
     "written before, and the rates before and after."),
     N_ ("Ctrl-C stops it and keeps the samples so far; the test file is removed.\n"), 1 },
+  { DM_CLI_STUDY, "study", "diskmeter-cli study",
+    { "run PLAN [--tag KEY=VALUE] [--redo]",
+      "show NAME [--format=text|json|csv|xlsx] [--output FILE] [--threshold RULE]" },
+    N_ ("every scenario of a plan, resumable, and its sheet"),
+    N_ ("run measures every target x Q x T scenario of a study plan, targets in turns, saving "
+    "each finished scenario to the history under the study's name; run again, it goes on where "
+    "it stopped, and under other tags (another vCPU layout) it adds their scenarios as new rows. "
+    "show prints the sheet: a row per scenario, its tags, Q, T and figures coloured by the "
+    "rules, and the scenarios green everywhere, ranked."),
+    N_ ("Ctrl-C stops a run; the scenarios finished stay saved and the next run goes on\n"
+    "from there.\n"), 2 },
 };
 
 static const command_info *
@@ -107,6 +118,7 @@ const char *
 dm_cli_command_usage (dm_cli_command command)
 {
   return command == DM_CLI_HISTORY ? "[list|show|comment|export|delete] [N] [FILE|TEXT] [OPTIONS]"
+         : command == DM_CLI_STUDY ? "run PLAN | show NAME [OPTIONS]"
                                    : command_info_of (command)->usage[0];
 }
 
@@ -144,6 +156,6 @@ dm_cli_write_help (dm_cli_command command, dm_buf *out)
         }
       dm_buf_add (out, "\n");
     }
-  dm_buf_add (out, command & (DM_CLI_RUN | DM_CLI_SWEEP | DM_CLI_SUSTAINED)
+  dm_buf_add (out, command & (DM_CLI_RUN | DM_CLI_SWEEP | DM_CLI_SUSTAINED | DM_CLI_STUDY)
                      ? _(exit_statuses) : _("Exit status: 0 done, 1 failed, 2 bad usage.\n"));
 }

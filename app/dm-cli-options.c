@@ -64,6 +64,8 @@ typedef enum {
   OPT_PATTERN, OPT_BLOCK, OPT_MODE, OPT_QD_LIST, OPT_THREADS_LIST, OPT_LATENCY_BOUND, OPT_BLOCKS, OPT_RATES,
   OPT_SWEEP_TESTS,
   OPT_QD, OPT_THREADS, OPT_SPAN, OPT_PROGRESS,
+  /* study */
+  OPT_STUDY_RULE, OPT_THRESHOLDS, OPT_REDO,
 } opt_id;
 
 #define RUN       DM_CLI_RUN
@@ -73,6 +75,7 @@ typedef enum {
 #define SUSTAINED DM_CLI_SUSTAINED
 #define HISTORY   DM_CLI_HISTORY
 #define MERGE     DM_CLI_MERGE
+#define STUDY     DM_CLI_STUDY
 #define MEASURE   (RUN | SWEEP | SUSTAINED)
 
 /* Every option of every command. An option that means something else in
@@ -311,6 +314,31 @@ static const dm_opt table[] = {
             "and every later test on a fixed schedule from it, for hosts measured together; "
             "TIME is in the future and at most a day ahead, as +SEC is at most 86400") },
 
+  /* A study: its plan says what to measure; these say what to show. */
+  { .name = "redo", .kind = DM_OPT_FLAG, .commands = STUDY, .id = OPT_REDO,
+    .group = N_ ("Study"),
+    .help = N_ ("run: measure the scenarios already finished again too (the sheet keeps the "
+                "newer run)") },
+  { .name = "tag", .kind = DM_OPT_STRING, .arg = "KEY=VALUE", .flags = DM_OPT_REPEAT,
+    .commands = STUDY, .id = OPT_TAG, .group = N_ ("Study"),
+    .help = N_ ("run: a tag of every scenario, over the plan's; another tag set makes new rows, "
+                "e.g. \"vcpus=48 (HT)\"") },
+  { .name = "threshold", .kind = DM_OPT_STRING, .arg = "RULE", .flags = DM_OPT_REPEAT,
+    .commands = STUDY, .id = OPT_STUDY_RULE, .group = N_ ("Study"),
+    .help = N_ ("show: colour by this rule instead of the saved ones, e.g. \"read RND4K IOPS "
+                "green>90000 red<90000\" (a test without _QnTn holds at every Q and T)") },
+  { .name = "thresholds", .kind = DM_OPT_PATH, .arg = "FILE", .commands = STUDY,
+    .id = OPT_THRESHOLDS, .group = N_ ("Study"),
+    .help = N_ ("show: the rules of a file, one a line, instead of the saved ones") },
+  { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|json|csv|xlsx", .commands = STUDY,
+    .id = OPT_FORMAT, .group = N_ ("Study"),
+    .help = N_ ("show: the sheet as text, JSON, CSV or an Excel workbook (needs --output)"),
+    .def = "text" },
+  { .name = "output", .kind = DM_OPT_PATH, .arg = "FILE", .commands = STUDY, .id = OPT_OUTPUT,
+    .group = N_ ("Study"), .help = N_ ("show: write to FILE instead of stdout") },
+  { .name = "quiet", .short_name = 'q', .kind = DM_OPT_FLAG, .commands = STUDY, .id = OPT_QUIET,
+    .group = N_ ("Study"), .help = N_ ("run: no estimate or progress lines") },
+
   { .name = "help", .short_name = 'h', .kind = DM_OPT_FLAG, .commands = DM_CLI_ALL_COMMANDS,
     .id = OPT_HELP, .group = N_ ("Other"), .help = N_ ("print this help and exit") },
   { .name = "version", .kind = DM_OPT_FLAG, .commands = DM_CLI_ALL_COMMANDS, .id = OPT_VERSION,
@@ -531,6 +559,15 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
         o->sustained.span = v->size;
       break;
     case OPT_PROGRESS: o->progress = true; break;
+    case OPT_STUDY_RULE:
+      if (o->n_study_rules == DM_THRESHOLDS_MAX)
+        return dm_why (why, ws, _ ("--threshold: at most %d rules"), DM_THRESHOLDS_MAX);
+      err = dm_study_rule_parse (t, &o->study_rules[o->n_study_rules], inner, sizeof inner);
+      if (!err)
+        o->n_study_rules++;
+      break;
+    case OPT_THRESHOLDS: o->thresholds_file = t; break;
+    case OPT_REDO: o->redo = true; break;
     }
   if (err < 0)
     return dm_why (why, ws, _ ("--%s: %s"), opt->name, inner);
@@ -549,7 +586,8 @@ on_arg (void *user, const char *arg, char *why, size_t ws)
       case DM_CLI_MERGE: return dm_why (why, ws, _ ("at most %d files"), DM_CLI_MAX_ARGS);
       case DM_CLI_SHOW:
         return dm_why (why, ws, _ ("one file at a time (diskmeter-cli compare shows several)"));
-      case DM_CLI_HISTORY: return dm_why (why, ws, _ ("too many arguments"));
+      case DM_CLI_HISTORY:
+      case DM_CLI_STUDY: return dm_why (why, ws, _ ("too many arguments"));
       default:
         return dm_why (why, ws, _ ("only one TARGET, got '%s' and '%s'"), o->args[0], arg);
       }
@@ -728,6 +766,22 @@ check_command (dm_cli_options *o, char *why, size_t ws)
                          DM_REPORT_COMMENT_MAX, (unsigned) strlen (o->args[2]));
         return 0;
       }
+    case DM_CLI_STUDY:
+      o->verb = o->n_args ? o->args[0] : "";
+      if (!o->n_args)
+        return dm_why (why, ws, _ ("run PLAN or show NAME?"));
+      if (strcmp (o->verb, "run") && strcmp (o->verb, "show"))
+        return dm_why (why, ws, _ ("unknown verb '%s' (run PLAN, show NAME)"), o->verb);
+      if (o->n_args != 2)
+        return dm_why (why, ws, !strcmp (o->verb, "run") ? _ ("which plan? (study run PLAN)")
+                                                         : _ ("which study? (study show NAME)"));
+      if (!strcmp (o->verb, "run")
+          && (o->output || o->format != DM_FORMAT_TEXT || o->n_study_rules || o->thresholds_file))
+        return dm_why (why, ws, _ ("study run takes its output and rules from the plan; "
+                                   "--format, --output and --threshold are for study show"));
+      if (!strcmp (o->verb, "show") && (o->redo || o->n_tags))
+        return dm_why (why, ws, _ ("--redo and --tag are for study run"));
+      break;
     }
   if (o->format == DM_FORMAT_XLSX && !o->output)
     return dm_why (why, ws, _ ("--format xlsx writes a file: give it with --output"));

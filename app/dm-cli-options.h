@@ -14,6 +14,7 @@
 #include "dm-cli-opt-table.h"
 #include "dm-settings.h"
 #include "dm-spec.h"
+#include "dm-study.h"
 #include "dm-sustained.h"
 #include "dm-sweep.h"
 #include "dm-tags.h"
@@ -40,9 +41,10 @@ typedef enum {
   DM_CLI_SUSTAINED = 1u << 4,
   DM_CLI_HISTORY = 1u << 5,
   DM_CLI_MERGE = 1u << 6,
+  DM_CLI_STUDY = 1u << 7,
 } dm_cli_command;
 
-#define DM_CLI_ALL_COMMANDS 0x7fu
+#define DM_CLI_ALL_COMMANDS 0xffu
 
 typedef struct dm_cli_options {
   dm_cli_command command;
@@ -106,7 +108,12 @@ typedef struct dm_cli_options {
   bool        span_free;      /* --span free, or no --span */
   bool        progress;       /* --progress: a line per sample on stderr */
   /* history */
-  const char *verb;           /* list (default), show, comment, export, delete */
+  const char *verb;           /* list (default), show, comment, export, delete; study: run, show */
+  /* study */
+  dm_study_rule study_rules[DM_THRESHOLDS_MAX]; /* --threshold of study show */
+  unsigned    n_study_rules;
+  const char *thresholds_file; /* --thresholds FILE */
+  bool        redo;           /* --redo: run finished scenarios again */
 } dm_cli_options;
 
 /* 0 on success; -EINVAL with a one-line reason in why for bad usage. The

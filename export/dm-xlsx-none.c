@@ -33,3 +33,10 @@ dm_xlsx_write_merge (const dm_merge *m, const char *path, char *why, size_t why_
   (void) m, (void) path;
   return unavailable (why, why_size);
 }
+
+int
+dm_xlsx_write_study (const dm_study_sheet *sheet, const char *path, char *why, size_t why_size)
+{
+  (void) sheet, (void) path;
+  return unavailable (why, why_size);
+}

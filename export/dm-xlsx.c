@@ -14,6 +14,7 @@
 #include <xlsxwriter.h>
 
 #include "dm-xlsx.h"
+#include "dm-xlsx-book.h"
 #include "dm-platform.h"
 #include "dm-result-split.h"
 #include "dm-schedule.h"
@@ -517,4 +518,59 @@ dm_xlsx_write_merge (const dm_merge *m, const char *path, char *why, size_t why_
   /* Every host's settings, target and system, as for compared runs. */
   settings_sheet (&b, m->hosts, m->n_hosts);
   return book_close (&b, path, why, why_size);
+}
+
+/* ---- for the other sheets of export/ (dm-xlsx-book.h) ----------------------- */
+
+struct dm_xlsx_book {
+  book b;
+};
+
+int
+dm_xlsx_book_open (dm_xlsx_book **out, char *why, size_t why_size)
+{
+  dm_xlsx_book *x = calloc (1, sizeof *x);
+  if (!x)
+    return snprintf (why, why_size, "out of memory"), -ENOMEM;
+  int err = book_open (&x->b, false, why, why_size);
+  if (err < 0)
+    {
+      free (x);
+      return err;
+    }
+  *out = x;
+  return 0;
+}
+
+lxw_workbook *
+dm_xlsx_book_workbook (dm_xlsx_book *x)
+{
+  return x->b.wb;
+}
+
+lxw_format *
+dm_xlsx_book_head (dm_xlsx_book *x)
+{
+  return x->b.head;
+}
+
+lxw_format *
+dm_xlsx_book_number (dm_xlsx_book *x, dm_unit unit, dm_colour colour)
+{
+  int u = unit == DM_UNIT_IOPS ? 1 : unit == DM_UNIT_US ? 2 : 0;
+  return x->b.num[u][colour];
+}
+
+void
+dm_xlsx_book_text (lxw_worksheet *ws, unsigned row, unsigned col, const char *s)
+{
+  text (ws, (lxw_row_t) row, (lxw_col_t) col, s);
+}
+
+int
+dm_xlsx_book_close (dm_xlsx_book *x, const char *path, char *why, size_t why_size)
+{
+  int err = book_close (&x->b, path, why, why_size);
+  free (x);
+  return err;
 }

@@ -13,6 +13,7 @@
 
 #include "dm-merge.h"
 #include "dm-report.h"
+#include "dm-study.h"
 #include "dm-threshold.h"
 
 /* Whether this build writes workbooks. */
@@ -33,3 +34,10 @@ int dm_xlsx_write_runs (const dm_report *const *runs, const char *const *labels,
 /* A merged fleet report: the sums and spread per test and mode, each
  * host's figures, the merged latency percentiles; a Hosts sheet. */
 int dm_xlsx_write_merge (const dm_merge *m, const char *path, char *why, size_t why_size);
+
+/* A study's sheet (dm-study.h): a Study sheet with a row per scenario (Nr,
+ * Target, its tags, Q, T, the figures filled by the rules, All green)
+ * under an autofilter, and a Ranking sheet of the rows green everywhere,
+ * best first (dm-xlsx-study.c). */
+int dm_xlsx_write_study (const dm_study_sheet *sheet, const char *path, char *why,
+                         size_t why_size);
