@@ -486,6 +486,7 @@ _dm_window_class_actions_init (GtkWidgetClass *widget_class)
    * `gapplication action ID profile-file "'/path/oltp.ini'"`. */
   gtk_widget_class_install_property_action (widget_class, "win.profile-file", "profile-file");
   gtk_widget_class_install_action (widget_class, "win.open-profile", NULL, action_open_profile);
+  _dm_window_class_study_init (widget_class);
 }
 
 /* Which actions make sense now: one run at a time, Stop only during one,
