@@ -40,7 +40,7 @@ modes = read,write
 q = 1, 2
 t = 1
 count = 1
-size = 8MiB
+size = 16MiB
 duration = 0.3
 warmup = 0
 interval = 0
@@ -84,13 +84,13 @@ timeout 150 dbus-run-session -- bash -c '
   act study-sort "$(q "-Q")" && act study-save-png-to "$(q "$o/sorted.png")" && sleep 1 &&
   act study-green-only true && act study-save-png-to "$(q "$o/green.png")" && sleep 1 &&
   act study-green-only false || { kill $gui; exit 5; }
-  # A run stopped while it measures: its test file (8 MiB, unnamed) is
+  # A run stopped while it measures: its test file (16 MiB, unnamed) is
   # the space used on the device beyond what it was.
-  used () { sync -f "$mnt"; stat -f -c "%c %d %S" "$mnt" | awk "{ print (\$1 - \$2) * \$3 }"; }
+  used () { sync -f "$mnt"; stat -f -c "%b %f %S" "$mnt" | awk "{ printf \"%.0f\\n\", (\$1 - \$2) * \$3 }"; }
   act study-open "$(q "$o/long.txt")" && act study-start || { kill $gui; exit 6; }
   for i in $(seq 1 100); do
     sleep 0.1
-    [ $(( $(used) - before )) -gt $((6 << 20)) ] && break
+    [ $(( $(used) - before )) -gt $((12 << 20)) ] && break
   done
   sleep 1
   echo "in use while measuring: $(( $(used) - before )) bytes more" >"$o/stop.txt"
@@ -144,6 +144,7 @@ else
     grep -q "Excel\|xlsx" "$out/gui.err"
 fi
 
+[ -n "${DM_TEST_KEEP:-}" ] && cp "$out"/*.png "$DM_TEST_KEEP"/
 # --- the table's colours ------------------------------------------------------
 # The cells' fills (resources/style.css): green #2ec27e, red #e01b24. Each
 # coloured cell is one bar; a row's two figure cells share its top.
@@ -178,7 +179,7 @@ dm_check "only all-green rows: the two Q1 rows, no red cell" \
 while read -r line; do dm_log "$line"; done <"$out/stop.txt"
 grow=$(sed -n 's/.*while measuring: \([0-9]*\) bytes.*/\1/p' "$out/stop.txt")
 ms=$(sed -n 's/stop took \([0-9]*\) ms/\1/p' "$out/stop.txt")
-dm_check "the long run was measuring on its test file when stopped" test "${grow:-0}" -gt $((6 << 20))
+dm_check "the long run was measuring on its test file when stopped" test "${grow:-0}" -gt $((12 << 20))
 dm_check "Stop gave the test file's space back within a second (${ms:-?} ms)" test "${ms:-9999}" -lt 1000
 dm_check "nothing left open or in use on the target's filesystem" dm_no_test_file "$DM_MNT" "$used_before"
 dm_run "$out/stopped.csv" "$out/stopped.err" study show stopped --format csv

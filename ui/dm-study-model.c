@@ -45,10 +45,33 @@ dm_study_item_row (DmStudyItem *item)
   return &item->row;
 }
 
+/* A tag every row has with the same value (the machine's hypervisor,
+ * the study's own tags) tells no row apart: the table leaves it out, as
+ * the sheet's text does, and the CSV and workbook keep it. */
+static gboolean
+tag_shown (const dm_study_sheet *sheet,
+           guint                 t)
+{
+  for (unsigned i = 1; i < sheet->n_rows; i++)
+    if (strcmp (sheet->rows[i].tag_values[t], sheet->rows[0].tag_values[t]) != 0)
+      return TRUE;
+  return FALSE;
+}
+
+static guint
+n_tags_shown (const dm_study_sheet *sheet)
+{
+  guint n = 0;
+
+  for (guint t = 0; t < sheet->n_tag_keys; t++)
+    n += tag_shown (sheet, t);
+  return n;
+}
+
 guint
 dm_study_model_n_columns (const dm_study_sheet *sheet)
 {
-  return 4 + sheet->n_tag_keys + sheet->n_columns;
+  return 4 + n_tags_shown (sheet) + sheet->n_columns;
 }
 
 void
@@ -57,24 +80,31 @@ dm_study_model_column (const dm_study_sheet *sheet,
                        DmStudyKey           *key,
                        guint                *index)
 {
+  guint n_tags = n_tags_shown (sheet);
+
   *index = 0;
   if (i == 0)
     *key = DM_STUDY_KEY_NR;
   else if (i == 1)
     *key = DM_STUDY_KEY_TARGET;
-  else if (i < 2 + sheet->n_tag_keys)
+  else if (i < 2 + n_tags)
     {
       *key = DM_STUDY_KEY_TAG;
-      *index = i - 2;
+      for (guint t = 0, seen = 0; t < sheet->n_tag_keys; t++)
+        if (tag_shown (sheet, t) && seen++ == i - 2)
+          {
+            *index = t;
+            break;
+          }
     }
-  else if (i == 2 + sheet->n_tag_keys)
+  else if (i == 2 + n_tags)
     *key = DM_STUDY_KEY_Q;
-  else if (i == 3 + sheet->n_tag_keys)
+  else if (i == 3 + n_tags)
     *key = DM_STUDY_KEY_T;
   else
     {
       *key = DM_STUDY_KEY_VALUE;
-      *index = MIN (i - 4 - sheet->n_tag_keys, sheet->n_columns ? sheet->n_columns - 1 : 0);
+      *index = MIN (i - 4 - n_tags, sheet->n_columns ? sheet->n_columns - 1 : 0);
     }
 }
 

@@ -21,8 +21,9 @@ G_DECLARE_FINAL_TYPE (DmStudyItem, dm_study_item, DM, STUDY_ITEM, GObject)
 DmStudyItem        *dm_study_item_new  (const dm_study_row *row);
 const dm_study_row *dm_study_item_row  (DmStudyItem        *item);
 
-/* The table's columns, left to right: Nr, Target, the sheet's tag keys,
- * Q, T, then the sheet's figure columns. */
+/* The table's columns, left to right: Nr, Target, the sheet's tag keys
+ * whose value differs between rows, Q, T, then the sheet's figure
+ * columns. */
 typedef enum
 {
   DM_STUDY_KEY_NR,
