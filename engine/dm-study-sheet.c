@@ -30,8 +30,10 @@ find_result (const dm_report *r, const dm_spec *test, dm_mode mode)
   return NULL;
 }
 
-/* Whether any rule speaks of this figure (a figure between a green and a
- * red limit is covered but not green). */
+/* Whether a rule with a green limit speaks of this figure: such a figure
+ * must be green for its row to be green everywhere (one between the green
+ * and the red limit is not). A rule with only a red limit asks only that
+ * the figure is not red. */
 static bool
 covered (const dm_threshold *rules, unsigned n, const dm_spec *spec, bool has_mode,
          dm_mode mode, dm_unit unit)
@@ -40,7 +42,7 @@ covered (const dm_threshold *rules, unsigned n, const dm_spec *spec, bool has_mo
     {
       const dm_threshold *t = &rules[i];
       if (t->unit != unit || (t->has_mode && (!has_mode || t->mode != mode))
-          || (t->has_spec && (!spec || !dm_spec_equal (&t->spec, spec))))
+          || (t->has_spec && (!spec || !dm_spec_equal (&t->spec, spec))) || !t->has_green)
         continue;
       return true;
     }
@@ -265,7 +267,7 @@ dm_study_sheet_build (const char *name, const dm_report *const *reports,
                                     DM_THRESHOLDS_MAX);
           th = own;
         }
-      unsigned n_covered = 0, n_green = 0;
+      unsigned n_covered = 0, n_green = 0, n_red = 0;
       for (unsigned c = 0; c < sh->n_columns; c++)
         {
           const dm_study_column *col = &sh->columns[c];
@@ -314,8 +316,9 @@ dm_study_sheet_build (const char *name, const dm_report *const *reports,
           row->colours[c] = colour;
           n_covered += cov;
           n_green += cov && colour == DM_COLOUR_GREEN;
+          n_red += colour == DM_COLOUR_RED;
         }
-      row->all_green = n_covered && n_green == n_covered;
+      row->all_green = n_covered && n_green == n_covered && !n_red;
     }
   sh->n_rows = k;
 

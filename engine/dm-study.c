@@ -339,7 +339,15 @@ study_key (parse *ps, const char *key, const char *value, char *why, size_t ws)
     }
   if (!dm_ascii_casecmp (key, "modes"))
     {
-      if (dm_modes_parse (value, &p->modes, inner, sizeof inner) < 0)
+      /* "read, write" as a person writes a list; --modes' parser takes
+       * the words without the spaces. */
+      char words[128];
+      size_t k = 0;
+      for (const char *c = value; *c && k + 1 < sizeof words; c++)
+        if (*c != ' ' && *c != '\t')
+          words[k++] = *c;
+      words[k] = '\0';
+      if (dm_modes_parse (words, &p->modes, inner, sizeof inner) < 0)
         return dm_why (why, ws, "modes: %s", inner);
       ps->has_modes = true;
       return 0;

@@ -139,7 +139,8 @@ typedef struct dm_study_scenario {
  * T outer, targets inner), none done yet. sys is this machine's facts and
  * targets[i] the probe of plan->targets[i] (dm_target_probe; a target that
  * cannot be probed may be left zeroed: it gets the machine's facts only).
- * *out is malloc'ed, free() it. 0 or -ENOMEM. */
+ * *out is malloc'ed, free() it. 0, -ENOMEM, or -E2BIG when the plan's and
+ * a target's tags are more than a run keeps. */
 int dm_study_scenarios (const dm_study_plan *plan, const dm_system_info *sys,
                         const dm_target_info *targets, dm_study_scenario **out, unsigned *n);
 
@@ -239,7 +240,8 @@ typedef struct dm_study_row {
   char      tag_values[DM_TAGS_ALL_MAX][DM_TAG_VALUE_MAX + 1];
   double    values[DM_STUDY_COLUMNS_MAX];  /* < 0: not measured */
   dm_colour colours[DM_STUDY_COLUMNS_MAX];
-  /* Every cell a rule covers is green (and at least one is). */
+  /* No cell red, and every cell a rule with a green limit covers green
+   * (at least one). */
   bool      all_green;
   double    score;           /* for the ranking: see dm_study_sheet_rank */
   int64_t   started;
@@ -276,8 +278,11 @@ void dm_study_sheet_free (dm_study_sheet *sheet);
  * order holds n_rows; returns how many. */
 unsigned dm_study_sheet_rank (const dm_study_sheet *sheet, unsigned *order);
 
-/* The sheet as a text table, CSV (a header row, then one per row:
- * nr,target,<tags>,q,t,<columns>, then each column's colour) or JSON. */
+/* The sheet as text (the tags all rows share once, then each row with
+ * the tags that tell it apart and its figures, then the ranking), CSV (a
+ * header row, then one per row: nr,target,<tags>,q,t,<columns>, each
+ * column's colour, all_green) or JSON (study, tag_keys, columns, rows with
+ * tags, values, colours, all_green, score and file; ranking as Nr). */
 void dm_study_sheet_write_text (const dm_study_sheet *sheet, dm_buf *out);
 void dm_study_sheet_write_csv (const dm_study_sheet *sheet, dm_buf *out);
 void dm_study_sheet_write_json (const dm_study_sheet *sheet, dm_buf *out);

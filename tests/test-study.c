@@ -22,7 +22,7 @@ static const char good_plan[] =
   "name = controllers\n"
   "tests = SEQ1M, RND4K\n"
   "modes = read\n"
-  "q = 1, 32\n"
+  "q = 1,32\n"
   "t = 1, 48   # comment\n"
   "count = 1\n"
   "size = 16MiB\n"
@@ -76,6 +76,10 @@ test_parse (void)
   DM_CHECK_INT (dm_study_plan_parse (prof, strlen (prof), NULL, &p, why, sizeof why), ==, 0);
   DM_CHECK_INT (p.n_tests, ==, 2);
   DM_CHECK_INT (p.modes, ==, DM_MODE_BIT (DM_MODE_READ) | DM_MODE_BIT (DM_MODE_WRITE));
+  static const char modes[] = "[study]\nname=x\ntests=RND4K\nmodes = read, mix\nq=1\nt=1\n"
+                              "[target a]\npath=/x\n";
+  DM_CHECK_INT (dm_study_plan_parse (modes, strlen (modes), NULL, &p, why, sizeof why), ==, 0);
+  DM_CHECK_INT (p.modes, ==, DM_MODE_BIT (DM_MODE_READ) | DM_MODE_BIT (DM_MODE_MIX));
 }
 
 /* Each bad plan and the line its reason must name. */
@@ -410,10 +414,38 @@ test_sheet (void)
   DM_CHECK_INT (sheet.rows[0].colours[1], ==, DM_COLOUR_NONE);
   DM_CHECK (!sheet.rows[2].all_green);
   dm_study_sheet_free (&sheet);
+  /* A rule with only a red limit asks only that no figure is red. */
+  dm_study_rule two[2];
+  DM_CHECK_INT (dm_study_rule_parse ("read RND4K IOPS green>90000 red<90000", &two[0], why,
+                                     sizeof why), ==, 0);
+  DM_CHECK_INT (dm_study_rule_parse ("us red>30", &two[1], why, sizeof why), ==, 0);
+  DM_CHECK_INT (dm_study_sheet_build ("s", rs, NULL, 4, two, 2, &sheet, why, sizeof why), ==, 0);
+  DM_CHECK (sheet.rows[2].all_green);  /* 10.1 us */
+  DM_CHECK (!sheet.rows[1].all_green); /* 33.3 us: red */
+  DM_CHECK_INT (sheet.rows[1].colours[2], ==, DM_COLOUR_RED);
+  dm_study_sheet_free (&sheet);
   DM_CHECK_INT (dm_study_sheet_build ("t", rs, NULL, 4, NULL, 0, &sheet, why, sizeof why), ==,
                 -ENOENT);
   for (int i = 0; i < 4; i++)
     dm_report_clear (&r[i]);
+}
+
+/* The sample plan and thresholds the package installs parse. */
+static void
+test_samples (void)
+{
+  static dm_study_plan p;
+  char path[1200], why[600] = "";
+  const char *root = getenv ("DM_SOURCE_ROOT");
+  if (!root)
+    return; /* run outside meson test: nothing to find them by */
+  snprintf (path, sizeof path, "%s/resources/studies/controllers.plan", root);
+  DM_CHECK_INT (dm_study_plan_load (path, &p, why, sizeof why), ==, 0);
+  DM_CHECK_STR (why, "");
+  DM_CHECK_INT (p.n_targets, ==, 3);
+  DM_CHECK_INT (p.n_qd * p.n_threads * p.n_targets, ==, 12);
+  DM_CHECK_INT (p.n_rules, ==, 7);
+  DM_CHECK (p.rules[0].any_qt && p.rules[0].t.green == 90000 && p.rules[0].t.red == 90000);
 }
 
 int
@@ -425,5 +457,6 @@ main (void)
   DM_RUN ("/engine/study/scenarios", test_scenarios);
   DM_RUN ("/engine/study/resume", test_resume);
   DM_RUN ("/engine/study/sheet", test_sheet);
+  DM_RUN ("/engine/study/samples", test_samples);
   return dm_test_done ();
 }

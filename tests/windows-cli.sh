@@ -10,7 +10,8 @@
 # any name, nor the space it took), a link into the Windows folder is
 # refused and one elsewhere named, compare --format xlsx writes a
 # workbook openpyxl reads with the JSON's figures, and a report under Wine
-# says that the queue asked never reached the device (queue_not_held).
+# says that the queue asked never reached the device (queue_not_held);
+# a study runs, resumes and shows its sheet.
 set -uo pipefail
 
 : "${DM_CLI:?}" "${DM_WIN_PLATFORM_TEST:?}" "${DM_WINE_OVERLAPPED:?}" "${DM_BUILD_ROOT:?}"
@@ -477,6 +478,57 @@ print("MB/s green>%.3f red<%.3f" % ((statistics.median(v),) * 2))' "$dir/one.jso
   fi
   [ -z "$(ls "$dir" | grep '\.part$')" ] || fail "a half-written workbook was left: $(ls "$dir")"
 fi
+
+# A study: two folders, Q 1 and 2, four scenarios saved to a history of
+# the test's own (%LOCALAPPDATA%), a second run measuring none of them
+# again, and the sheet with a row per scenario and the plan's tags.
+echo "/windows/cli/study"
+dir="$scratch/study"
+mkdir -p "$dir/a" "$dir/b" "$dir/appdata"
+cat > "$dir/plan.ini" <<PLAN
+[study]
+name = wine
+tests = SEQ1M
+modes = read
+q = 1, 2
+t = 1
+count = 1
+size = 16MiB
+duration = 0.2
+warmup = 0
+interval = 0
+threshold = read SEQ1M MB/s green>1
+[target A:]
+path = $(winpath "$dir/a")
+tag = controller=ctl-a
+[target B:]
+path = $(winpath "$dir/b")
+PLAN
+for round in 1 2; do
+  LOCALAPPDATA="$(winpath "$dir/appdata")" run_win "$DM_CLI" study run "$(winpath "$dir/plan.ini")" \
+    >"$scratch/study$round.log" 2>&1 ||
+    { fail "study run (round $round) exited with $?"; sed 's/^/    /' "$scratch/study$round.log"; }
+done
+tr -d '\r' < "$scratch/study2.log" | grep -q 'all 4 scenarios are done' ||
+  { fail "the second study run did not find the four scenarios done"; sed 's/^/    /' "$scratch/study2.log"; }
+LOCALAPPDATA="$(winpath "$dir/appdata")" run_win "$DM_CLI" study show wine --format json \
+  --output "$(winpath "$dir/sheet.json")" >"$scratch/study-show.log" 2>&1 ||
+  { fail "study show exited with $?"; sed 's/^/    /' "$scratch/study-show.log"; }
+if [ -f "$dir/sheet.json" ]; then
+  python3 - "$dir/sheet.json" <<'PY' || fail "the study's sheet is not the four scenarios"
+import json, sys
+j = json.load(open(sys.argv[1], encoding="utf-8"))
+rows = j["rows"]
+assert len(rows) == 4, "%d rows" % len(rows)
+assert sorted((r["target"], r["q"]) for r in rows) == [("A:", 1), ("A:", 2), ("B:", 1), ("B:", 2)]
+assert all(r["tags"]["controller"] == "ctl-a" for r in rows if r["target"] == "A:")
+assert all(r["values"]["Read SEQ1M MB/s"] > 0 for r in rows)
+assert all(r["colours"].get("Read SEQ1M MB/s") == "green" for r in rows)
+PY
+else
+  fail "no study sheet"
+fi
+[ -z "$(ls -A "$dir/a" "$dir/b")" ] || fail "the study left files in its targets: $(ls -A "$dir/a" "$dir/b")"
 
 # The .exe must run on a bare Windows Server: system DLLs only.
 echo "/windows/cli/no-mingw-dlls"

@@ -10,6 +10,10 @@
 #       rows labelled by each run's comment; without --rule the fills are the
 #       colours saved with each run
 #   xlsx-check.py merge BOOK.xlsx MERGE.json
+#   xlsx-check.py study BOOK.xlsx SHEET.json "MB/s green>G red<R"
+#       a study's sheet (diskmeter-cli study show --format json): a row per
+#       scenario with its tags, the figures, fills by the rule on every MB/s
+#       figure, the autofilter, the Ranking of the rows green everywhere
 #   xlsx-check.py same BOOK.xlsx OTHER.xlsx
 #       the same sheets, cells, values, number types and fills
 # Prints a line per check; exits 1 if any failed.
@@ -144,6 +148,54 @@ def same_workbook(path, other):
         check('%s: the same frozen panes' % name, x.freeze_panes == y.freeze_panes)
 
 
+def study_workbook(path, sheet, rule):
+    wb = openpyxl.load_workbook(path)
+    check(path + ': sheets', wb.sheetnames == ['Study', 'Ranking'], str(wb.sheetnames))
+    ws = wb['Study']
+    head = [c.value for c in ws[1]]
+    want = (['Nr', 'Target'] + sheet['tag_keys'] + ['Q', 'T']
+            + [c.replace(' us', ' \u00b5s') for c in sheet['columns']] + ['All green'])
+    check('study: header', head == want, str(head))
+    rows = list(ws.iter_rows(min_row=2, values_only=False))
+    check('study: a row per scenario', len(rows) == len(sheet['rows']),
+          '%d vs %d' % (len(rows), len(sheet['rows'])))
+    last = get_column_letter(len(want))
+    check('study: the autofilter covers the header and every row',
+          ws.auto_filter.ref == 'A1:%s%d' % (last, len(rows) + 1), str(ws.auto_filter.ref))
+    check('study: header frozen', ws.freeze_panes is not None, str(ws.freeze_panes))
+    n_green = n_red = 0
+    for cells, r in zip(rows, sheet['rows']):
+        v = dict(zip(head, [c.value for c in cells]))
+        check('study: row %d Nr, target, Q, T' % r['nr'],
+              (v['Nr'], v['Target'], v['Q'], v['T']) == (r['nr'], r['target'], r['q'], r['t']),
+              str((v['Nr'], v['Target'], v['Q'], v['T'])))
+        check('study: row %d tags' % r['nr'],
+              all(v[k] == (r['tags'][k] or None) for k in sheet['tag_keys']))
+        for col, title in zip(cells[len(sheet['tag_keys']) + 4:], sheet['columns']):
+            value = r['values'][title]
+            if value is None:
+                check('study: row %d %s empty' % (r['nr'], title), col.value is None)
+                continue
+            check('study: row %d %s a number equal to the JSON\'s' % (r['nr'], title),
+                  isinstance(col.value, (int, float)) and abs(col.value - value) < 1e-6,
+                  '%r vs %r' % (col.value, value))
+            if title.endswith('MB/s'):
+                expect = colour_by_rule(rule, col.value)
+                got = fill(col)
+                check('study: row %d %s %.2f filled %s' % (r['nr'], title, col.value,
+                                                           {GREEN: 'green', RED: 'red'}.get(expect)),
+                      got == expect, str(got))
+                n_green += got == GREEN
+                n_red += got == RED
+        check('study: row %d All green' % r['nr'],
+              v['All green'] == ('yes' if r['all_green'] else 'no'), str(v['All green']))
+    print('# study: %d green and %d red cells' % (n_green, n_red))
+    rk = wb['Ranking']
+    ranked = [row[1] for row in rk.iter_rows(min_row=2, values_only=True) if row[1] is not None]
+    check('study: the Ranking lists the rows green everywhere, best first',
+          ranked == sheet['ranking'], '%s vs %s' % (ranked, sheet['ranking']))
+
+
 def main(argv):
     what, book, rest = argv[1], argv[2], argv[3:]
     if what == 'runs':
@@ -154,10 +206,12 @@ def main(argv):
         runs_workbook(book, reports, [r['comment'] for r in reports], rule)
     elif what == 'merge':
         merge_workbook(book, json.load(open(rest[0])))
+    elif what == 'study':
+        study_workbook(book, json.load(open(rest[0])), rest[1])
     elif what == 'same':
         same_workbook(book, rest[0])
     else:
-        sys.exit('xlsx-check.py: runs, merge or same')
+        sys.exit('xlsx-check.py: runs, merge, study or same')
     return 1 if bad else 0
 
 
