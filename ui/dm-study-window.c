@@ -442,7 +442,7 @@ dm_study_window_start (DmStudyWindow *self)
     return FALSE;
   if (!self->plan)
     {
-      set_status (self, _("Open a study plan first."));
+      set_status (self, _("Open a study plan first"));
       return FALSE;
     }
   done = count_done (self, &total);
