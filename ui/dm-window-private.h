@@ -132,9 +132,6 @@ gboolean    _dm_window_save_pdf            (DmWindow        *self,
                                             GError         **error);
 void        _dm_window_actions_update      (DmWindow        *self);
 
-/* dm-window-study.c: Study… and the study-* actions scripts reach. */
-void        _dm_window_class_study_init    (GtkWidgetClass  *widget_class);
-
 /* dm-window-grid.c */
 void        _dm_window_class_grid_init     (GtkWidgetClass  *widget_class);
 void        _dm_window_grid_build          (DmWindow        *self);

@@ -7,8 +7,7 @@
  * study-save-xlsx-to, study-save-png-to). Each finds the application's
  * Study window, or opens one; the window does the rest.
  */
-#include "dm-window-private.h"
-#include "dm-i18n-ui.h"
+#include "dm-study-actions.h"
 
 #include "dm-frame-wait.h"
 #include "dm-study-window.h"
@@ -128,7 +127,7 @@ action_study_save_to (GtkWidget  *widget,
 }
 
 void
-_dm_window_class_study_init (GtkWidgetClass *widget_class)
+dm_study_actions_install (GtkWidgetClass *widget_class)
 {
   gtk_widget_class_install_action (widget_class, "win.study", NULL, action_study);
   gtk_widget_class_install_action (widget_class, "win.study-open", "s", action_study_open);
