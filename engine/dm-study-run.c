@@ -315,6 +315,10 @@ struct dm_study_run {
   double                   ran_s;
   unsigned                 index, done, left;
   dm_report               *report;
+  /* The runner of the scenario before, freed only once the next one has
+   * ended (or with the run): a cancel from another thread that read
+   * current just before the scenario ended may still be using it. */
+  dm_runner               *spent;
 };
 
 dm_study_run *
@@ -368,6 +372,9 @@ dm_study_run_cancel (dm_study_run *run)
 void
 dm_study_run_free (dm_study_run *run)
 {
+  if (!run)
+    return;
+  dm_runner_free (run->spent);
   free (run);
 }
 
@@ -477,7 +484,8 @@ dm_study_run_go (dm_study_run *run)
         dm_runner_cancel (runner);
       err = dm_runner_run (runner);
       run->current = NULL;
-      dm_runner_free (runner);
+      dm_runner_free (run->spent);
+      run->spent = runner;
       run->ran++;
       run->ran_s += (double) dm_clock_ns () / 1e9 - t0;
       run->left--;

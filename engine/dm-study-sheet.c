@@ -380,29 +380,30 @@ dm_study_sheet_free (dm_study_sheet *sheet)
   sheet->n_rows = 0;
 }
 
-static const dm_study_sheet *rank_sheet;
-
-static int
-by_score (const void *x, const void *y)
+/* Whether row a ranks before row b: the higher score, then the lower Nr. */
+static bool
+ranks_before (const dm_study_row *a, const dm_study_row *b)
 {
-  const dm_study_row *a = &rank_sheet->rows[*(const unsigned *) x];
-  const dm_study_row *b = &rank_sheet->rows[*(const unsigned *) y];
-  if (a->score != b->score)
-    return a->score > b->score ? -1 : 1;
-  return a->nr < b->nr ? -1 : a->nr > b->nr;
+  return a->score != b->score ? a->score > b->score : a->nr < b->nr;
 }
 
 unsigned
 dm_study_sheet_rank (const dm_study_sheet *sheet, unsigned *order)
 {
   unsigned n = 0;
+  /* An insertion sort: a study has tens of rows, and qsort would need the
+   * sheet in a global to compare them, which two threads could not share. */
   for (unsigned i = 0; i < sheet->n_rows; i++)
     if (sheet->rows[i].all_green)
-      order[n++] = i;
-  /* qsort has no user pointer in C11; the sheet is only read, and a
-   * ranking takes microseconds, so one static suffices on one thread. */
-  rank_sheet = sheet;
-  qsort (order, n, sizeof *order, by_score);
+      {
+        unsigned k = n++;
+        while (k && ranks_before (&sheet->rows[i], &sheet->rows[order[k - 1]]))
+          {
+            order[k] = order[k - 1];
+            k--;
+          }
+        order[k] = i;
+      }
   return n;
 }
 

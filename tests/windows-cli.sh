@@ -528,7 +528,7 @@ PY
 else
   fail "no study sheet"
 fi
-[ -z "$(ls -A "$dir/a" "$dir/b")" ] || fail "the study left files in its targets: $(ls -A "$dir/a" "$dir/b")"
+[ -z "$(ls -A "$dir/a")$(ls -A "$dir/b")" ] || fail "the study left files in its targets: $(ls -A "$dir/a") $(ls -A "$dir/b")"
 
 # The .exe must run on a bare Windows Server: system DLLs only.
 echo "/windows/cli/no-mingw-dlls"

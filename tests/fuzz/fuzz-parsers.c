@@ -3,7 +3,8 @@
  * libFuzzer target for the small parsers users feed by hand: test names,
  * sizes, durations, counts, mode lists, units and dates. A parse that
  * succeeds must give a value in range that formats back to something the
- * same parser accepts.
+ * same parser accepts. A study plan either parses into a plan with a
+ * name, tests, Q, T and targets, or is refused with one line.
  */
 #include <math.h>
 #include <stddef.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "dm-spec.h"
+#include "dm-study.h"
 #include "dm-units.h"
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
@@ -60,6 +62,29 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
   dm_unit unit;
   dm_unit_parse (s, &unit);
   dm_parse_iso_time (s);
+
+  /* A plan naming a thresholds file would read whatever file it names
+   * (a FIFO would never answer): those are left to the unit tests. */
+  static dm_study_plan plan;
+  char reason[400];
+  if (!strstr (s, "hresholds"))
+    {
+      if (dm_study_plan_parse (s, size, NULL, &plan, reason, sizeof reason) == 0)
+        {
+          if (!plan.name[0] || !plan.n_tests || !plan.n_qd || !plan.n_threads
+              || !plan.n_targets || plan.n_targets > DM_STUDY_TARGETS_MAX)
+            abort ();
+          for (unsigned i = 0; i < plan.n_targets; i++)
+            if (!plan.targets[i].label[0] || !plan.targets[i].path[0])
+              abort ();
+        }
+      else if (!reason[0] || strchr (reason, '\n'))
+        abort ();
+    }
+  dm_study_rule rule;
+  if (dm_study_rule_parse (s, &rule, reason, sizeof reason) == 0 && !rule.t.has_green
+      && !rule.t.has_red)
+    abort ();
   free (s);
   return 0;
 }
