@@ -10,9 +10,12 @@
 # --format csv of the same history byte for byte (and its workbook the
 # CLI's, read back), the PNG must show four green cells on the first two
 # rows and four red ones below them, sorted by Q descending the red rows
-# come first, and "only all-green rows" leaves the two Q1 rows. A second
-# run stopped while it measures stops within a second and leaves no test
-# file on the target's filesystem.
+# come first, and "only all-green rows" leaves the two Q1 rows. While a
+# second, longer plan runs the window names the scenario and the time left
+# (OCR); stopped while it measures, the space of its test file is back
+# within a second and nothing is saved; started again and quit while it
+# measures, the process ends at once and leaves no test file. A plan with
+# a bad line is refused with the file, the line and the reason.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/gui-lib.sh"
 
@@ -60,6 +63,9 @@ EOF2
 sed -e 's/^name = guitest/name = stopped/' -e 's/^duration = 0.3/duration = 30/' \
   "$out/plan.txt" >"$out/long.txt"
 
+# A plan with a bad line: refused with the file, the line and the reason.
+printf '[study]\nname = bad\nq = 1, zero\n' >"$out/bad.txt"
+
 dm_gui_start_display || dm_die "no X display for the window"
 dm_track_pid "$_dm_xvfb_pid"
 
@@ -72,6 +78,7 @@ timeout 150 dbus-run-session -- bash -c '
   rows () { [ -s "$1" ] && echo $(( $(wc -l <"$1") - 1 )) || echo 0; }
   "$DM_GUI" 2>"$o/gui.err" & gui=$!
   gdbus wait --session --timeout 20 "$id" || { kill $gui; exit 3; }
+  act study-open "$(q "$o/bad.txt")" && sleep 0.3 &&
   act study-open "$(q "$o/plan.txt")" && act study-start || { kill $gui; exit 4; }
   for i in $(seq 1 120); do
     sleep 0.5
@@ -93,6 +100,7 @@ timeout 150 dbus-run-session -- bash -c '
     [ $(( $(used) - before )) -gt $((12 << 20)) ] && break
   done
   sleep 1
+  act study-save-png-to "$(q "$o/running.png")" && sleep 0.7
   echo "in use while measuring: $(( $(used) - before )) bytes more" >"$o/stop.txt"
   t0=$(date +%s%N)
   act study-stop
@@ -102,14 +110,30 @@ timeout 150 dbus-run-session -- bash -c '
   done
   echo "stop took $(( ($(date +%s%N) - t0) / 1000000 )) ms" >>"$o/stop.txt"
   sleep 0.5
+  # Start goes on with the same scenario; Quit while it measures cancels
+  # it and the process ends once the engine has removed the test file.
+  act study-start || { kill $gui; exit 7; }
+  for i in $(seq 1 100); do
+    sleep 0.1
+    [ $(( $(used) - before )) -gt $((12 << 20)) ] && break
+  done
+  sleep 1
+  echo "in use again: $(( $(used) - before )) bytes more" >>"$o/stop.txt"
+  t0=$(date +%s%N)
   act quit
   rc=$?
   wait $gui
-  exit $(( rc || $? ))' _ "$out" "$DM_MNT" "$used_before" >"$out/dbus.log" 2>&1
+  gui_rc=$?
+  echo "quit took $(( ($(date +%s%N) - t0) / 1000000 )) ms, then $(( $(used) - before )) bytes more in use" >>"$o/stop.txt"
+  exit $(( rc || gui_rc ))' _ "$out" "$DM_MNT" "$used_before" >"$out/dbus.log" 2>&1
 rc=$?
 grep -v "^dbus-daemon\|^$" "$out/dbus.log" | sed 's/^/#   /'
 sed 's/^/#   gui: /' "$out/gui.err" | head -20
 dm_check "the window ran the plan over D-Bus, saved and quit (status $rc)" test "$rc" = 0
+
+reason=$(grep -m1 "bad.txt" "$out/gui.err")
+dm_check "the bad plan is refused with its file, line 3 and why ($reason)" \
+  grep -q "bad.txt: line 3: .*zero" "$out/gui.err"
 
 # --- the sheet: the CLI's, of the same history ------------------------------------
 dm_run "$out/cli.csv" "$out/cli.err" study show guitest --format csv
@@ -144,12 +168,13 @@ else
     grep -q "Excel\|xlsx" "$out/gui.err"
 fi
 
+# DM_TEST_KEEP=DIR keeps the pictures for a look by eye.
 [ -n "${DM_TEST_KEEP:-}" ] && cp "$out"/*.png "$DM_TEST_KEEP"/
 # --- the table's colours ------------------------------------------------------
 # The cells' fills (resources/style.css): green #2ec27e, red #e01b24. Each
 # coloured cell is one bar; a row's two figure cells share its top.
 bars () { dm_png bars "$1" "$2" | awk '{ print $1 }' | sort -n | uniq -c | awk '{ print $2 ":" $1 }' | tr '\n' ' '; }
-for shot in all sorted green; do
+for shot in all sorted green running; do
   [ -s "$out/$shot.png" ] || dm_die "no $shot.png"
 done
 g=$(bars "$out/all.png" 46,194,126); r=$(bars "$out/all.png" 224,27,36)
@@ -175,12 +200,30 @@ dm_log "only all-green rows: green $g; red '$r'"
 dm_check "only all-green rows: the two Q1 rows, no red cell" \
   test "$(echo $g | wc -w)" = 2 -a -z "$r"
 
+# While it runs: the scenario and the time left on the status line (OCR).
+if command -v tesseract >/dev/null; then
+  tesseract "$out/running.png" "$out/running" >/dev/null 2>&1
+  line=$(grep -m1 -iE "scenario|left" "$out/running.txt" | tr -s ' ')
+  dm_log "the running window's status, by OCR: '$line'"
+  dm_check "while running the window says which scenario of how many (1 of 4)" \
+    grep -qiE "scenario 1 of 4" "$out/running.txt"
+  dm_check "... and the time left (M:SS left)" grep -qE "[0-9]+:[0-9]{2} left" "$out/running.txt"
+else
+  dm_skip_part "the running window's status: no tesseract"
+fi
+
 # --- Stop ---------------------------------------------------------------------
 while read -r line; do dm_log "$line"; done <"$out/stop.txt"
 grow=$(sed -n 's/.*while measuring: \([0-9]*\) bytes.*/\1/p' "$out/stop.txt")
 ms=$(sed -n 's/stop took \([0-9]*\) ms/\1/p' "$out/stop.txt")
 dm_check "the long run was measuring on its test file when stopped" test "${grow:-0}" -gt $((12 << 20))
 dm_check "Stop gave the test file's space back within a second (${ms:-?} ms)" test "${ms:-9999}" -lt 1000
+again=$(sed -n 's/.*in use again: \([0-9]*\) bytes.*/\1/p' "$out/stop.txt")
+read -r quit_ms after < <(sed -n 's/quit took \([0-9]*\) ms, then \(-*[0-9]*\) bytes.*/\1 \2/p' "$out/stop.txt")
+dm_check "Start after Stop measured again" test "${again:-0}" -gt $((12 << 20))
+dm_check "Quit while measuring ended the process within two seconds (${quit_ms:-?} ms)" \
+  test "${quit_ms:-9999}" -lt 2000
+dm_check "... and the test file was gone when it ended" test "${after:-99999999}" -lt $((1 << 20))
 dm_check "nothing left open or in use on the target's filesystem" dm_no_test_file "$DM_MNT" "$used_before"
 dm_run "$out/stopped.csv" "$out/stopped.err" study show stopped --format csv
 dm_check "the stopped scenario was not saved (study show: no study stopped, status 2)" \
