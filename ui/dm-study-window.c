@@ -52,6 +52,8 @@ struct _DmStudyWindow
   GtkWidget         *time_label;
   GtkWidget         *progress_bar;
   GtkColumnView     *column_view;
+  GtkWidget         *table_scroller;
+  GtkWidget         *empty_label;
 
   DmToolRun          tool;           /* the Save chooser and the status line */
   GListStore        *store;          /* DmStudyItem, the sheet's order */
@@ -207,8 +209,13 @@ static void
 refresh_table (DmStudyWindow *self)
 {
   char why[600];
+  gboolean any = load_sheet (self, why, sizeof why);
 
-  if (!load_sheet (self, why, sizeof why))
+  /* A plan none of whose scenarios is saved yet says so, rather than
+   * showing a table without columns. */
+  gtk_widget_set_visible (self->table_scroller, any);
+  gtk_widget_set_visible (self->empty_label, !any);
+  if (!any)
     {
       g_list_store_remove_all (self->store);
       refresh_columns (self);
@@ -746,6 +753,8 @@ dm_study_window_class_init (DmStudyWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DmStudyWindow, time_label);
   gtk_widget_class_bind_template_child (widget_class, DmStudyWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, DmStudyWindow, column_view);
+  gtk_widget_class_bind_template_child (widget_class, DmStudyWindow, table_scroller);
+  gtk_widget_class_bind_template_child (widget_class, DmStudyWindow, empty_label);
 
   gtk_widget_class_install_action (widget_class, "study.open", NULL, action_open);
   gtk_widget_class_install_action (widget_class, "study.start", NULL, action_start);
