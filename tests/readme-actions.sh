@@ -25,7 +25,7 @@ code_actions ()
   {
     sed -n '/^static const GActionEntry app_actions\[\] = {/,/^};/p' ui/dm-application.c \
       | grep -o '{ "[a-z-]*"' | grep -o '[a-z-]*'
-    grep -ho 'gtk_widget_class_install\(_property\)\?_action (widget_class, "win\.[a-z-]*"' ui/dm-window*.c \
+    grep -ho 'gtk_widget_class_install\(_property\)\?_action (widget_class, "win\.[a-z-]*"' ui/dm-window*.c ui/dm-study-actions.c \
       | grep -o 'win\.[a-z-]*' | sed 's/^win\.//'
     sed -n '/^add_settings_actions/,/^}/p' ui/dm-application.c \
       | sed -n '/keys\[\] = {/,/};/p' | grep -o '"[a-z-]*"' | tr -d '"'

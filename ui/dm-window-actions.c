@@ -12,6 +12,7 @@
 #include "dm-latency-view.h"
 #include "dm-pdf.h"
 #include "dm-screenshot.h"
+#include "dm-study-actions.h"
 #include "dm-sustained-window.h"
 #include "dm-sweep-window.h"
 #include "dm-thresholds-dialog.h"
@@ -486,6 +487,7 @@ _dm_window_class_actions_init (GtkWidgetClass *widget_class)
    * `gapplication action ID profile-file "'/path/oltp.ini'"`. */
   gtk_widget_class_install_property_action (widget_class, "win.profile-file", "profile-file");
   gtk_widget_class_install_action (widget_class, "win.open-profile", NULL, action_open_profile);
+  dm_study_actions_install (widget_class);
 }
 
 /* Which actions make sense now: one run at a time, Stop only during one,
