@@ -16,6 +16,7 @@
 
 #include "dm-file-dialog.h"
 #include "dm-format.h"
+#include "dm-frame-wait.h"
 #include "dm-platform.h"
 #include "dm-profile.h"
 #include "dm-target-factory.h"
@@ -222,6 +223,12 @@ scan_targets_thread (GTask        *task,
 }
 
 static void
+on_scan_drawn (GtkWidget *window)
+{
+  _dm_window_set_settled (DM_WINDOW (window));
+}
+
+static void
 on_targets_scanned (GObject      *source,
                     GAsyncResult *result,
                     gpointer      user_data)
@@ -273,6 +280,8 @@ on_targets_scanned (GObject      *source,
   if (self->have_target_info)
     _dm_window_modes_changed (self);
   target_scan_free (scan);
+  /* Settled once this is on screen (dm-window.c). */
+  dm_frame_wait_paint (GTK_WIDGET (self), on_scan_drawn);
 }
 
 static void
@@ -501,19 +510,28 @@ _dm_window_class_targets_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.choose-folder", NULL, action_choose_folder);
 }
 
-/* Once the settings are on the widgets: the dropdown shows the target
- * (the background scan probes it, so the first frame does not wait on the
- * disk), follows the dropdown and the key, and lists the mounts. */
+/* Once the settings are on the widgets: the dropdown shows the target and
+ * follows the dropdown and the key. */
 void
 _dm_window_targets_start (DmWindow *self)
 {
-  g_autoptr (GTask) task = NULL;
   g_autofree char *target = _dm_window_current_target (self);
 
   select_target (self, target, FALSE);
   g_signal_connect_swapped (self->target_dropdown, "notify::selected",
                             G_CALLBACK (on_target_selected), self);
   g_signal_connect (self->settings, "changed::target", G_CALLBACK (on_target_changed), self);
+}
+
+/* Lists the mounts and disks and probes the target, in the background and
+ * after the first frame (dm-window.c): the frame does not wait on the
+ * disk, and the answer refilling the list does not delay it. */
+void
+_dm_window_targets_scan (DmWindow *self)
+{
+  g_autoptr (GTask) task = NULL;
+  g_autofree char *target = _dm_window_current_target (self);
+
   task = g_task_new (self, self->cancellable, on_targets_scanned, NULL);
   g_task_set_task_data (task, g_strdup (target), g_free);
   g_task_set_return_on_cancel (task, TRUE);
