@@ -214,10 +214,10 @@ static const GActionEntry app_actions[] = {
 };
 
 /* A main window that has not settled yet (dm-window.c: the target scan's
- * answer is not drawn) holds the actions and scripts sent to it until it
- * has, so that they act on the window a user would see. Each waits on its
- * notify::settled; handlers run in the order they were connected, so the
- * held ones run in the order they came. */
+ * answer is not drawn) holds its scripts, and the copies and saves sent
+ * to it, until it has, so they show what a user would see; an action sent
+ * after a held one is held too. Each waits on notify::settled, whose
+ * handlers run in the order they were connected: in the order they came. */
 static gboolean
 is_settled (gpointer window)
 {
@@ -306,7 +306,9 @@ forward_to_window (GSimpleAction *action,
         gtk_widget_activate_action (GTK_WIDGET (active), "sustained.stop", NULL);
       return;
     }
-  if (window && !is_settled (window))
+  if (window && !is_settled (window)
+      && (g_str_has_prefix (name, "win.save-") || g_str_has_prefix (name, "win.copy")
+          || g_signal_handler_find (window, G_SIGNAL_MATCH_FUNC, 0, 0, NULL, on_settled, NULL)))
     hold_until_settled (data, window, name, param, NULL);
   else if (window)
     gtk_widget_activate_action_variant (GTK_WIDGET (window), name, param);
@@ -377,16 +379,6 @@ read_icon_theme (GTask        *task,
   g_task_return_boolean (task, gtk_icon_theme_has_icon (theme, "open-menu-symbolic"));
 }
 
-static void
-start_reading_icon_theme (void)
-{
-  g_autoptr (GTask) task = g_task_new (NULL, NULL, NULL, NULL);
-  GtkIconTheme *theme = gtk_icon_theme_get_for_display (gdk_display_get_default ());
-
-  g_task_set_task_data (task, g_object_ref (theme), g_object_unref);
-  g_task_run_in_thread (task, read_icon_theme);
-}
-
 /* The installed schema, or, for `build-aux/dev run` and a run straight from
  * the build tree, the one compiled into the build folder. Without either
  * GLib would abort with a message about schemas that users cannot act on. */
@@ -423,6 +415,7 @@ dm_application_startup (GApplication *app)
 {
   DmApplication *self = DM_APPLICATION (app);
   g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
+  g_autoptr (GTask) icons = g_task_new (NULL, NULL, NULL, NULL);
   static const struct { const char *action; const char *accels[4]; } accels[] = {
     { "app.open", { "<Control>o", NULL } },
     { "app.copy", { "<Control>c", NULL } },
@@ -439,7 +432,9 @@ dm_application_startup (GApplication *app)
   };
 
   G_APPLICATION_CLASS (dm_application_parent_class)->startup (app);
-  start_reading_icon_theme ();
+  g_task_set_task_data (icons, g_object_ref (gtk_icon_theme_get_for_display (
+                                 gdk_display_get_default ())), g_object_unref);
+  g_task_run_in_thread (icons, read_icon_theme);
   dm_ui_init ();
 
   self->settings = dm_application_open_settings ();

@@ -228,6 +228,18 @@ on_scan_drawn (GtkWidget *window)
   _dm_window_set_settled (DM_WINDOW (window));
 }
 
+/* A hung network mount can hold the scan for minutes: a script does not
+ * wait that long for it, nor for the list it would fill. */
+#define SCAN_WAIT_S 3
+
+static gboolean
+on_scan_late (gpointer window)
+{
+  if (DM_WINDOW (window)->cancellable)  /* not closed meanwhile */
+    _dm_window_set_settled (window);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 on_targets_scanned (GObject      *source,
                     GAsyncResult *result,
@@ -532,6 +544,8 @@ _dm_window_targets_scan (DmWindow *self)
   g_autoptr (GTask) task = NULL;
   g_autofree char *target = _dm_window_current_target (self);
 
+  g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, SCAN_WAIT_S, on_scan_late, g_object_ref (self),
+                              g_object_unref);
   task = g_task_new (self, self->cancellable, on_targets_scanned, NULL);
   g_task_set_task_data (task, g_strdup (target), g_free);
   g_task_set_return_on_cancel (task, TRUE);

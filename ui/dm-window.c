@@ -646,6 +646,8 @@ after_first_frame (gpointer data)
 void
 _dm_window_set_settled (DmWindow *self)
 {
+  if (self->settled)
+    return;
   self->settled = TRUE;
   dm_measure_settled ();
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SETTLED]);
