@@ -213,6 +213,78 @@ static const GActionEntry app_actions[] = {
   { "quit", action_quit },
 };
 
+/* A main window that has not settled yet (dm-window.c: the target scan's
+ * answer is not drawn) holds its scripts, and the copies and saves sent
+ * to it, until it has, so they show what a user would see; an action sent
+ * after a held one is held too. Each waits on notify::settled, whose
+ * handlers run in the order they were connected: in the order they came. */
+static gboolean
+is_settled (gpointer window)
+{
+  gboolean settled = TRUE;
+
+  if (DM_IS_WINDOW (window))
+    g_object_get (window, "settled", &settled, NULL);
+  return settled;
+}
+
+typedef struct
+{
+  DmApplication *app;
+  char          *action;  /* "win.…", or NULL for the script */
+  GVariant      *param;
+  DmScript      *script;  /* NULL once run */
+} Held;
+
+static void
+held_free (gpointer  data,
+           GClosure *closure)
+{
+  Held *h = data;
+
+  if (h->script)
+    {
+      /* The window went before it settled: nothing was saved. */
+      g_printerr ("diskmeter: the window was closed before the run was saved\n");
+      set_exit_status (h->app, 1);
+      dm_script_free (h->script);
+    }
+  g_free (h->action);
+  g_clear_pointer (&h->param, g_variant_unref);
+  g_object_unref (h->app);
+  g_free (h);
+}
+
+static void
+on_settled (GtkWidget  *window,
+            GParamSpec *pspec,
+            gpointer    data)
+{
+  Held *h = data;
+
+  if (h->action)
+    gtk_widget_activate_action_variant (window, h->action, h->param);
+  else
+    dm_script_run (g_steal_pointer (&h->script), DM_SCRIPTABLE (window), on_script_done, h->app);
+  g_signal_handlers_disconnect_by_func (window, on_settled, data);  /* frees h */
+}
+
+static void
+hold_until_settled (DmApplication *self,
+                    gpointer       window,
+                    const char    *action,
+                    GVariant      *param,
+                    DmScript      *script)
+{
+  Held *h = g_new0 (Held, 1);
+
+  h->app = g_object_ref (self);
+  h->action = g_strdup (action);
+  h->param = param ? g_variant_ref_sink (param) : NULL;
+  h->script = script;
+  g_signal_connect_data (window, "notify::settled", G_CALLBACK (on_settled), h, held_free, 0);
+}
+
 /* The main window's actions (run-all, save-json-to, ...) live on its class;
  * the same names here forward to it, so menus in other windows, the
  * shortcuts and `gapplication action` reach them. */
@@ -234,7 +306,11 @@ forward_to_window (GSimpleAction *action,
         gtk_widget_activate_action (GTK_WIDGET (active), "sustained.stop", NULL);
       return;
     }
-  if (window)
+  if (window && !is_settled (window)
+      && (g_str_has_prefix (name, "win.save-") || g_str_has_prefix (name, "win.copy")
+          || g_signal_handler_find (window, G_SIGNAL_MATCH_FUNC, 0, 0, NULL, on_settled, NULL)))
+    hold_until_settled (data, window, name, param, NULL);
+  else if (window)
     gtk_widget_activate_action_variant (GTK_WIDGET (window), name, param);
 }
 
@@ -288,6 +364,21 @@ on_terminate_signal (gpointer data)
 
 /* --- life cycle ------------------------------------------------------------ */
 
+/* The icon theme reads its index files and GTK's own icons, some 9 ms, on
+ * the thread that asks first. GtkApplication's start-up has just added our
+ * icon folder to it, which marks it for reading again: the window's first
+ * icon (a drop-down's arrow) would read it on the main thread before the
+ * first frame. GTK allows lookups from any thread once the theme is set
+ * up, so a worker reads it while the window is built. */
+static void
+read_icon_theme (GTask        *task,
+                 gpointer      source,
+                 gpointer      theme,
+                 GCancellable *cancellable)
+{
+  g_task_return_boolean (task, gtk_icon_theme_has_icon (theme, "open-menu-symbolic"));
+}
+
 /* The installed schema, or, for `build-aux/dev run` and a run straight from
  * the build tree, the one compiled into the build folder. Without either
  * GLib would abort with a message about schemas that users cannot act on. */
@@ -324,6 +415,7 @@ dm_application_startup (GApplication *app)
 {
   DmApplication *self = DM_APPLICATION (app);
   g_autoptr (GtkCssProvider) css = gtk_css_provider_new ();
+  g_autoptr (GTask) icons = g_task_new (NULL, NULL, NULL, NULL);
   static const struct { const char *action; const char *accels[4]; } accels[] = {
     { "app.open", { "<Control>o", NULL } },
     { "app.copy", { "<Control>c", NULL } },
@@ -340,6 +432,9 @@ dm_application_startup (GApplication *app)
   };
 
   G_APPLICATION_CLASS (dm_application_parent_class)->startup (app);
+  g_task_set_task_data (icons, g_object_ref (gtk_icon_theme_get_for_display (
+                                 gdk_display_get_default ())), g_object_unref);
+  g_task_run_in_thread (icons, read_icon_theme);
   dm_ui_init ();
 
   self->settings = dm_application_open_settings ();
@@ -472,8 +567,10 @@ run_script (DmApplication *self,
 {
   if (dm_script_is_empty (script))
     dm_script_free (script);
-  else
+  else if (is_settled (window))
     dm_script_run (script, window, on_script_done, self);
+  else
+    hold_until_settled (self, window, NULL, NULL, script);
 }
 
 /* --open of a sustained run: the Sustained window shows it, and a

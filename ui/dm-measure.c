@@ -7,6 +7,7 @@
 #include "dm-measure.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -42,6 +43,29 @@ thread_cpu_ns (void)
 #endif
 }
 
+static gint64
+since_start_ns (void)
+{
+  return g_get_real_time () * 1000 - g_ascii_strtoll (g_getenv ("DISKMETER_MEASURE"), NULL, 10);
+}
+
+/* The peak resident memory so far, in kB; 0 where /proc does not say. */
+static long
+peak_kb (void)
+{
+  FILE *f = fopen ("/proc/self/status", "r");
+  char line[256];
+  long kb = 0;
+
+  if (!f)
+    return 0;
+  while (fgets (line, sizeof line, f))
+    if (g_str_has_prefix (line, "VmHWM:"))
+      kb = strtol (line + strlen ("VmHWM:"), NULL, 10);
+  fclose (f);
+  return kb;
+}
+
 static void
 on_after_paint (GdkFrameClock *clock,
                 gpointer       data)
@@ -63,6 +87,15 @@ on_after_paint (GdkFrameClock *clock,
     g_print ("measure: first-frame-cpu-ms %.1f\n", ts.tv_sec * 1e3 + ts.tv_nsec / 1e6);
   }
 #endif
+  g_print ("measure: first-frame-peak-kb %ld\n", peak_kb ());
+}
+
+void
+dm_measure_settled (void)
+{
+  if (!enabled ())
+    return;
+  g_print ("measure: settled-ms %.1f\n", since_start_ns () / 1e6);
 }
 
 static void

@@ -10,6 +10,7 @@
 
 #include "dm-target-item.h"
 #include "dm-target-row.h"
+#include "dm-tooltip.h"
 
 /* A long label's natural width in characters: in the button little, as
  * the window decides the drop-down's width and the label shows all it
@@ -137,7 +138,7 @@ item_bind (GtkSignalListItemFactory *factory,
   spoken = dm_target_item_describe (target, !button);
   gtk_accessible_update_property (GTK_ACCESSIBLE (child), GTK_ACCESSIBLE_PROPERTY_LABEL, spoken,
                                   -1);
-  gtk_widget_set_tooltip_text (child, button ? NULL : dm_target_item_get_path (target));
+  dm_tooltip_set (child, button ? NULL : dm_target_item_get_path (target));
 }
 
 GtkListItemFactory *

@@ -13,6 +13,7 @@
 
 #include "dm-draw.h"
 #include "dm-format.h"
+#include "dm-tooltip.h"
 
 struct _DmTile
 {
@@ -414,7 +415,7 @@ dm_tile_update_spoken (DmTile *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   label ? label : self->description,
                                   -1);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self), tooltip ? tooltip : self->description);
+  dm_tooltip_set (GTK_WIDGET (self), tooltip ? tooltip : self->description);
 }
 
 void

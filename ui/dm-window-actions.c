@@ -488,6 +488,44 @@ _dm_window_class_actions_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_property_action (widget_class, "win.profile-file", "profile-file");
   gtk_widget_class_install_action (widget_class, "win.open-profile", NULL, action_open_profile);
   dm_study_actions_install (widget_class);
+  gtk_widget_class_bind_template_child_full (widget_class, "menu_button", FALSE, 0);
+  gtk_widget_class_bind_template_child_full (widget_class, "primary_menu", FALSE, 0);
+}
+
+/* --- the main menu --------------------------------------------------------- */
+
+/* Its popover holds a button for each entry, which the first frame does
+ * not show: it is made just after that frame (_dm_window_menu_start), or
+ * when the menu is opened before then. */
+static GtkMenuButton *
+menu_button (DmWindow *self)
+{
+  return GTK_MENU_BUTTON (gtk_widget_get_template_child (GTK_WIDGET (self), DM_TYPE_WINDOW,
+                                                         "menu_button"));
+}
+
+static void
+create_menu (GtkMenuButton *button,
+             gpointer       self)
+{
+  _dm_window_menu_start (self);
+}
+
+void
+_dm_window_menu_init (DmWindow *self)
+{
+  gtk_menu_button_set_create_popup_func (menu_button (self), create_menu, self, NULL);
+}
+
+void
+_dm_window_menu_start (DmWindow *self)
+{
+  GtkMenuButton *button = menu_button (self);
+
+  if (!gtk_menu_button_get_menu_model (button))
+    gtk_menu_button_set_menu_model (
+      button, G_MENU_MODEL (gtk_widget_get_template_child (GTK_WIDGET (self), DM_TYPE_WINDOW,
+                                                           "primary_menu")));
 }
 
 /* Which actions make sense now: one run at a time, Stop only during one,

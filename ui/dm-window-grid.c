@@ -11,6 +11,7 @@
 #include "dm-latency-view.h"
 #include "dm-reason.h"
 #include "dm-tile.h"
+#include "dm-tooltip.h"
 
 /* --- rows and columns ------------------------------------------------------- */
 
@@ -161,7 +162,7 @@ _dm_window_grid_build (DmWindow *self)
       row_name (self, r, label, sizeof label);
       button = gtk_button_new_with_label (label);
       tooltip = g_strdup_printf (_("Run %s only"), label);
-      gtk_widget_set_tooltip_text (button, tooltip);
+      dm_tooltip_set (button, tooltip);
       gtk_widget_add_css_class (button, "run-button");
       gtk_widget_add_css_class (button, "row-button");
       g_object_set_data (G_OBJECT (button), "dm-row", GINT_TO_POINTER (r));

@@ -86,6 +86,7 @@ struct _DmWindow
   gboolean       close_after_job; /* the window was closed mid-run */
   guint          reported;        /* results already logged by a script (bits) */
   gboolean       running;         /* the property: a job is on */
+  gboolean       settled;         /* the property: the work after the first frame is done */
 
   DmComparison  *comparison;      /* shown in place of the grid */
   GtkWidget     *history_window;  /* weak: open while the user keeps it */
@@ -98,6 +99,7 @@ typedef enum { DM_EXPORT_TEXT, DM_EXPORT_JSON, DM_EXPORT_CSV, DM_EXPORT_PNG,
 void        _dm_window_set_status          (DmWindow        *self,
                                             const char      *text);
 char       *_dm_window_current_target      (DmWindow        *self);
+void        _dm_window_set_settled         (DmWindow        *self);
 guint       _dm_window_run_modes           (DmWindow        *self);
 gboolean    _dm_window_target_is_device    (DmWindow        *self);
 void        _dm_window_modes_changed       (DmWindow        *self);
@@ -131,6 +133,8 @@ gboolean    _dm_window_save_pdf            (DmWindow        *self,
                                             const char      *path,
                                             GError         **error);
 void        _dm_window_actions_update      (DmWindow        *self);
+void        _dm_window_menu_init           (DmWindow        *self);
+void        _dm_window_menu_start          (DmWindow        *self);
 
 /* dm-window-grid.c */
 void        _dm_window_class_grid_init     (GtkWidgetClass  *widget_class);
@@ -202,6 +206,7 @@ void        _dm_window_set_modes           (DmWindow        *self,
 void        _dm_window_class_targets_init  (GtkWidgetClass  *widget_class);
 void        _dm_window_targets_init        (DmWindow        *self);
 void        _dm_window_targets_start       (DmWindow        *self);
+void        _dm_window_targets_scan        (DmWindow        *self);
 void        _dm_window_update_target_info  (DmWindow        *self);
 void        _dm_window_update_footer       (DmWindow        *self);
 

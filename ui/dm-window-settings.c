@@ -16,6 +16,7 @@
 #include "dm-format.h"
 #include "dm-profile.h"
 #include "dm-thresholds-dialog.h"
+#include "dm-tooltip.h"
 #include "dm-zoom.h"
 
 /* --- the grid and the engine's settings ------------------------------------ */
@@ -335,8 +336,8 @@ _dm_window_sync_modes (DmWindow *self,
   /* A workload's read share is its own. */
   gtk_widget_set_sensitive (GTK_WIDGET (self->modes_dropdown),
                             !self->job && !device && !self->shaped);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->modes_dropdown),
-                               device ? _(device_read_only) : _(modes_tooltip));
+  dm_tooltip_set (GTK_WIDGET (self->modes_dropdown),
+                  device ? _(device_read_only) : _(modes_tooltip));
   if (tell && device && !self->job)
     _dm_window_set_status (self, _(device_read_only));
 }

@@ -16,6 +16,7 @@
 
 #include "dm-file-dialog.h"
 #include "dm-format.h"
+#include "dm-frame-wait.h"
 #include "dm-platform.h"
 #include "dm-profile.h"
 #include "dm-target-factory.h"
@@ -222,6 +223,24 @@ scan_targets_thread (GTask        *task,
 }
 
 static void
+on_scan_drawn (GtkWidget *window)
+{
+  _dm_window_set_settled (DM_WINDOW (window));
+}
+
+/* A hung network mount can hold the scan for minutes: a script does not
+ * wait that long for it, nor for the list it would fill. */
+#define SCAN_WAIT_S 3
+
+static gboolean
+on_scan_late (gpointer window)
+{
+  if (DM_WINDOW (window)->cancellable)  /* not closed meanwhile */
+    _dm_window_set_settled (window);
+  return G_SOURCE_REMOVE;
+}
+
+static void
 on_targets_scanned (GObject      *source,
                     GAsyncResult *result,
                     gpointer      user_data)
@@ -273,6 +292,8 @@ on_targets_scanned (GObject      *source,
   if (self->have_target_info)
     _dm_window_modes_changed (self);
   target_scan_free (scan);
+  /* Settled once this is on screen (dm-window.c). */
+  dm_frame_wait_paint (GTK_WIDGET (self), on_scan_drawn);
 }
 
 static void
@@ -501,19 +522,30 @@ _dm_window_class_targets_init (GtkWidgetClass *widget_class)
   gtk_widget_class_install_action (widget_class, "win.choose-folder", NULL, action_choose_folder);
 }
 
-/* Once the settings are on the widgets: the dropdown shows the target
- * (the background scan probes it, so the first frame does not wait on the
- * disk), follows the dropdown and the key, and lists the mounts. */
+/* Once the settings are on the widgets: the dropdown shows the target and
+ * follows the dropdown and the key. */
 void
 _dm_window_targets_start (DmWindow *self)
 {
-  g_autoptr (GTask) task = NULL;
   g_autofree char *target = _dm_window_current_target (self);
 
   select_target (self, target, FALSE);
   g_signal_connect_swapped (self->target_dropdown, "notify::selected",
                             G_CALLBACK (on_target_selected), self);
   g_signal_connect (self->settings, "changed::target", G_CALLBACK (on_target_changed), self);
+}
+
+/* Lists the mounts and disks and probes the target, in the background and
+ * after the first frame (dm-window.c): the frame does not wait on the
+ * disk, and the answer refilling the list does not delay it. */
+void
+_dm_window_targets_scan (DmWindow *self)
+{
+  g_autoptr (GTask) task = NULL;
+  g_autofree char *target = _dm_window_current_target (self);
+
+  g_timeout_add_seconds_full (G_PRIORITY_DEFAULT, SCAN_WAIT_S, on_scan_late, g_object_ref (self),
+                              g_object_unref);
   task = g_task_new (self, self->cancellable, on_targets_scanned, NULL);
   g_task_set_task_data (task, g_strdup (target), g_free);
   g_task_set_return_on_cancel (task, TRUE);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "dm-format.h"
+#include "dm-frame-wait.h"
 #include "dm-measure.h"
 #include "dm-reason.h"
 #include "dm-tile.h"
@@ -27,7 +28,7 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (DmWindow, dm_window, GTK_TYPE_APPLICATION_WINDOW,
                                G_IMPLEMENT_INTERFACE (DM_TYPE_SCRIPTABLE,
                                                       _dm_window_scriptable_init))
 
-enum { PROP_0, PROP_RUNNING, PROP_MODES, PROP_PROFILE_FILE, N_PROPS };
+enum { PROP_0, PROP_RUNNING, PROP_MODES, PROP_PROFILE_FILE, PROP_SETTLED, N_PROPS };
 static GParamSpec *properties[N_PROPS];
 
 /* --- messages -------------------------------------------------------------- */
@@ -622,6 +623,36 @@ dm_window_set_compare_target (DmWindow   *self,
   _dm_window_actions_update (self);
 }
 
+/* --- after the first frame -------------------------------------------------- */
+
+/* What the first frame does not show waits until it is on screen: the main
+ * menu's popover and the scan of mounts and disks, whose answer refills
+ * the target list and footer and would lay the window out again. The
+ * window has settled once that answer is drawn (dm-window-targets.c);
+ * scripts and actions sent to the window wait for it (dm-application.c). */
+static gboolean
+after_first_frame (gpointer data)
+{
+  DmWindow *self = data;
+
+  if (self->cancellable)  /* not disposed meanwhile */
+    {
+      _dm_window_menu_start (self);
+      _dm_window_targets_scan (self);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+void
+_dm_window_set_settled (DmWindow *self)
+{
+  if (self->settled)
+    return;
+  self->settled = TRUE;
+  dm_measure_settled ();
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SETTLED]);
+}
+
 /* --- life cycle ------------------------------------------------------------ */
 
 static gboolean
@@ -702,6 +733,9 @@ dm_window_get_property (GObject    *object,
       g_value_take_string (value, self->settings ? _dm_window_get_profile_file (self)
                                                  : g_strdup (""));
       break;
+    case PROP_SETTLED:
+      g_value_set_boolean (value, self->settled);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -758,6 +792,10 @@ dm_window_class_init (DmWindowClass *klass)
   properties[PROP_PROFILE_FILE] =
     g_param_spec_string ("profile-file", NULL, NULL, "",
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* The first frame is on screen and the work put after it is done. */
+  properties[PROP_SETTLED] =
+    g_param_spec_boolean ("settled", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   dm_ui_init ();
@@ -793,6 +831,7 @@ static void
 dm_window_init (DmWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  _dm_window_menu_init (self);
   /* The zoom goes between the window and its content. */
   g_object_ref (self->content);
   gtk_window_set_child (GTK_WINDOW (self), NULL);
@@ -847,6 +886,7 @@ dm_window_new (GtkApplication *application,
   _dm_window_targets_start (self);
 
   dm_measure_watch_first_frame (GTK_WIDGET (self));
+  dm_frame_wait_first (GTK_WIDGET (self), 0, after_first_frame);
   return self;
 }
 
