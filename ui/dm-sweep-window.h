@@ -25,6 +25,16 @@ void       dm_sweep_window_set_plan (DmSweepWindow *self,
                                      const char    *queue_depths,
                                      const char    *threads,
                                      const char    *folder);
+/* Chooses what the sweep varies, as a person would: kind "qd", "blocks"
+ * or "rates" (the names the JSON gives them), blocks a list as --blocks
+ * takes it and bound as --latency-bound does (NULL keeps a field). FALSE
+ * for an unknown kind. */
+gboolean   dm_sweep_window_set_kind (DmSweepWindow *self,
+                                     const char    *kind,
+                                     const char    *blocks,
+                                     const char    *bound);
+/* The status line: the estimate, the progress, or why it cannot start. */
+const char *dm_sweep_window_get_status (DmSweepWindow *self);
 gboolean   dm_sweep_window_is_running (DmSweepWindow *self);
 /* Whether it shows a sweep (finished, stopped or opened): what a report
  * takes a page of. */
