@@ -29,6 +29,7 @@
 #include "dm-sweep-script.h"
 #include "dm-tool-run.h"
 #include "dm-units.h"
+#include "dm-warmup-setting.h"
 
 #define MAX_CELLS (DM_HEATMAP_MAX_AXIS * DM_HEATMAP_MAX_AXIS)
 
@@ -275,7 +276,7 @@ run_settings (DmSweepWindow *self,
         s->test_size = bytes;
       s->measure_s = g_settings_get_double (self->settings, "measure-time");
       s->interval_s = g_settings_get_double (self->settings, "interval");
-      s->warmup_s = g_settings_get_double (self->settings, "warmup");
+      dm_warmup_setting_get (self->settings, s);
       s->mix_read_percent = g_settings_get_int (self->settings, "mix-ratio");
       if (dm_data_parse (data, &s->data) != 0)
         s->data = DM_DATA_RANDOM;
