@@ -22,6 +22,7 @@ struct _DmPreferences
   GtkWidget   *warmup_spin;
   GtkWidget   *warmup_steady_entry;
   GtkWidget   *warmup_error;
+  guint        warmup_idle;     /* the steady form's check, once the edit is over */
   GtkDropDown *data_dropdown;
   GtkWidget   *mix_spin;
   GtkWidget   *rows_box;
@@ -35,9 +36,10 @@ G_DEFINE_FINAL_TYPE (DmPreferences, dm_preferences, GTK_TYPE_WINDOW)
 
 /* Kept only when the engine reads it, as --warmup would; the reason is
  * shown under it otherwise. While steady, the seconds are not used. */
-static void
-on_warmup_steady_changed (DmPreferences *self)
+static gboolean
+check_warmup_steady (gpointer data)
 {
+  DmPreferences *self = data;
   const char *text = gtk_editable_get_text (GTK_EDITABLE (self->warmup_steady_entry));
   char why[200] = "";
   gboolean ok = dm_warmup_setting_check (text, why, sizeof why);
@@ -57,6 +59,17 @@ on_warmup_steady_changed (DmPreferences *self)
     }
   gtk_widget_set_visible (self->warmup_error, !ok);
   gtk_widget_set_sensitive (self->warmup_spin, !(ok && text[0]));
+  self->warmup_idle = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* Once the main loop is idle: replacing the text is a deletion and an
+ * insertion, and the empty text between them would turn steady off. */
+static void
+on_warmup_steady_changed (DmPreferences *self)
+{
+  if (!self->warmup_idle)
+    self->warmup_idle = g_idle_add (check_warmup_steady, self);
 }
 
 static void
@@ -150,6 +163,7 @@ dm_preferences_dispose (GObject *object)
 {
   DmPreferences *self = DM_PREFERENCES (object);
 
+  g_clear_handle_id (&self->warmup_idle, g_source_remove);
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (dm_preferences_parent_class)->dispose (object);
 }
@@ -209,7 +223,7 @@ dm_preferences_new (GSettings *settings)
     gtk_editable_set_text (GTK_EDITABLE (self->warmup_steady_entry), steady);
     g_signal_connect_swapped (self->warmup_steady_entry, "changed",
                               G_CALLBACK (on_warmup_steady_changed), self);
-    on_warmup_steady_changed (self);
+    check_warmup_steady (self);
   }
   gtk_drop_down_set_selected (self->data_dropdown, g_strcmp0 (data, "zeros") == 0 ? 1 : 0);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->mix_spin),

@@ -223,8 +223,51 @@ dm_sweep_kinds_measuring (dm_sweep_kind    kind,
 }
 
 void
+dm_sweep_kinds_begin (DmSweepKinds    *k,
+                      const dm_report *r)
+{
+  g_clear_pointer (&k->live_results, g_free);
+  /* The header only: its memory stays the job's report's. */
+  k->live = *r;
+  k->live.results = NULL;
+  k->live.histograms = NULL;
+  k->live.n_results = 0;
+  k->n_planned = r->n_results;
+  k->live_results = g_new0 (dm_result, MAX (r->n_results, 1));
+}
+
+const dm_report *
+dm_sweep_kinds_live (DmSweepKinds *k,
+                     DmJob        *job)
+{
+  unsigned n = 0;
+
+  if (!job || !k->live_results)
+    return NULL;
+  /* Finished ones only: a result being measured holds its last sample's
+   * figures, and one not reached holds none, which the chart would draw
+   * as zero. Their histograms are not the chart's to read. */
+  for (unsigned i = 0; i < k->n_planned; i++)
+    {
+      const dm_result *res = dm_job_peek_result (job, i);
+
+      if (res && res->status == DM_STATUS_COMPLETE)
+        {
+          k->live_results[n] = *res;
+          k->live_results[n].hist_read = k->live_results[n].hist_write = NULL;
+          k->live_results[n].samples = NULL;
+          k->live_results[n++].n_samples = 0;
+        }
+    }
+  k->live.results = k->live_results;
+  k->live.n_results = n;
+  return n ? &k->live : NULL;
+}
+
+void
 dm_sweep_kinds_clear (DmSweepKinds *k)
 {
+  g_clear_pointer (&k->live_results, g_free);
   g_clear_pointer (&k->qd_lists, g_free);
   g_clear_pointer (&k->threads_lists, g_free);
 }

@@ -10,6 +10,7 @@
 
 #include <gtk/gtk.h>
 
+#include "dm-job.h"
 #include "dm-sweep.h"
 
 G_BEGIN_DECLS
@@ -27,6 +28,11 @@ typedef struct
   char        *qd_lists;
   char        *threads_lists;
   dm_sweep_kind shown;
+  /* While a block sweep or a curve runs: its plan's report, the results
+   * finished so far in it, for the chart to fill in as the maps do. */
+  dm_report    live;
+  dm_result   *live_results;
+  unsigned     n_planned;
 } DmSweepKinds;
 
 dm_sweep_kind dm_sweep_kinds_get   (const DmSweepKinds *k);
@@ -68,6 +74,13 @@ char         *dm_sweep_kinds_count (dm_sweep_kind kind,
 char         *dm_sweep_kinds_measuring (dm_sweep_kind    kind,
                                         const dm_result *res,
                                         int              index);
+/* Before the job takes r: the shape of the chart while it runs. */
+void          dm_sweep_kinds_begin (DmSweepKinds    *k,
+                                    const dm_report *r);
+/* The results job has finished, in order, as a report for the chart
+ * (valid until the next call); NULL without them. */
+const dm_report *dm_sweep_kinds_live (DmSweepKinds *k,
+                                      DmJob        *job);
 void          dm_sweep_kinds_clear (DmSweepKinds *k);
 
 G_END_DECLS

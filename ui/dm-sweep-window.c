@@ -154,7 +154,9 @@ draw_chart (GtkDrawingArea *area,
             gpointer        user)
 {
   DmSweepWindow *self = user;
-  dm_sweep_chart_draw (cr, width, height, shown_report (self), &self->plan);
+  dm_sweep_chart_draw (cr, width, height, is_running (self)
+                       ? dm_sweep_kinds_live (&self->kinds, self->run.job)
+                       : shown_report (self), &self->plan);
 }
 
 /* A block sweep or a rate curve: a chart and its summary instead of the
@@ -479,6 +481,7 @@ action_start (GtkWidget  *widget,
   dm_tool_run_clear (&self->run);
   self->plan = p;
   set_axes (self, &r);
+  dm_sweep_kinds_begin (&self->kinds, &r);
   job = dm_job_new (&r, target, NULL);
   /* As diskmeter-cli sweep runs it: a curve's maximum sets its rates. */
   dm_job_set_sweep (job);
