@@ -51,6 +51,21 @@ dm_check "a block list with 6K does not start (status $rc)" test "$rc" = 1
 dm_check "and the reason is one line naming the field" \
   grep -q "Start did not start a sweep: Cannot sweep: Block sizes: .*6K" "$out/bad.log"
 
+timeout 60 "$DM_UI_SWEEP" --run "$mnt" "$out/bad.png" "$out/bad.json" --kind rates --qd 8 \
+  --threads 1 --bound 2parsecs >"$out/bad-bound.log" 2>&1
+rc=$?
+sed 's/^/#   /' "$out/bad-bound.log"
+dm_check "a curve with the bound 2parsecs does not start, the bound named (status $rc)" \
+  bash -c 'test "$1" = 1 && grep -q "Cannot sweep: p99 bound: .*2parsecs" "$2"' _ "$rc" \
+  "$out/bad-bound.log"
+timeout 60 "$DM_UI_SWEEP" --run "$mnt" "$out/bad.png" "$out/bad.json" --kind blocks \
+  --qd 1,2 --threads 1 >"$out/bad-load.log" 2>&1
+rc=$?
+sed 's/^/#   /' "$out/bad-load.log"
+dm_check "a block sweep over two queue depths does not start, saying why (status $rc)" \
+  bash -c 'test "$1" = 1 && grep -q "Cannot sweep: a block sweep measures at one load" "$2"' _ \
+  "$rc" "$out/bad-load.log"
+
 # --- the block sweep ----------------------------------------------------------
 blocks="4096 8192 16384 32768 65536"
 timeout 120 "${rt[@]}" "$DM_UI_SWEEP" --run "$mnt" "$out/blocks.png" "$out/blocks.json" \

@@ -90,6 +90,19 @@ field_reason (const char *field,
 }
 
 gboolean
+dm_sweep_kinds_bound (const char *text,
+                      double     *us,
+                      char       *why,
+                      size_t      why_size)
+{
+  *us = 0;
+  if (!text[0] || dm_sweep_bound_parse (text, us, why, why_size) == 0)
+    return TRUE;
+  field_reason (_ ("p99 bound"), "--latency-bound: ", why, why_size);
+  return FALSE;
+}
+
+gboolean
 dm_sweep_kinds_plan (const DmSweepKinds *k,
                      dm_sweep_plan      *p,
                      const dm_settings  *s,

@@ -43,6 +43,12 @@ void          dm_sweep_kinds_show  (DmSweepKinds *k,
                                     GtkEditable  *qd_entry,
                                     GtkEditable  *threads_entry,
                                     GtkDropDown  *pattern_dropdown);
+/* The p99 bound field as --latency-bound takes it (2ms, 500us, or
+ * microseconds alone; empty is none, 0): FALSE with a one-line reason. */
+gboolean      dm_sweep_kinds_bound (const char *text,
+                                    double     *us,
+                                    char       *why,
+                                    size_t      why_size);
 /* Makes p, read by the window from the common controls, the kind's plan
  * and its report: FALSE with a one-line reason. device: the target is a
  * disk, whose block sweep only reads. */

@@ -2,7 +2,8 @@
  *
  * The sweep is an ordinary report run by an ordinary DmJob, so its thread,
  * progress and cancellation are the main window's; this file only turns
- * the controls into a dm_sweep_plan and the results into heat maps. Each
+ * the controls into a dm_sweep_plan (dm-sweep-kinds.c makes it the kind's
+ * chosen) and the results into heat maps or a chart. Each
  * cell of the maps remembers which result it shows, so the maps fill in
  * while the job runs and a click opens that result's latency detail.
  */
@@ -307,16 +308,7 @@ read_plan (DmSweepWindow *self,
   if (dm_sweep_list_parse (gtk_editable_get_text (GTK_EDITABLE (self->threads_entry)), 1,
                            DM_THREADS_MAX, p->threads, &p->n_threads, why, why_size) < 0)
     return FALSE;
-  p->latency_bound_us = 0;
-  /* As --latency-bound takes it: 2ms, 500us, or microseconds alone. */
-  if (bound[0] && dm_sweep_bound_parse (bound, &p->latency_bound_us, why, why_size) < 0)
-    {
-      g_autofree char *inner = g_strdup (g_str_has_prefix (why, "--latency-bound: ")
-                                         ? why + strlen ("--latency-bound: ") : why);
-      g_snprintf (why, why_size, _ ("p99 bound: %s"), inner);
-      return FALSE;
-    }
-  return TRUE;
+  return dm_sweep_kinds_bound (bound, &p->latency_bound_us, why, why_size);
 }
 
 /* The plan as a report, bounded by what this machine can hold. */

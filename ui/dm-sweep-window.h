@@ -3,8 +3,10 @@
  * The Sweep window: one pattern measured over lists of queue depths and
  * thread counts on the window's ordinary DmJob, shown as heat maps of
  * throughput and p99 latency with the knee and the best load under a
- * latency bound marked; a saved sweep JSON can be shown the same way. A
- * disk or partition as target is only read.
+ * latency bound marked; or, as diskmeter-cli sweep --blocks and --rates
+ * curve, over block sizes or offered rates, shown as a chart. A saved
+ * sweep JSON can be shown the same way. A disk or partition as target is
+ * only read.
  */
 #pragma once
 
