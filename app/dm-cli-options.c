@@ -639,15 +639,8 @@ check_sweep (dm_cli_options *o, char *why, size_t ws)
   if (o->n_tests)
     {
       /* A plain test is a workload row of one size, as the grid runs it. */
-      const dm_spec *t = &o->tests[0];
-      char text[96];
-      unsigned read = p->mode == DM_MODE_READ ? 100 : p->mode == DM_MODE_WRITE ? 0
-                                                       : o->settings.mix_read_percent;
-      char name[32];
-      dm_spec_name (t, name, sizeof name);
-      snprintf (text, sizeof text, "name=%s;block=%u;read=%u;random=%u;qd=%u;threads=%u", name,
-                t->block_size, read, t->pattern == DM_RND ? 100 : 0, t->queue_depth, t->threads);
-      if (dm_workload_parse (text, &p->workload, why, ws) < 0)
+      if (dm_sweep_curve_workload_of (&o->tests[0], p->mode, o->settings.mix_read_percent,
+                                      &p->workload, why, ws) < 0)
         return -EINVAL;
     }
   else if (o->n_workloads)

@@ -78,25 +78,6 @@ write_sweep (const dm_cli_job *c, dm_buf *out)
   return 0;
 }
 
-/* The curve's maximum first; its IOPS set the other points' offered rates
- * before they run, which the runner reads from each row as it starts it. */
-static int
-run_curve (dm_runner *runner, dm_report *r)
-{
-  int err = dm_runner_prepare (runner);
-  if (!err)
-    err = dm_runner_run_result (runner, 0, false);
-  if (!err && dm_sweep_curve_set_rates (r) < 0)
-    {
-      snprintf (r->error, sizeof r->error, "the maximum rate was not measured: %s",
-                r->results[0].error[0] ? r->results[0].error : "no I/O completed");
-      err = -EIO;
-    }
-  for (unsigned i = 1; !err && i < r->n_results; i++)
-    err = dm_runner_run_result (runner, i, true);
-  return dm_runner_finish (runner, err);
-}
-
 int
 dm_cli_sweep_main (int argc, char **argv)
 {
@@ -147,8 +128,7 @@ dm_cli_sweep_main (int argc, char **argv)
   if (dm_cli_job_begin (&c) < 0)
     return DM_CLI_EXIT_FAILED;
 
-  int err = plan->kind == DM_SWEEP_RATES ? run_curve (c.runner, &c.report)
-                                          : dm_runner_run (c.runner);
+  int err = dm_sweep_run (c.runner, &c.report);
   status = dm_cli_job_end (&c, err, _ ("diskmeter-cli: cancelled; kept the combinations already "
                                        "measured, the test file was removed\n"));
   status = dm_cli_job_write (&c, write_sweep, status);

@@ -228,6 +228,39 @@ is_curve_point (const dm_result *res)
 }
 
 int
+dm_sweep_curve_workload_of (const dm_spec *t, dm_mode mode, unsigned read_percent,
+                            dm_workload *w, char *why, size_t why_size)
+{
+  char text[128], name[32];
+  unsigned read = mode == DM_MODE_READ ? 100 : mode == DM_MODE_WRITE ? 0 : read_percent;
+  dm_spec_name (t, name, sizeof name);
+  snprintf (text, sizeof text, "name=%s;block=%u;read=%u;random=%u;qd=%u;threads=%u", name,
+            t->block_size, read, t->pattern == DM_RND ? 100 : 0, t->queue_depth, t->threads);
+  return dm_workload_parse (text, w, why, why_size) < 0 ? -EINVAL : 0;
+}
+
+/* The curve's maximum first; its IOPS set the other points' offered rates
+ * before they run, which the runner reads from each row as it starts it. */
+int
+dm_sweep_run (dm_runner *runner, dm_report *r)
+{
+  if (dm_sweep_kind_of (r) != DM_SWEEP_RATES)
+    return dm_runner_run (runner);
+  int err = dm_runner_prepare (runner);
+  if (!err)
+    err = dm_runner_run_result (runner, 0, false);
+  if (!err && dm_sweep_curve_set_rates (r) < 0)
+    {
+      snprintf (r->error, sizeof r->error, "the maximum rate was not measured: %s",
+                r->results[0].error[0] ? r->results[0].error : "no I/O completed");
+      err = -EIO;
+    }
+  for (unsigned i = 1; !err && i < r->n_results; i++)
+    err = dm_runner_run_result (runner, i, true);
+  return dm_runner_finish (runner, err);
+}
+
+int
 dm_sweep_curve_best (const dm_report *r, double bound_us, int *index)
 {
   int best = -1;

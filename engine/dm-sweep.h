@@ -14,6 +14,7 @@
 
 #include "dm-buf.h"
 #include "dm-report.h"
+#include "dm-runner.h"
 
 #define DM_SWEEP_MAX_LIST     16    /* values in the QD or threads list */
 #define DM_SWEEP_MAX_INFLIGHT 4096  /* QD x T: I/Os in flight at once */
@@ -100,6 +101,17 @@ void dm_sweep_curve_rates (double max_iops, double rates[DM_SWEEP_CURVE_POINTS])
 /* Gives the curve's rows their rates from result 0's IOPS. 0, or -ENOENT
  * when the maximum was not measured. */
 int dm_sweep_curve_set_rates (dm_report *r);
+/* A plain test as the curve's load, a workload row of its one size as
+ * the grid runs it: read share 100 for Read, 0 for Write, read_percent for
+ * Mix. 0, or -EINVAL with the reason. */
+int dm_sweep_curve_workload_of (const dm_spec *test, dm_mode mode, unsigned read_percent,
+                                dm_workload *w, char *why, size_t why_size);
+/* Runs a sweep's report of any kind to the end, prepared and finished: a
+ * rate curve measures its maximum first and gives the other rows their
+ * rates from it before they run; the others are an ordinary run. The
+ * runner's return (-EIO with r->error when the maximum was not measured).
+ * diskmeter-cli and the Sweep window both run a sweep through this. */
+int dm_sweep_run (dm_runner *runner, dm_report *r);
 /* The row with the highest offered rate whose p99 is at or under
  * bound_us. 0 and its index, or -ENOENT (no bound, none under it). */
 int dm_sweep_curve_best (const dm_report *r, double bound_us, int *index);

@@ -723,7 +723,7 @@ test_blocks_report (void)
   DM_CHECK (strstr (why, "test size") != NULL);
 }
 
-/* The curve through the runner on the test backend (200 us a read, Q1):
+/* The curve through dm_sweep_run on the test backend (200 us a read, Q1):
  * the maximum first, then each point offered its share of what the
  * maximum reached, and reaching it, as the device is fast enough. */
 static void
@@ -738,14 +738,8 @@ test_curve_run (void)
   dm_test_backend_reset (&cfg, 0);
   dm_runner *runner = dm_runner_new (&r, ".");
   dm_runner_set_backend (runner, &dm_test_backend);
-  int err = dm_runner_prepare (runner);
-  if (!err)
-    err = dm_runner_run_result (runner, 0, false);
-  DM_CHECK_INT (err, ==, 0);
-  DM_CHECK_INT (dm_sweep_curve_set_rates (&r), ==, 0);
-  for (unsigned i = 1; !err && i < r.n_results; i++)
-    err = dm_runner_run_result (runner, i, true);
-  DM_CHECK_INT (dm_runner_finish (runner, err), ==, 0);
+  /* As diskmeter-cli sweep and the Sweep window run it. */
+  DM_CHECK_INT (dm_sweep_run (runner, &r), ==, 0);
   dm_runner_free (runner);
   double max = r.results[0].iops;
   DM_CHECK (max > 1000 && max < 5100);

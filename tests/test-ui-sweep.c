@@ -7,7 +7,10 @@
  * to the PNG (and CSV), to show the window's writers keep the sweep. With
  * --run FOLDER SWEEP.png SWEEP.json [--stop] the window runs a small sweep
  * itself through Start (and Stop once its first combination is measured)
- * and saves what it has. With --device DEVICE FOLDER SWEEP.json it holds
+ * and saves what it has; after FOLDER SWEEP.png SWEEP.json, --kind blocks|rates
+ * chooses what it varies, with --blocks LIST, --bound DURATION, --qd N,
+ * --threads N and --measure SECONDS as the window's fields take them (the
+ * CSV is saved beside the JSON). With --device DEVICE FOLDER SWEEP.json it holds
  * the Mode control to Read (insensitive, with a tooltip) while the target
  * is a disk, runs a Write sweep chosen for FOLDER there, and gives the
  * choice back once the target is FOLDER again. After each sweep the window
@@ -101,12 +104,24 @@ test_file_closed (const char *target)
  * 16 MiB file, so the whole thing takes a few seconds. With a device, Write
  * is chosen for folder, and the sweep runs on the device: the Mode control
  * must hold Read for it and give Write back for folder afterwards. */
+/* What --run's options ask of the window: NULL keeps the window's. */
+typedef struct
+{
+  const char *kind;
+  const char *blocks;
+  const char *bound;
+  const char *qd;
+  const char *threads;
+  double      measure_s;
+} RunKind;
+
 static int
-run_sweep (const char *folder,
-           const char *png,
-           const char *json,
-           gboolean    stop,
-           const char *device)
+run_sweep (const char    *folder,
+           const char    *png,
+           const char    *json,
+           gboolean       stop,
+           const char    *device,
+           const RunKind *kind)
 {
   g_autoptr (GSettings) settings = g_settings_new ("io.github.diskmeter.Diskmeter");
   g_autoptr (GError) error = NULL;
@@ -114,14 +129,26 @@ run_sweep (const char *folder,
   gint64 started, deadline;
 
   g_settings_set_string (settings, "size", "16MiB");
-  g_settings_set_double (settings, "measure-time", 0.3);
+  g_settings_set_double (settings, "measure-time",
+                         kind && kind->measure_s > 0 ? kind->measure_s : 0.3);
   g_settings_set_double (settings, "warmup", 0);
   g_settings_set_double (settings, "interval", 0);
 
   window = dm_sweep_window_new (NULL, settings);
   mode = dm_sweep_window_get_mode_control (DM_SWEEP_WINDOW (window));
   gtk_window_set_default_size (GTK_WINDOW (window), 1060, 700);
+  /* The QD sweep's lists first, then the kind, which gives a kind of one
+   * load its defaults from them, as a person switching would see. */
   dm_sweep_window_set_plan (DM_SWEEP_WINDOW (window), "1,2,4", "1,2", folder);
+  if (kind && kind->kind
+      && !dm_sweep_window_set_kind (DM_SWEEP_WINDOW (window), kind->kind, kind->blocks,
+                                    kind->bound))
+    {
+      g_printerr ("test-ui-sweep: no kind of sweep is called %s\n", kind->kind);
+      return 2;
+    }
+  if (kind && kind->qd)
+    dm_sweep_window_set_plan (DM_SWEEP_WINDOW (window), kind->qd, kind->threads, folder);
   gtk_window_present (GTK_WINDOW (window));
   settle (window);
   if (device)
@@ -145,7 +172,8 @@ run_sweep (const char *folder,
   gtk_widget_activate_action (window, "sweep.start", NULL);
   if (!dm_sweep_window_is_running (DM_SWEEP_WINDOW (window)))
     {
-      g_printerr ("test-ui-sweep: Start did not start a sweep\n");
+      g_printerr ("test-ui-sweep: Start did not start a sweep: %s\n",
+                  dm_sweep_window_get_status (DM_SWEEP_WINDOW (window)));
       return 1;
     }
   started = g_get_monotonic_time ();
@@ -179,6 +207,16 @@ run_sweep (const char *folder,
       g_printerr ("test-ui-sweep: %s\n", error->message);
       return 1;
     }
+  if (kind && kind->kind)
+    {
+      g_autofree char *csv = g_strconcat (json, ".csv", NULL);
+
+      if (!dm_sweep_window_save (DM_SWEEP_WINDOW (window), "csv", csv, &error))
+        {
+          g_printerr ("test-ui-sweep: %s\n", error->message);
+          return 1;
+        }
+    }
   if (!test_file_closed (device ? device : folder))
     return 1;
   if (device)
@@ -208,14 +246,40 @@ main (int   argc,
     {
       gtk_init ();
       dm_ui_init ();
-      return run_sweep (argv[3], NULL, argv[4], FALSE, argv[2]);
+      return run_sweep (argv[3], NULL, argv[4], FALSE, argv[2], NULL);
     }
   if (argc >= 5 && g_str_equal (argv[1], "--run"))
     {
+      RunKind kind = { 0 };
+      gboolean stop = FALSE;
+
+      for (int i = 5; i < argc; i++)
+        {
+          const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+
+          if (g_str_equal (argv[i], "--stop"))
+            stop = TRUE;
+          else if (v && g_str_equal (argv[i], "--kind"))
+            kind.kind = argv[++i];
+          else if (v && g_str_equal (argv[i], "--blocks"))
+            kind.blocks = argv[++i];
+          else if (v && g_str_equal (argv[i], "--bound"))
+            kind.bound = argv[++i];
+          else if (v && g_str_equal (argv[i], "--qd"))
+            kind.qd = argv[++i];
+          else if (v && g_str_equal (argv[i], "--threads"))
+            kind.threads = argv[++i];
+          else if (v && g_str_equal (argv[i], "--measure"))
+            kind.measure_s = g_ascii_strtod (argv[++i], NULL);
+          else
+            {
+              g_printerr ("test-ui-sweep: unknown --run option %s\n", argv[i]);
+              return 2;
+            }
+        }
       gtk_init ();
       dm_ui_init ();
-      return run_sweep (argv[2], argv[3], argv[4], argc > 5 && g_str_equal (argv[5], "--stop"),
-                        NULL);
+      return run_sweep (argv[2], argv[3], argv[4], stop, NULL, &kind);
     }
   if (argc != 4 && argc != 6)
     {

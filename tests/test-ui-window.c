@@ -25,6 +25,7 @@
 #include "dm-format.h"
 #include "dm-history.h"
 #include "dm-history-window.h"
+#include "dm-preferences.h"
 #include "dm-screenshot.h"
 #include "dm-sustained-window.h"
 #include "dm-sweep-window.h"
@@ -1512,6 +1513,65 @@ test_dropdowns_follow_keys (void)
   reset_settings ();
 }
 
+/* The steady warm-up in the Preferences: a form the engine takes is kept
+ * in its key as typed and is what the grid's next run warms up with (the
+ * margin and limit typed); one it refuses is shown with its reason and not
+ * kept; a kept one is shown again in a new Preferences; empty gives the
+ * seconds back. */
+static void
+test_warmup_steady (void)
+{
+  DmPreferences *prefs = dm_preferences_new (settings);
+  GtkWidget *entry = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (prefs),
+                                                                DM_TYPE_PREFERENCES,
+                                                                "warmup_steady_entry"));
+  GtkWidget *error = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (prefs),
+                                                                DM_TYPE_PREFERENCES,
+                                                                "warmup_error"));
+  GtkWidget *spin = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (prefs),
+                                                               DM_TYPE_PREFERENCES,
+                                                               "warmup_spin"));
+  dm_settings s;
+
+  g_settings_set_double (settings, "warmup", 2);
+  gtk_editable_set_text (GTK_EDITABLE (entry), "steady:20:30");
+  dm_ui_test_spin ();
+  {
+    g_autofree char *kept = g_settings_get_string (settings, "warmup-steady");
+    g_assert_cmpstr (kept, ==, "steady:20:30");
+  }
+  g_assert_false (gtk_widget_get_visible (error));
+  g_assert_false (gtk_widget_get_sensitive (spin));
+  _dm_window_engine_settings (window, &s);
+  g_assert_true (s.warmup_steady);
+  g_assert_cmpfloat (s.steady_margin, ==, 20);
+  g_assert_cmpfloat (s.steady_limit_s, ==, 30);
+
+  gtk_editable_set_text (GTK_EDITABLE (entry), "steady:0");
+  dm_ui_test_spin ();
+  {
+    g_autofree char *kept = g_settings_get_string (settings, "warmup-steady");
+    g_assert_cmpstr (kept, ==, "steady:20:30");
+  }
+  g_assert_true (gtk_widget_get_visible (error));
+  g_assert_nonnull (strstr (gtk_label_get_text (GTK_LABEL (error)), "margin"));
+  g_assert_null (strchr (gtk_label_get_text (GTK_LABEL (error)), '\n'));
+  gtk_window_destroy (GTK_WINDOW (prefs));
+
+  prefs = dm_preferences_new (settings);
+  entry = GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (prefs), DM_TYPE_PREFERENCES,
+                                                     "warmup_steady_entry"));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "steady:20:30");
+  gtk_editable_set_text (GTK_EDITABLE (entry), "");
+  dm_ui_test_spin ();
+  _dm_window_engine_settings (window, &s);
+  g_assert_false (s.warmup_steady);
+  g_assert_cmpfloat (s.warmup_s, ==, 2);
+  gtk_window_destroy (GTK_WINDOW (prefs));
+  g_settings_reset (settings, "warmup");
+  g_settings_reset (settings, "warmup-steady");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1533,6 +1593,7 @@ main (int   argc,
   g_test_add_func ("/ui/window/zoom-and-title", test_zoom_and_title);
   g_test_add_func ("/ui/window/modes", test_modes);
   g_test_add_func ("/ui/window/modes-device", test_modes_device);
+  g_test_add_func ("/ui/window/warmup-steady", test_warmup_steady);
   g_test_add_func ("/ui/window/dropdowns-follow-keys", test_dropdowns_follow_keys);
   g_test_add_func ("/ui/window/rows-not-run", test_rows_not_run);
   g_test_add_func ("/ui/window/mix-keeps-opened", test_mix_keeps_opened);

@@ -15,6 +15,7 @@
 #include "dm-cli-options.h"
 #include "dm-platform.h"
 #include "dm-profile.h"
+#include "dm-warmup-setting.h"
 
 typedef struct
 {
@@ -311,6 +312,7 @@ dm_app_options_parse (GApplicationCommandLine *cmdline,
   struct { const char *name; double *seconds; } durations[] = {
     { "duration", &o->measure_s }, { "interval", &o->interval_s }, { "warmup", &o->warmup_s },
   };
+  char inner[200];
   dm_opt_value v;
   gboolean given;
 
@@ -368,7 +370,18 @@ dm_app_options_parse (GApplicationCommandLine *cmdline,
     {
       if (!check_shared (dict, durations[i].name, &v, &given, why, why_size))
         return FALSE;
-      if (given)
+      /* --warmup's word (steady[:MARGIN[:LIMIT]]) is the engine's to
+       * read, as diskmeter-cli's --warmup has it read. */
+      if (given && v.seconds < 0 && durations[i].seconds == &o->warmup_s)
+        {
+          if (!dm_warmup_setting_check (v.text, inner, sizeof inner))
+            {
+              g_snprintf (why, why_size, "--warmup: %s", inner);
+              return FALSE;
+            }
+          o->warmup_steady = g_strdup (v.text);
+        }
+      else if (given)
         *durations[i].seconds = v.seconds;
     }
   o->duration = lookup_string (dict, "duration");
@@ -401,7 +414,8 @@ gboolean
 dm_app_options_any_setting (const DmAppOptions *o)
 {
   return o->profile || o->nvme || o->mix || o->count || o->size || o->have_unit || o->target
-         || o->modes || o->measure_s >= 0 || o->interval_s >= 0 || o->warmup_s >= 0;
+         || o->modes || o->measure_s >= 0 || o->interval_s >= 0 || o->warmup_s >= 0
+         || o->warmup_steady;
 }
 
 void
@@ -416,4 +430,5 @@ dm_app_options_clear (DmAppOptions *o)
   g_clear_pointer (&o->modes, g_free);
   g_clear_pointer (&o->comment, g_free);
   g_clear_pointer (&o->span, g_free);
+  g_clear_pointer (&o->warmup_steady, g_free);
 }

@@ -32,7 +32,8 @@ typedef struct
   char     *duration;      /* as typed (the Sustained window takes it so) */
   double    measure_s;     /* --duration; < 0 when not given */
   double    interval_s;
-  double    warmup_s;
+  double    warmup_s;      /* < 0 when not given, or given as steady */
+  char     *warmup_steady; /* --warmup steady[:MARGIN[:LIMIT]], as typed and checked; or NULL */
   gboolean  have_unit;
   dm_unit   unit;
   char     *modes;         /* as typed: the modes setting's form checks it */

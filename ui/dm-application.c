@@ -528,6 +528,10 @@ apply_options (DmApplication           *self,
   for (guint i = 0; i < G_N_ELEMENTS (durations); i++)
     if (durations[i].value >= 0)
       g_settings_set_double (self->settings, durations[i].key, durations[i].value);
+  /* --warmup steady[:...] or seconds: the one given is the warm-up. */
+  if (o->warmup_steady || o->warmup_s >= 0)
+    g_settings_set_string (self->settings, "warmup-steady",
+                           o->warmup_steady ? o->warmup_steady : "");
   if (o->mix_read)
     g_settings_set_int (self->settings, "mix-ratio", o->mix_read);
   if (o->mix)

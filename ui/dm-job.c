@@ -11,6 +11,7 @@
 #include "dm-i18n-ui.h"
 
 #include "dm-interleave.h"
+#include "dm-sweep.h"
 
 #include <errno.h>
 #include <string.h>
@@ -25,6 +26,7 @@ struct _DmJob
   GThread       *thread;
   guint          tick_id;
   int            code;          /* dm_runner_run's return */
+  gboolean       sweep;         /* run through dm_sweep_run */
 
   /* A comparison's second target, run interleaved with the first. */
   dm_report      report_b;
@@ -162,6 +164,7 @@ worker (gpointer data)
 {
   DmJob *self = data;
   int code = self->runner_b ? dm_interleave_run (self->runner, self->runner_b)
+             : self->sweep  ? dm_sweep_run (self->runner, &self->report)
                             : dm_runner_run (self->runner);
 
   g_mutex_lock (&self->lock);
@@ -343,6 +346,15 @@ dm_job_set_pass (DmJob    *self,
 
   if (self->runner)
     dm_runner_set_pass (self->runner, fill_first);
+}
+
+void
+dm_job_set_sweep (DmJob *self)
+{
+  g_return_if_fail (DM_IS_JOB (self));
+  g_return_if_fail (self->thread == NULL && self->runner_b == NULL);
+
+  self->sweep = TRUE;
 }
 
 gboolean

@@ -44,6 +44,10 @@ gboolean         dm_job_add_second     (DmJob       *self,
  * (the sustained test; dm_runner_set_pass), filled first or not. */
 void             dm_job_set_pass       (DmJob       *self,
                                         gboolean     fill_first);
+/* Before start: the report is a sweep of any kind, run as diskmeter-cli
+ * sweep runs it (dm_sweep_run: a rate curve's maximum first, whose IOPS
+ * set the other rows' rates). */
+void             dm_job_set_sweep      (DmJob       *self);
 gboolean         dm_job_start          (DmJob       *self,
                                         GError     **error);
 void             dm_job_cancel         (DmJob       *self);

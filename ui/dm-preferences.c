@@ -11,6 +11,7 @@
 #include "dm-profile.h"
 #include "dm-spec.h"
 #include "dm-ui.h"
+#include "dm-warmup-setting.h"
 
 struct _DmPreferences
 {
@@ -19,6 +20,9 @@ struct _DmPreferences
   GtkWidget   *measure_spin;
   GtkWidget   *interval_spin;
   GtkWidget   *warmup_spin;
+  GtkWidget   *warmup_steady_entry;
+  GtkWidget   *warmup_error;
+  guint        warmup_idle;     /* the steady form's check, once the edit is over */
   GtkDropDown *data_dropdown;
   GtkWidget   *mix_spin;
   GtkWidget   *rows_box;
@@ -29,6 +33,44 @@ struct _DmPreferences
 };
 
 G_DEFINE_FINAL_TYPE (DmPreferences, dm_preferences, GTK_TYPE_WINDOW)
+
+/* Kept only when the engine reads it, as --warmup would; the reason is
+ * shown under it otherwise. While steady, the seconds are not used. */
+static gboolean
+check_warmup_steady (gpointer data)
+{
+  DmPreferences *self = data;
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->warmup_steady_entry));
+  char why[200] = "";
+  gboolean ok = dm_warmup_setting_check (text, why, sizeof why);
+
+  if (ok)
+    {
+      g_autofree char *kept = g_settings_get_string (self->settings, "warmup-steady");
+
+      if (g_strcmp0 (kept, text) != 0)
+        g_settings_set_string (self->settings, "warmup-steady", text);
+    }
+  else
+    {
+      g_autofree char *msg = g_strdup_printf (_("Warm-up: %s"), why);
+
+      gtk_label_set_text (GTK_LABEL (self->warmup_error), msg);
+    }
+  gtk_widget_set_visible (self->warmup_error, !ok);
+  gtk_widget_set_sensitive (self->warmup_spin, !(ok && text[0]));
+  self->warmup_idle = 0;
+  return G_SOURCE_REMOVE;
+}
+
+/* Once the main loop is idle: replacing the text is a deletion and an
+ * insertion, and the empty text between them would turn steady off. */
+static void
+on_warmup_steady_changed (DmPreferences *self)
+{
+  if (!self->warmup_idle)
+    self->warmup_idle = g_idle_add (check_warmup_steady, self);
+}
 
 static void
 fill_rows (DmPreferences    *self,
@@ -121,6 +163,7 @@ dm_preferences_dispose (GObject *object)
 {
   DmPreferences *self = DM_PREFERENCES (object);
 
+  g_clear_handle_id (&self->warmup_idle, g_source_remove);
   g_clear_object (&self->settings);
   G_OBJECT_CLASS (dm_preferences_parent_class)->dispose (object);
 }
@@ -138,6 +181,8 @@ dm_preferences_class_init (DmPreferencesClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DmPreferences, measure_spin);
   gtk_widget_class_bind_template_child (widget_class, DmPreferences, interval_spin);
   gtk_widget_class_bind_template_child (widget_class, DmPreferences, warmup_spin);
+  gtk_widget_class_bind_template_child (widget_class, DmPreferences, warmup_steady_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmPreferences, warmup_error);
   gtk_widget_class_bind_template_child (widget_class, DmPreferences, data_dropdown);
   gtk_widget_class_bind_template_child (widget_class, DmPreferences, mix_spin);
   gtk_widget_class_bind_template_child (widget_class, DmPreferences, rows_box);
@@ -172,6 +217,14 @@ dm_preferences_new (GSettings *settings)
   g_settings_bind (settings, "measure-time", self->measure_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "interval", self->interval_spin, "value", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (settings, "warmup", self->warmup_spin, "value", G_SETTINGS_BIND_DEFAULT);
+  {
+    g_autofree char *steady = g_settings_get_string (settings, "warmup-steady");
+
+    gtk_editable_set_text (GTK_EDITABLE (self->warmup_steady_entry), steady);
+    g_signal_connect_swapped (self->warmup_steady_entry, "changed",
+                              G_CALLBACK (on_warmup_steady_changed), self);
+    check_warmup_steady (self);
+  }
   gtk_drop_down_set_selected (self->data_dropdown, g_strcmp0 (data, "zeros") == 0 ? 1 : 0);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->mix_spin),
                              g_settings_get_int (settings, "mix-ratio"));

@@ -2,7 +2,8 @@
  *
  * The sweep is an ordinary report run by an ordinary DmJob, so its thread,
  * progress and cancellation are the main window's; this file only turns
- * the controls into a dm_sweep_plan and the results into heat maps. Each
+ * the controls into a dm_sweep_plan (dm-sweep-kinds.c makes it the kind's
+ * chosen) and the results into heat maps or a chart. Each
  * cell of the maps remembers which result it shows, so the maps fill in
  * while the job runs and a click opens that result's latency detail.
  */
@@ -25,8 +26,11 @@
 #include "dm-screenshot.h"
 #include "dm-script.h"
 #include "dm-sweep.h"
+#include "dm-sweep-kinds.h"
+#include "dm-sweep-script.h"
 #include "dm-tool-run.h"
 #include "dm-units.h"
+#include "dm-warmup-setting.h"
 
 #define MAX_CELLS (DM_HEATMAP_MAX_AXIS * DM_HEATMAP_MAX_AXIS)
 
@@ -54,6 +58,7 @@ struct _DmSweepWindow
   GtkWidget     *chart_area;      /* a block sweep's or a rate curve's chart, for the maps */
   GtkWidget     *summary_label;
   GtkWidget     *footer_label;
+  DmSweepKinds   kinds;           /* the kind choice and its fields */
 
   GSettings     *settings;        /* may be NULL */
   unsigned       logical_cpus;
@@ -69,11 +74,11 @@ struct _DmSweepWindow
   char           note[512];       /* combinations the plan left out */
 };
 
-static void scriptable_init (DmScriptableInterface *iface);
 static void refresh_maps_grid (DmSweepWindow *self);
 
 G_DEFINE_FINAL_TYPE_WITH_CODE (DmSweepWindow, dm_sweep_window, GTK_TYPE_WINDOW,
-                               G_IMPLEMENT_INTERFACE (DM_TYPE_SCRIPTABLE, scriptable_init))
+                               G_IMPLEMENT_INTERFACE (DM_TYPE_SCRIPTABLE,
+                                                      _dm_sweep_window_scriptable_init))
 
 static const uint32_t block_sizes[] = { 4096, 8192, 16384, 65536, 131072, 1048576 };
 
@@ -150,7 +155,9 @@ draw_chart (GtkDrawingArea *area,
             gpointer        user)
 {
   DmSweepWindow *self = user;
-  dm_sweep_chart_draw (cr, width, height, shown_report (self), &self->plan);
+  dm_sweep_chart_draw (cr, width, height, is_running (self)
+                       ? dm_sweep_kinds_live (&self->kinds, self->run.job)
+                       : shown_report (self), &self->plan);
 }
 
 /* A block sweep or a rate curve: a chart and its summary instead of the
@@ -272,7 +279,7 @@ run_settings (DmSweepWindow *self,
         s->test_size = bytes;
       s->measure_s = g_settings_get_double (self->settings, "measure-time");
       s->interval_s = g_settings_get_double (self->settings, "interval");
-      s->warmup_s = g_settings_get_double (self->settings, "warmup");
+      dm_warmup_setting_get (self->settings, s);
       s->mix_read_percent = g_settings_get_int (self->settings, "mix-ratio");
       if (dm_data_parse (data, &s->data) != 0)
         s->data = DM_DATA_RANDOM;
@@ -301,21 +308,7 @@ read_plan (DmSweepWindow *self,
   if (dm_sweep_list_parse (gtk_editable_get_text (GTK_EDITABLE (self->threads_entry)), 1,
                            DM_THREADS_MAX, p->threads, &p->n_threads, why, why_size) < 0)
     return FALSE;
-  p->latency_bound_us = 0;
-  if (bound[0])
-    {
-      char *end;
-      double v = g_ascii_strtod (bound, &end);
-
-      if (*end || !(v > 0) || !isfinite (v))
-        {
-          g_snprintf (why, why_size, _ ("the p99 bound must be a number of microseconds, not %s"),
-                      bound);
-          return FALSE;
-        }
-      p->latency_bound_us = v;
-    }
-  return TRUE;
+  return dm_sweep_kinds_bound (bound, &p->latency_bound_us, why, why_size);
 }
 
 /* The plan as a report, bounded by what this machine can hold. */
@@ -332,8 +325,8 @@ plan_report (DmSweepWindow *self,
     return FALSE;
   run_settings (self, &s);
   self->note[0] = '\0';
-  return dm_sweep_report_init (r, p, &s, self->logical_cpus, self->note, sizeof self->note, why,
-                               why_size) == 0;
+  return dm_sweep_kinds_plan (&self->kinds, p, &s, self->run.device, self->logical_cpus, r,
+                              self->note, sizeof self->note, why, why_size);
 }
 
 static void
@@ -361,18 +354,19 @@ update_estimate (DmSweepWindow *self)
     g_autofree char *t = seconds < 90 ? g_strdup_printf ("%.0f s", ceil (seconds))
                                       : g_strdup_printf (_ ("%.0f min"), ceil (seconds / 60));
     const char *left_out = self->note[0] ? " Left out: " : "";
+    g_autofree char *count = dm_sweep_kinds_count (p.kind, r.n_results);
 
     /* A disk has no test file to prepare, and the line says why it is
      * only read, as the main window's does. */
     if (self->run.device)
       {
-        g_autofree char *estimate = g_strdup_printf (_ ("%u combinations, about %s.%s%s"),
-                                                     r.n_results, t, left_out, self->note);
+        g_autofree char *estimate = g_strdup_printf (_ ("%s, about %s.%s%s"), count, t, left_out,
+                                                     self->note);
         text = g_strdup_printf ("%s  %s", estimate, dm_tool_run_device_note ());
       }
     else
-      text = g_strdup_printf (_ ("%u combinations, about %s plus preparing the test file.%s%s"),
-                              r.n_results, t, left_out, self->note);
+      text = g_strdup_printf (_ ("%s, about %s plus preparing the test file.%s%s"), count, t,
+                              left_out, self->note);
   }
   gtk_label_set_text (GTK_LABEL (self->status_label), text);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "sweep.start", TRUE);
@@ -404,15 +398,12 @@ on_job_progress (DmJob         *job,
   const DmJobProgress *p = dm_job_get_progress (job);
 
   dm_tool_run_progress (&self->run, p);
-  if (p->result_index >= 0)
+  if (p->result_index >= 0 && result_at (self, p->result_index))
     {
-      int c, r;
-      if (cell_of (self, p->result_index, &c, &r))
-        {
-          g_autofree char *text = g_strdup_printf (_ ("Measuring QD %u × %u threads…"), self->qds[c],
-                                                   self->threads[r]);
-          gtk_label_set_text (GTK_LABEL (self->status_label), text);
-        }
+      g_autofree char *text = dm_sweep_kinds_measuring (self->plan.kind,
+                                                        result_at (self, p->result_index),
+                                                        p->result_index);
+      gtk_label_set_text (GTK_LABEL (self->status_label), text);
     }
   else
     gtk_label_set_text (GTK_LABEL (self->status_label), preparing (self));
@@ -426,16 +417,16 @@ on_job_finished (DmJob         *job,
 {
   const dm_report *r = dm_job_get_report (job);
   unsigned done = 0;
-  g_autofree char *text = NULL;
+  g_autofree char *text = NULL, *count = NULL;
 
   dm_tool_run_finished (&self->run, r);
   for (unsigned i = 0; i < r->n_results; i++)
     done += r->results[i].status == DM_STATUS_COMPLETE;
+  count = dm_sweep_kinds_count (self->plan.kind, r->n_results);
   if (r->status == DM_STATUS_COMPLETE)
-    text = g_strdup_printf (_ ("Done: %u combinations measured."), done);
+    text = g_strdup_printf (_ ("Done: %s measured."), count);
   else if (r->status == DM_STATUS_CANCELLED)
-    text = g_strdup_printf (_ ("Stopped: %u of %u combinations measured and kept."), done,
-                            r->n_results);
+    text = g_strdup_printf (_ ("Stopped: %u of %s measured and kept."), done, count);
   else
     {
       /* The engine's reason is stored in English; shown in the user's
@@ -462,6 +453,7 @@ action_start (GtkWidget  *widget,
   g_autofree char *target = dm_tool_run_target (self->target_entry);
   dm_sweep_plan p;
   dm_report r;
+  DmJob *job;
   char why[256] = "";
 
   if (is_running (self))
@@ -481,7 +473,11 @@ action_start (GtkWidget  *widget,
   dm_tool_run_clear (&self->run);
   self->plan = p;
   set_axes (self, &r);
-  if (!dm_tool_run_start (&self->run, dm_job_new (&r, target, NULL), G_CALLBACK (on_job_progress),
+  dm_sweep_kinds_begin (&self->kinds, &r);
+  job = dm_job_new (&r, target, NULL);
+  /* As diskmeter-cli sweep runs it: a curve's maximum sets its rates. */
+  dm_job_set_sweep (job);
+  if (!dm_tool_run_start (&self->run, job, G_CALLBACK (on_job_progress),
                           G_CALLBACK (on_job_finished), &error))
     {
       g_autofree char *msg = g_strdup_printf (_ ("Cannot sweep: %s"), error->message);
@@ -550,45 +546,6 @@ action_save (GtkWidget  *widget,
   g_autofree char *name = g_strdup_printf ("diskmeter-sweep.%s", format);
 
   dm_tool_run_save_as (&DM_SWEEP_WINDOW (widget)->run, format, _ ("Save Sweep"), name);
-}
-
-/* --- scripts --------------------------------------------------------------- */
-
-/* A script's run is Start, which says on the status line why it cannot. */
-static gboolean
-scriptable_start (DmScriptable *window)
-{
-  gtk_widget_activate_action (GTK_WIDGET (window), "sweep.start", NULL);
-  return is_running (DM_SWEEP_WINDOW (window));
-}
-
-static gboolean
-scriptable_save (DmScriptable *window,
-                 const char   *format,
-                 const char   *path,
-                 GError      **error)
-{
-  if (g_strcmp0 (format, "text") == 0)
-    {
-      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
-                           "A sweep is saved as JSON, CSV, a screenshot or a PDF");
-      return FALSE;
-    }
-  return dm_sweep_window_save (DM_SWEEP_WINDOW (window), format, path, error);
-}
-
-static gboolean
-scriptable_is_running (DmScriptable *window)
-{
-  return is_running (DM_SWEEP_WINDOW (window));
-}
-
-static void
-scriptable_init (DmScriptableInterface *iface)
-{
-  iface->start = scriptable_start;
-  iface->save = scriptable_save;
-  iface->is_running = scriptable_is_running;
 }
 
 /* --- latency detail -------------------------------------------------------- */
@@ -686,6 +643,9 @@ dm_sweep_window_load (DmSweepWindow  *self,
       memcpy (self->plan.threads, self->threads, self->plan.n_threads * sizeof (unsigned));
     }
 
+  /* The kind first: choosing it sets its own defaults, which the file's
+   * plan then replaces. */
+  dm_sweep_kinds_load (&self->kinds, &self->plan);
   gtk_drop_down_set_selected (self->pattern_dropdown, self->plan.pattern == DM_SEQ ? 0 : 1);
   for (guint i = 0; i < G_N_ELEMENTS (block_sizes); i++)
     if (block_sizes[i] == self->plan.block_size)
@@ -703,7 +663,7 @@ dm_sweep_window_load (DmSweepWindow  *self,
   }
   if (self->plan.latency_bound_us > 0)
     {
-      g_autofree char *b = g_strdup_printf ("%g", self->plan.latency_bound_us);
+      g_autofree char *b = g_strdup_printf ("%gus", self->plan.latency_bound_us);
       gtk_editable_set_text (GTK_EDITABLE (self->bound_entry), b);
     }
   else
@@ -711,8 +671,9 @@ dm_sweep_window_load (DmSweepWindow  *self,
 
   {
     g_autofree char *base = g_path_get_basename (path);
-    g_autofree char *msg = g_strdup_printf (_ ("Showing %s: %u combinations (%s)."), base,
-                                            r.n_results, dm_status_name (r.status));
+    g_autofree char *count = dm_sweep_kinds_count (self->plan.kind, r.n_results);
+    g_autofree char *msg = g_strdup_printf (_ ("Showing %s: %s (%s)."), base, count,
+                                            dm_status_name (r.status));
     refresh_maps (self);
     gtk_label_set_text (GTK_LABEL (self->status_label), msg);
   }
@@ -725,6 +686,14 @@ dm_sweep_window_load (DmSweepWindow  *self,
 static void
 on_control_changed (DmSweepWindow *self)
 {
+  update_estimate (self);
+}
+
+static void
+on_kind_changed (DmSweepWindow *self)
+{
+  dm_sweep_kinds_show (&self->kinds, GTK_EDITABLE (self->qd_entry),
+                       GTK_EDITABLE (self->threads_entry), self->pattern_dropdown);
   update_estimate (self);
 }
 
@@ -743,6 +712,7 @@ dm_sweep_window_dispose (GObject *object)
   DmSweepWindow *self = DM_SWEEP_WINDOW (object);
 
   dm_tool_run_dispose (&self->run);
+  dm_sweep_kinds_clear (&self->kinds);
   g_clear_object (&self->settings);
   /* No gtk_widget_dispose_template: GtkWindow unparents its own titlebar
    * and child, and a second unparent would be a critical. */
@@ -787,6 +757,14 @@ dm_sweep_window_class_init (DmSweepWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, chart_area);
   gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, summary_label);
   gtk_widget_class_bind_template_child (widget_class, DmSweepWindow, footer_label);
+#define BIND_KIND(name) gtk_widget_class_bind_template_child_full (widget_class, #name, FALSE, \
+                          G_STRUCT_OFFSET (DmSweepWindow, kinds.name))
+  BIND_KIND (kind_dropdown);
+  BIND_KIND (blocks_label);
+  BIND_KIND (blocks_entry);
+  BIND_KIND (both_check);
+  BIND_KIND (block_label);
+#undef BIND_KIND
 
   gtk_widget_class_install_action (widget_class, "sweep.start", NULL, action_start);
   gtk_widget_class_install_action (widget_class, "sweep.stop", NULL, action_stop);
@@ -800,6 +778,7 @@ dm_sweep_window_init (DmSweepWindow *self)
   GtkGesture *click;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  self->kinds.block_dropdown = GTK_WIDGET (self->block_dropdown);
   gtk_drawing_area_set_draw_func (GTK_DRAWING_AREA (self->chart_area), draw_chart, self, NULL);
   dm_tool_run_init (&self->run, GTK_WINDOW (self), self->status_label, self->time_label,
                     self->progress_bar, (DmToolRunSave) dm_sweep_window_save);
@@ -828,6 +807,13 @@ dm_sweep_window_init (DmSweepWindow *self)
   g_signal_connect_swapped (self->threads_entry, "changed", G_CALLBACK (on_control_changed), self);
   g_signal_connect_swapped (self->bound_entry, "changed", G_CALLBACK (on_control_changed), self);
   g_signal_connect_swapped (self->target_entry, "changed", G_CALLBACK (on_target_changed), self);
+  g_signal_connect_swapped (self->kinds.kind_dropdown, "notify::selected",
+                            G_CALLBACK (on_kind_changed), self);
+  g_signal_connect_swapped (self->kinds.blocks_entry, "changed", G_CALLBACK (on_control_changed),
+                            self);
+  g_signal_connect_swapped (self->kinds.both_check, "toggled", G_CALLBACK (on_control_changed),
+                            self);
+  on_kind_changed (self);
 }
 
 GtkWidget *
@@ -858,6 +844,23 @@ dm_sweep_window_set_plan (DmSweepWindow *self,
   gtk_editable_set_text (GTK_EDITABLE (self->qd_entry), queue_depths);
   gtk_editable_set_text (GTK_EDITABLE (self->threads_entry), threads);
   gtk_editable_set_text (GTK_EDITABLE (self->target_entry), folder);
+}
+
+gboolean
+dm_sweep_window_set_kind (DmSweepWindow *self,
+                          const char    *kind,
+                          const char    *blocks,
+                          const char    *bound)
+{
+  g_return_val_if_fail (DM_IS_SWEEP_WINDOW (self), FALSE);
+  return dm_sweep_kinds_set (&self->kinds, kind, blocks, bound, self->bound_entry);
+}
+
+const char *
+dm_sweep_window_get_status (DmSweepWindow *self)
+{
+  g_return_val_if_fail (DM_IS_SWEEP_WINDOW (self), NULL);
+  return gtk_label_get_text (GTK_LABEL (self->status_label));
 }
 
 GtkWidget *

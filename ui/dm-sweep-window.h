@@ -3,8 +3,10 @@
  * The Sweep window: one pattern measured over lists of queue depths and
  * thread counts on the window's ordinary DmJob, shown as heat maps of
  * throughput and p99 latency with the knee and the best load under a
- * latency bound marked; a saved sweep JSON can be shown the same way. A
- * disk or partition as target is only read.
+ * latency bound marked; or, as diskmeter-cli sweep --blocks and --rates
+ * curve, over block sizes or offered rates, shown as a chart. A saved
+ * sweep JSON can be shown the same way. A disk or partition as target is
+ * only read.
  */
 #pragma once
 
@@ -25,6 +27,16 @@ void       dm_sweep_window_set_plan (DmSweepWindow *self,
                                      const char    *queue_depths,
                                      const char    *threads,
                                      const char    *folder);
+/* Chooses what the sweep varies, as a person would: kind "qd", "blocks"
+ * or "rates" (the names the JSON gives them), blocks a list as --blocks
+ * takes it and bound as --latency-bound does (NULL keeps a field). FALSE
+ * for an unknown kind. */
+gboolean   dm_sweep_window_set_kind (DmSweepWindow *self,
+                                     const char    *kind,
+                                     const char    *blocks,
+                                     const char    *bound);
+/* The status line: the estimate, the progress, or why it cannot start. */
+const char *dm_sweep_window_get_status (DmSweepWindow *self);
 gboolean   dm_sweep_window_is_running (DmSweepWindow *self);
 /* Whether it shows a sweep (finished, stopped or opened): what a report
  * takes a page of. */

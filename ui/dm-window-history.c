@@ -13,6 +13,7 @@
 #include "dm-history.h"
 #include "dm-history-window.h"
 #include "dm-profile.h"
+#include "dm-warmup-setting.h"
 
 /* --- saving ---------------------------------------------------------------- */
 
@@ -154,7 +155,7 @@ settings_from_run (DmWindow        *self,
       g_settings_set_string (self->settings, "size", size);
       g_settings_set_double (self->settings, "measure-time", s->measure_s);
       g_settings_set_double (self->settings, "interval", s->interval_s);
-      g_settings_set_double (self->settings, "warmup", s->warmup_s);
+      dm_warmup_setting_set (self->settings, s);
       g_settings_set_string (self->settings, "test-data", dm_data_name (s->data));
     }
   /* The folder too, when it is one on this machine. */

@@ -17,6 +17,7 @@
 #include "dm-profile.h"
 #include "dm-thresholds-dialog.h"
 #include "dm-tooltip.h"
+#include "dm-warmup-setting.h"
 #include "dm-zoom.h"
 
 /* --- the grid and the engine's settings ------------------------------------ */
@@ -216,7 +217,7 @@ _dm_window_engine_settings (DmWindow    *self,
     s->test_size = bytes;
   s->measure_s = g_settings_get_double (self->settings, "measure-time");
   s->interval_s = g_settings_get_double (self->settings, "interval");
-  s->warmup_s = g_settings_get_double (self->settings, "warmup");
+  dm_warmup_setting_get (self->settings, s);
   /* A profile that times its own tests (Flash Memory: 1 s, 30 s apart),
    * as CrystalDiskMark's preset sets both when it is chosen. */
   const dm_profile *p = is_custom (self) ? NULL : current_profile (self);
@@ -672,6 +673,7 @@ static const struct
   { "measure-time", G_CALLBACK (on_grid_key_changed) },
   { "interval", G_CALLBACK (on_grid_key_changed) },
   { "warmup", G_CALLBACK (on_grid_key_changed) },
+  { "warmup-steady", G_CALLBACK (on_grid_key_changed) },
   { "test-data", G_CALLBACK (on_grid_key_changed) },
   { "mix-ratio", G_CALLBACK (on_mix_ratio_changed) },
   { "units", G_CALLBACK (on_units_changed) },
