@@ -48,8 +48,8 @@ q = 1, 4
 t = 1, 2
 count = 1
 size = 64MiB
-duration = 1.5
-warmup = 0.5
+duration = 2
+warmup = 1
 interval = 0
 tag = vcpus=48 (HT)
 threshold = read SEQ128K MB/s green>25 red<25
