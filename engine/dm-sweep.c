@@ -625,4 +625,5 @@ dm_sweep_write_target (const dm_report *r, dm_buf *b)
     }
   dm_buf_printf (b, ", backend %s, status %s\n", r->backend[0] ? r->backend : "?",
                  dm_status_name (r->status));
+  dm_report_add_tags_line (b, r, "Tags: ");
 }
