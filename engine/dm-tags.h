@@ -73,3 +73,8 @@ unsigned dm_report_user_tags (const dm_report *r, dm_tag *out);
 void     dm_tags_add_text (dm_buf *b, const dm_tag *tags, unsigned n, const char *sep);
 /* "<lead>key=value, ...\n" for a report's user tags; nothing without. */
 void     dm_report_add_tags_line (dm_buf *b, const dm_report *r, const char *lead);
+/* A CSV's tag columns, last and only for a report with tags of the
+ * user's: ",tag_KEY" for each, then the values on every row, so a sheet
+ * filters or pivots by them and a CSV without tags stays as it was. */
+void     dm_report_csv_tags_header (const dm_report *r, dm_buf *b);
+void     dm_report_csv_tags_fields (const dm_report *r, dm_buf *b);
