@@ -36,10 +36,10 @@ timeout 60 dbus-run-session -- bash -c '
   id=io.github.diskmeter.Diskmeter
   "$DM_GUI" --target "$1" & gui=$!
   gdbus wait --session --timeout 15 "$id" || { kill $gui; exit 3; }
-  gapplication action "$id" tags "'"'"'site=lab 2, controller=pvscsi'"'"'" &&
-  sleep 0.3 &&
-  gapplication action "$id" quit
+  gapplication action "$id" tags "'"'"'site=lab 2, controller=pvscsi'"'"'"
   rc=$?
+  sleep 0.3
+  gapplication action "$id" quit
   wait $gui
   exit $(( rc || $? ))' _ "$target" >"$out/keep.log" 2>&1
 rc=$?
