@@ -5,8 +5,8 @@
 # script sets any kept setting) it is kept in the settings file; the next
 # start's run carries those tags in its JSON and its history file, a tag
 # of a fact's name replacing the fact, and the screenshot's footer shows
-# them. Tags that do not parse refuse the run with one line saying why,
-# and no run is kept.
+# them; the Sustained window's run carries them too. Tags that do not
+# parse refuse the run with one line saying why, and no run is kept.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/gui-lib.sh"
 
@@ -76,6 +76,21 @@ if command -v tesseract >/dev/null; then
 else
   dm_check "tesseract is installed for the OCR check (build-aux/dev installs tesseract-ocr)" false
 fi
+
+# --- The Sustained window's run carries them too -------------------------------
+GSETTINGS_BACKEND=keyfile XDG_CONFIG_HOME="$out/keep" timeout 120 "$DM_GUI" --sustained \
+  --span 16MiB --duration 1 --target "$target" --save-json "$out/sustained.json" \
+  --save-screenshot "$out/sustained.png" --quit-when-done >"$out/sustained.log" 2>&1
+rc=$?
+sed 's/^/#   /' "$out/sustained.log"
+dm_check "the Sustained window's run exits 0 (got $rc)" test "$rc" = 0
+dm_check "... and its JSON carries the kept tags" python3 - "$out/sustained.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+t = r.get("tags", {})
+print("#   sustained: %s, tags %s" % (r.get("profile"), t))
+assert r["profile"] == "sustained" and t.get("site") == "lab 2" and t.get("controller") == "pvscsi"
+PY
 
 # --- Tags that do not parse -------------------------------------------------
 mkdir -p "$out/bad/glib-2.0/settings"

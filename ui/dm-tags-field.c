@@ -85,6 +85,26 @@ dm_tags_field_get (GtkWidget *field,
   return TRUE;
 }
 
+gboolean
+dm_tags_apply_setting (GSettings *settings,
+                       dm_report *r,
+                       char      *why,
+                       size_t     why_size)
+{
+  g_autofree char *text = settings ? g_settings_get_string (settings, "tags") : g_strdup ("");
+  dm_tag tags[DM_TAGS_MAX];
+  unsigned n;
+  char reason[320];
+
+  if (dm_tags_parse_list (text, tags, &n, DM_TAGS_MAX, reason, sizeof reason) < 0)
+    {
+      g_snprintf (why, why_size, _("Tags: %s"), reason);
+      return FALSE;
+    }
+  dm_report_set_tags (r, tags, n);
+  return TRUE;
+}
+
 char *
 dm_tags_footer (char            *text,
                 const dm_report *r,

@@ -26,6 +26,13 @@ gboolean   dm_tags_field_get    (GtkWidget *field,
                                  dm_tag    *tags,
                                  unsigned  *n,
                                  char     **why);
+/* Gives r the tags of settings' "tags" key (the Tags field's text), for
+ * the Sweep and Sustained windows' runs; FALSE with "Tags: reason" in why
+ * when they do not parse. settings may be NULL: no tags. */
+gboolean   dm_tags_apply_setting (GSettings *settings,
+                                  dm_report *r,
+                                  char      *why,
+                                  size_t     why_size);
 /* text with " · key=value, ..." added to its last line for the user's
  * tags of r, or of the field when r is NULL (before a run); text itself
  * (consumed) without any. Always valid UTF-8 when text is. */
