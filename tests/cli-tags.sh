@@ -5,8 +5,8 @@
 # run's JSON keep them and show gives them back (text and CSV); the history
 # lists a run's tags under it; compare names each run's tags and the ones
 # that differ (text, JSON, CSV); merge keeps each host's and says the
-# fleet's common ones once; CSVs get a tag_KEY column per tag and only
-# then. Every figure checked here is the tag the command line gave.
+# fleet's common ones once; CSVs and Excel get a tag_KEY column per tag, only
+# with tags. Every figure checked here is the tag the command line gave.
 # Needs no root and no device.
 . "$(dirname "$0")/lib.sh"
 
@@ -141,4 +141,33 @@ assert rows[0][-1] == "tags", rows[0]
 assert [(r[2], r[-1]) for r in rows[1:]] == [("sum", "site=lab"), ("h1.json", "site=lab; host=a"),
                                              ("h2.json", "site=lab; host=b")], rows
 PY
+
+# --- Excel ------------------------------------------------------------------
+dm_run m.out m.err merge h1.json h2.json --format xlsx --output m.xlsx
+if grep -q "without Excel support" m.err; then
+  dm_skip_part "this diskmeter-cli was built without libxlsxwriter"
+elif ! python3 -c 'import openpyxl' 2>/dev/null; then
+  dm_check "python3-openpyxl is installed for the workbook checks (build-aux/dev installs it)" false
+else
+  dm_run c.out c.err compare "$pvscsi" "$nvme" --format xlsx --output c.xlsx
+  dm_check "the workbooks: a tag_KEY column per tag in Settings, each host's tags in Hosts, the fleet's below the sums" \
+    python3 - m.xlsx c.xlsx <<'PY'
+import openpyxl, sys
+m, c = (openpyxl.load_workbook(p) for p in sys.argv[1:])
+def rows(ws):
+    return [[x.value for x in r] for r in ws.iter_rows()]
+s = rows(m["Settings"])
+col = {h: i for i, h in enumerate(s[0])}
+assert [r[col["tag_site"]] for r in s[1:]] == ["lab", "lab"], s[0]
+assert [r[col["tag_host"]] for r in s[1:]] == ["a", "b"], s[0]
+h = rows(m["Hosts"])
+assert h[0][-1] == "Tags" and [r[-1] for r in h[1:]] == ["site=lab; host=a", "site=lab; host=b"], h
+f = rows(m["Fleet"])
+assert ["Tags of every host", "site=lab"] == [v for v in f[-1] if v is not None], f[-1]
+s = rows(c["Settings"])
+col = {h: i for i, h in enumerate(s[0])}
+assert [r[col["tag_controller"]] for r in s[1:]] == ["pvscsi", "nvme"], s[0]
+assert [r[col["tag_site"]] for r in s[1:]] == ["lab", "lab"], s[0]
+PY
+fi
 dm_finish
