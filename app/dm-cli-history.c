@@ -83,13 +83,18 @@ list (const dm_history_entry *e, unsigned n)
            * their figures would be, the rows' names. */
           dm_cli_add_cell (&out, e[i].workloads, 43);
           dm_buf_printf (&out, "  %s\n", dm_cli_shown (e[i].comment));
-          continue;
         }
-      dm_buf_printf (&out, "%10s %10s %10s %10s  %s\n",
-                     figure (e[i].seq_read_mb_s, "%.1f", seq_r),
-                     figure (e[i].seq_write_mb_s, "%.1f", seq_w),
-                     figure (e[i].rnd_read_iops, "%.0f", rnd_r),
-                     figure (e[i].rnd_write_iops, "%.0f", rnd_w), dm_cli_shown (e[i].comment));
+      else
+        dm_buf_printf (&out, "%10s %10s %10s %10s  %s\n",
+                       figure (e[i].seq_read_mb_s, "%.1f", seq_r),
+                       figure (e[i].seq_write_mb_s, "%.1f", seq_w),
+                       figure (e[i].rnd_read_iops, "%.0f", rnd_r),
+                       figure (e[i].rnd_write_iops, "%.0f", rnd_w), dm_cli_shown (e[i].comment));
+      /* The user's tags under their run, a line of their own so the
+       * columns stay as they were and a script counting runs by their
+       * number still counts runs. Shown safely already. */
+      if (e[i].tags[0])
+        dm_buf_printf (&out, "     Tags: %s\n", e[i].tags);
     }
   if (!n)
     dm_buf_printf (&out, "(none yet)\n");

@@ -278,7 +278,7 @@ static const dm_opt table[] = {
   { .name = "comment", .kind = DM_OPT_STRING, .arg = "TEXT", .commands = MEASURE,
     .id = OPT_COMMENT, .group = N_ ("Output"), .help = N_ ("a comment stored with the results") },
   { .name = "tag", .kind = DM_OPT_STRING, .arg = "KEY=VALUE", .flags = DM_OPT_REPEAT,
-    .commands = RUN, .id = OPT_TAG, .group = N_ ("Output"),
+    .commands = MEASURE, .id = OPT_TAG, .group = N_ ("Output"),
     .help = N_ ("a label kept with the results (key of a-z 0-9 _ . -, value up to 128 bytes); "
             "replaces the fact of that name Diskmeter tags itself, e.g. \"vcpus=48 (HT)\"") },
   { .name = "quiet", .short_name = 'q', .kind = DM_OPT_FLAG, .commands = MEASURE,

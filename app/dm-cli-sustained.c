@@ -110,6 +110,7 @@ dm_cli_sustained_main (int argc, char **argv)
                                 sizeof why) < 0)
     return dm_cli_usage_error (DM_CLI_SUSTAINED, why);
   dm_report_set_comment (&c.report, c.opt.comment);
+  dm_report_set_tags (&c.report, c.opt.tags, c.opt.n_tags);
 
   c.line = progress_line;
   if (dm_cli_job_begin (&c) < 0)

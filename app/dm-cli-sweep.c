@@ -111,6 +111,7 @@ dm_cli_sweep_main (int argc, char **argv)
                                 note, sizeof note, why, sizeof why) < 0)
     return dm_cli_usage_error (DM_CLI_SWEEP, why);
   dm_report_set_comment (&c.report, c.opt.comment);
+  dm_report_set_tags (&c.report, c.opt.tags, c.opt.n_tags);
   if (note[0])
     fprintf (stderr, _ ("diskmeter-cli: note: %s\n"), note);
   if (!c.opt.quiet)

@@ -5,6 +5,7 @@
  * drive that varies 10% from run to run is not called faster for 5%.
  */
 #include "dm-compare.h"
+#include "dm-compare-private.h"
 
 #include <errno.h>
 #include <math.h>
@@ -477,6 +478,9 @@ run_line (dm_buf *b, const dm_compare *c, unsigned i)
       dm_buf_add (b, "\"");
     }
   dm_buf_add (b, "\n");
+  /* The user's tags under the run; which of all tags differ is the
+   * "Different tags" line's. */
+  dm_report_add_tags_line (b, r, "     Tags: ");
 }
 
 /* "-3.2% worse", "+0.4% no spread: one run"; "" with nothing to compare. */
@@ -502,6 +506,8 @@ dm_compare_write_text (const dm_compare *c, dm_buf *b)
   for (unsigned i = 0; i < c->n_runs; i++)
     run_line (b, c, i);
   if (dm_compare_write_differences (c, false, b))
+    dm_buf_add (b, "\n");
+  if (dm_compare_write_tag_differences (c, false, b))
     dm_buf_add (b, "\n");
   dm_buf_add (b, "\n");
   /* The difference columns as wide as their longest text. */
@@ -589,6 +595,12 @@ dm_compare_write_csv (const dm_compare *c, dm_buf *b)
   bool shaped = any_shaped (c);
   if (shaped)
     dm_buf_add (b, ",workload,workload_canonical");
+  /* The runs' tags, last, and only where a user gave some, so a CSV
+   * without them stays as it was. Every row carries them, as a sheet's
+   * filter wants. */
+  dm_buf tags;
+  dm_buf_init (&tags);
+  bool tagged = dm_compare_csv_tags (c, b, &tags);
   dm_buf_add (b, "\r\n");
   for (unsigned r = 0; r < c->n_rows; r++)
     {
@@ -621,8 +633,11 @@ dm_compare_write_csv (const dm_compare *c, dm_buf *b)
         }
       else if (shaped)
         dm_buf_add (b, ",,");
+      if (tagged && tags.data)
+        dm_buf_add (b, tags.data);
       dm_buf_add (b, "\r\n");
     }
+  dm_buf_free (&tags);
 }
 
 void
@@ -649,6 +664,8 @@ dm_compare_write_json (const dm_compare *c, dm_buf *b)
       dm_buf_add_json_string (b, r->target.model);
       dm_buf_add (b, ", \"comment\": ");
       dm_buf_add_json_string (b, r->comment);
+      dm_buf_add (b, ", \"tags\": ");
+      dm_compare_json_tags (r, b);
       dm_buf_add (b, "}");
     }
   dm_buf_add (b, "\n  ],\n  \"different_settings\": ");
@@ -659,6 +676,8 @@ dm_compare_write_json (const dm_compare *c, dm_buf *b)
   else
     dm_buf_add (b, "null");
   dm_buf_free (&differ);
+  dm_buf_add (b, ",\n  \"different_tags\": ");
+  dm_compare_json_different_tags (c, b);
   dm_buf_add (b, ",\n  \"rows\": [");
   for (unsigned r = 0; r < c->n_rows; r++)
     {

@@ -92,6 +92,17 @@ unsigned dm_compare_where (const dm_compare *c, unsigned i, const char *shown,
  * user's language when translate, else English. Returns how many differ. */
 unsigned dm_compare_write_differences (const dm_compare *c, bool translate, dm_buf *out);
 
+/* Whether a tag (dm_report_tags: the user's and the facts offered as
+ * tags) differs between the runs: a value another run has not, or a tag
+ * one run has and another has not; a fact a run does not know is no
+ * difference, and vcpus only when a user gave it (logical CPUs are among
+ * the settings). */
+bool     dm_compare_tag_differs (const dm_compare *c, const char *key);
+/* "Different tags: controller pvscsi vs nvme; site lab vs -", every
+ * run's value in order ("-" for none); nothing when they agree. Returns
+ * how many differ. */
+unsigned dm_compare_write_tag_differences (const dm_compare *c, bool translate, dm_buf *out);
+
 /* Sorts rows by the value of one run's column (descending), or back into
  * the order they were built in (the first run's) with column = -1. */
 void dm_compare_sort (dm_compare *c, int column);

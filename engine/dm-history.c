@@ -170,6 +170,34 @@ workload_names (const dm_report *r, dm_history_entry *e)
   memcpy (e->profile_hash, r->profile_hash, sizeof e->profile_hash);
 }
 
+/* The user's tags, as many as fit whole, ", ..." for the rest. */
+static void
+user_tags (const dm_report *r, dm_history_entry *e)
+{
+  dm_tag tags[DM_TAGS_ALL_MAX];
+  unsigned n = dm_report_user_tags (r, tags);
+  size_t used = 0;
+  for (unsigned i = 0; i < n; i++)
+    {
+      dm_buf one;
+      dm_buf_init (&one);
+      dm_tags_add_text (&one, &tags[i], 1, "");
+      const char *sep = i ? ", " : "";
+      size_t need = strlen (sep) + one.len;
+      bool fits = one.data && !one.error && used + need + 6 <= sizeof e->tags;
+      if (fits)
+        {
+          snprintf (e->tags + used, sizeof e->tags - used, "%s%s", sep, one.data);
+          used += need;
+        }
+      else
+        snprintf (e->tags + used, sizeof e->tags - used, i ? ", ..." : "...");
+      dm_buf_free (&one);
+      if (!fits)
+        break;
+    }
+}
+
 const char *
 dm_history_profile_title (const dm_history_entry *e)
 {
@@ -216,6 +244,7 @@ add_entry (const char *name, void *user)
   e->rnd_read_iops = headline (&r, DM_RND, DM_MODE_READ, true);
   e->rnd_write_iops = headline (&r, DM_RND, DM_MODE_WRITE, true);
   workload_names (&r, e);
+  user_tags (&r, e);
   dm_report_clear (&r);
 }
 

@@ -26,6 +26,9 @@ typedef struct dm_history_entry {
   char      model[128];
   char      profile[32];
   char      comment[200];
+  /* The user's tags (dm_report_user_tags), "key=value, key=value" shown
+   * safely, cut at a character boundary; "" without. */
+  char      tags[256];
   double    seq_read_mb_s;    /* headline: best SEQ read, MB/s (0 if none) */
   double    seq_write_mb_s;
   double    rnd_read_iops;    /* headline: best RND read, IOPS */

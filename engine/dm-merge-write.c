@@ -18,6 +18,25 @@ num (dm_buf *b, const char *fmt, double v)
   dm_buf_add_double (b, fmt, v);
 }
 
+/* Host h's tags that not every host has, between open and close; nothing
+ * without any. The fleet's common ones are said once. */
+static void
+host_tags (dm_buf *b, const dm_merge *m, unsigned h, const char *open, const char *sep,
+           const char *close)
+{
+  const dm_merge_source *s = &m->hosts[h];
+  unsigned shown = 0;
+  for (unsigned k = 0; k < s->n_tags; k++)
+    {
+      if (dm_merge_tag_common (m, &s->tags[k]))
+        continue;
+      dm_buf_add (b, shown++ ? sep : open);
+      dm_tags_add_text (b, &s->tags[k], 1, "");
+    }
+  if (shown)
+    dm_buf_add (b, close);
+}
+
 void
 dm_merge_write_text (const dm_merge *m, dm_buf *b)
 {
@@ -47,6 +66,13 @@ dm_merge_write_text (const dm_merge *m, dm_buf *b)
           dm_buf_add (b, " - ");
           dm_text_add_shown (b, m->hosts[h].comment);
         }
+      host_tags (b, m, h, "  [", ", ", "]");
+      dm_buf_add (b, "\n");
+    }
+  if (m->n_common_tags)
+    {
+      dm_buf_add (b, "Tags of every host: ");
+      dm_tags_add_text (b, m->common_tags, m->n_common_tags, ", ");
       dm_buf_add (b, "\n");
     }
   dm_buf_add (b, "\nMB/s and IOPS: mean over each host's measured runs, summed over hosts.\n"
@@ -132,6 +158,17 @@ jstr (dm_buf *b, bool *first, const char *k, const char *v)
 }
 
 static void
+jtags (dm_buf *b, bool *first, const char *k, const dm_tag *tags, unsigned n)
+{
+  bool f = true;
+  jkey (b, first, k);
+  dm_buf_add (b, "{");
+  for (unsigned i = 0; i < n; i++)
+    jstr (b, &f, tags[i].key, tags[i].value);
+  dm_buf_add (b, "}");
+}
+
+static void
 jlatency (dm_buf *b, bool *first, const char *k, const dm_latency *l)
 {
   bool f = true;
@@ -166,7 +203,10 @@ dm_merge_write_json (const dm_merge *m, dm_buf *b)
   jnum (b, &f, "measure_s", "%.6g", s->measure_s);
   jnum (b, &f, "interval_s", "%.6g", s->interval_s);
   jnum (b, &f, "warmup_s", "%.6g", s->warmup_s);
-  dm_buf_add (b, "},\n  \"hosts\": [");
+  dm_buf_add (b, "},\n  \"tags\": ");
+  f = true;
+  jtags (b, &f, NULL, m->common_tags, m->n_common_tags);
+  dm_buf_add (b, ",\n  \"hosts\": [");
   for (unsigned h = 0; h < m->n_hosts; h++)
     {
       const dm_merge_source *r = &m->hosts[h];
@@ -179,6 +219,9 @@ dm_merge_write_json (const dm_merge *m, dm_buf *b)
       jstr (b, &f, "backend", r->backend);
       dm_time_format_ms (r->started * 1000, when, sizeof when);
       jstr (b, &f, "started", when);
+      /* All the host's tags, the common ones too: a host's entry says
+       * all of where it came from on its own. */
+      jtags (b, &f, "tags", r->tags, r->n_tags);
       dm_buf_add (b, "}");
     }
   dm_buf_add (b, "\n  ],\n  \"results\": [");
@@ -272,13 +315,31 @@ csv_row (dm_buf *b, const char *test, dm_mode mode, const char *host, double mb,
     }
 }
 
+/* ",key=value; key=value" as one field. */
+static void
+csv_tags (dm_buf *b, const dm_tag *tags, unsigned n)
+{
+  dm_buf one;
+  dm_buf_init (&one);
+  dm_tags_add_text (&one, tags, n, "; ");
+  dm_buf_add (b, ",");
+  dm_buf_add_csv_field (b, one.data ? one.data : "");
+  dm_buf_free (&one);
+}
+
 void
 dm_merge_write_csv (const dm_merge *m, dm_buf *b)
 {
   char name[32];
+  /* A tags column, last, only where a user gave some: the sum's row
+   * holds the tags every host has, a host's row all of its own. */
+  bool tagged = false;
+  for (unsigned h = 0; h < m->n_hosts; h++)
+    tagged |= m->hosts[h].n_tags > 0;
   dm_buf_add (b, "test,mode,host,mb_per_s,iops,lat_mean_us,lat_p50_us,lat_p90_us,lat_p99_us,"
                  "lat_p99_9_us,lat_p99_99_us,lat_max_us,min_mb_per_s,max_mb_per_s,cv_mb_per_s,"
-                 "min_iops,max_iops,cv_iops\r\n");
+                 "min_iops,max_iops,cv_iops");
+  dm_buf_add (b, tagged ? ",tags\r\n" : "\r\n");
   for (unsigned i = 0; i < m->n_rows; i++)
     {
       const dm_merge_row *row = &m->rows[i];
@@ -291,12 +352,17 @@ dm_merge_write_csv (const dm_merge *m, dm_buf *b)
           dm_buf_add (b, ",");
           num (b, "%.3f", v[k]);
         }
+      if (tagged)
+        csv_tags (b, m->common_tags, m->n_common_tags);
       dm_buf_add (b, "\r\n");
       for (unsigned h = 0; h < m->n_hosts; h++)
         {
           csv_row (b, name, row->mode, m->hosts[h].name, row->hosts[h].mb_per_s, row->hosts[h].iops,
                    &row->hosts[h].latency);
-          dm_buf_add (b, ",,,,,,\r\n");
+          dm_buf_add (b, ",,,,,,");
+          if (tagged)
+            csv_tags (b, m->hosts[h].tags, m->hosts[h].n_tags);
+          dm_buf_add (b, "\r\n");
         }
     }
 }

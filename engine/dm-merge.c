@@ -176,6 +176,8 @@ dm_merge_source_of (dm_merge_source *s, const dm_report *r, const char *name)
     .memory_bytes = r->system.memory_bytes,
     .thresholds = r->thresholds,
     .n_thresholds = r->n_thresholds,
+    .tags = r->tags,
+    .n_tags = r->n_tags,
   };
 }
 
@@ -302,7 +304,44 @@ keep_source (dm_merge *m, const dm_report *r, const char *name)
       return -ENOMEM;
   s->thresholds = _dm_merge_pool_add (p, r->thresholds, r->n_thresholds * sizeof *r->thresholds,
                                       0, &tag);
-  return s->thresholds ? 0 : -ENOMEM;
+  /* The user's tags, a list stored once: a fleet's hosts that share
+   * theirs ("site=lab") share one copy. */
+  dm_tag tags[DM_TAGS_ALL_MAX];
+  s->n_tags = dm_report_user_tags (r, tags);
+  s->tags = _dm_merge_pool_add (p, tags, s->n_tags * sizeof *tags, 0, &tag);
+  return s->thresholds && s->tags ? 0 : -ENOMEM;
+}
+
+/* The first host's tags every other host has with the same value. */
+static int
+common_tags (dm_merge *m)
+{
+  const dm_merge_source *first = &m->hosts[0];
+  m->n_common_tags = 0;
+  if (!first->n_tags)
+    return 0;
+  m->common_tags = malloc (first->n_tags * sizeof *m->common_tags);
+  if (!m->common_tags)
+    return -ENOMEM;
+  for (unsigned k = 0; k < first->n_tags; k++)
+    {
+      bool all = true;
+      for (unsigned h = 1; h < m->n_hosts && all; h++)
+        {
+          const char *v = dm_tags_get (m->hosts[h].tags, m->hosts[h].n_tags, first->tags[k].key);
+          all = v && !strcmp (v, first->tags[k].value);
+        }
+      if (all)
+        m->common_tags[m->n_common_tags++] = first->tags[k];
+    }
+  return 0;
+}
+
+bool
+dm_merge_tag_common (const dm_merge *m, const dm_tag *tag)
+{
+  const char *v = dm_tags_get (m->common_tags, m->n_common_tags, tag->key);
+  return v && !strcmp (v, tag->value);
 }
 
 /* The checks a report must pass, in the order a merge of every file at
@@ -471,6 +510,8 @@ dm_merge_end (dm_merge *m, char *why, size_t why_size)
       spread (&row->hosts[0].iops, sizeof row->hosts[0], m->n_hosts, &row->min_iops,
               &row->max_iops, &row->cv_iops);
     }
+  if (common_tags (m) < 0)
+    return dm_why (why, why_size, "out of memory");
   /* What only adding needed goes before the report is written. */
   free (st->tests);
   st->tests = NULL;
@@ -508,6 +549,7 @@ dm_merge_clear (dm_merge *m)
     free (m->rows[i].hosts);
   free (m->rows);
   free (m->hosts);
+  free (m->common_tags);
   if (st)
     {
       free (st->tests);

@@ -43,6 +43,11 @@ typedef struct dm_merge_source {
   uint64_t            memory_bytes;
   const dm_threshold *thresholds;
   unsigned            n_thresholds;
+  /* The user's tags (dm_report_user_tags) in a merge. dm_merge_source_of
+   * points at the report's own list: a loaded report's holds its facts
+   * too, which a writer of runs leaves to dm_report_user_tags. */
+  const dm_tag       *tags;
+  unsigned            n_tags;
 } dm_merge_source;
 
 void dm_merge_source_of (dm_merge_source *s, const dm_report *r, const char *name);
@@ -71,6 +76,10 @@ typedef struct dm_merge {
   dm_merge_row    *rows;
   unsigned         n_rows;
   bool             scheduled;   /* every host ran with --start-at */
+  /* The user's tags every host has with the same value, in the first
+   * host's order: the fleet's, shown once above the hosts' own. */
+  dm_tag          *common_tags;
+  unsigned         n_common_tags;
   dm_merge_state  *state;       /* sums, histograms and keys while adding */
 } dm_merge;
 
@@ -100,6 +109,9 @@ int  dm_merge_end (dm_merge *m, char *why, size_t why_size);
 int  dm_merge_build (dm_merge *m, const dm_report *const *reports, const char *const *names,
                      unsigned n, unsigned flags, char *why, size_t why_size);
 void dm_merge_clear (dm_merge *m);
+
+/* Whether host h's tag is one every host has (common_tags). */
+bool dm_merge_tag_common (const dm_merge *m, const dm_tag *tag);
 
 void dm_merge_write_text (const dm_merge *m, dm_buf *out);
 void dm_merge_write_json (const dm_merge *m, dm_buf *out);

@@ -116,6 +116,27 @@ workload_columns (dm_buf *b, const dm_report *r, const dm_result *res)
 }
 
 void
+dm_report_csv_tags_header (const dm_report *r, dm_buf *b)
+{
+  dm_tag tags[DM_TAGS_ALL_MAX];
+  unsigned n = dm_report_user_tags (r, tags);
+  for (unsigned i = 0; i < n; i++)
+    dm_buf_printf (b, ",tag_%s", tags[i].key);
+}
+
+void
+dm_report_csv_tags_fields (const dm_report *r, dm_buf *b)
+{
+  dm_tag tags[DM_TAGS_ALL_MAX];
+  unsigned n = dm_report_user_tags (r, tags);
+  for (unsigned i = 0; i < n; i++)
+    {
+      dm_buf_add (b, ",");
+      dm_buf_add_csv_field (b, tags[i].value);
+    }
+}
+
+void
 dm_report_write_csv (const dm_report *r, dm_buf *b)
 {
   bool workloads = has_workloads (r);
@@ -134,6 +155,7 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
     dm_buf_add (b, ",workload,workload_canonical,workload_mode,read_mb_per_s,read_iops,"
                    "write_mb_per_s,write_iops,read_lat_p99_us,write_lat_p99_us,flushes,"
                    "rate_offered,rate_unit,rate_reached,rate_met,sync,flush_every,profile_hash");
+  dm_report_csv_tags_header (r, b);
   dm_buf_add (b, "\r\n");
   dm_format_local_time (r->started, date, sizeof date);
   dm_size_format (r->settings.test_size, size, sizeof size);
@@ -186,6 +208,7 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
         }
       if (workloads)
         workload_columns (b, r, res);
+      dm_report_csv_tags_fields (r, b);
       dm_buf_add (b, "\r\n");
     }
 }
@@ -206,7 +229,9 @@ dm_report_write_samples_csv (const dm_report *r, dm_buf *b)
 
   dm_buf_add (b, "test,mode,t,mb_per_s,iops,latency_us_mean,latency_us_p99,"
                  "read_mb_per_s,read_iops,read_latency_us_mean,read_latency_us_p99,"
-                 "write_mb_per_s,write_iops,write_latency_us_mean,write_latency_us_p99\r\n");
+                 "write_mb_per_s,write_iops,write_latency_us_mean,write_latency_us_p99");
+  dm_report_csv_tags_header (r, b);
+  dm_buf_add (b, "\r\n");
   for (unsigned i = 0; i < r->n_results; i++)
     {
       const dm_result *res = &r->results[i];
@@ -225,6 +250,7 @@ dm_report_write_samples_csv (const dm_report *r, dm_buf *b)
             }
           else
             dm_buf_add (b, ",,,,,,,,");
+          dm_report_csv_tags_fields (r, b);
           dm_buf_add (b, "\r\n");
         }
     }

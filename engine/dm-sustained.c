@@ -371,6 +371,7 @@ dm_sustained_write_text (const dm_report *r, dm_buf *b)
   dm_buf_add (b, " (");
   dm_text_add_shown (b, r->target.filesystem[0] ? r->target.filesystem : "-");
   dm_buf_add (b, ")\n");
+  dm_report_add_tags_line (b, r, "Tags: ");
   if (res->status != DM_STATUS_COMPLETE)
     {
       dm_buf_printf (b, "Status: %s%s", dm_status_name (res->status), res->error[0] ? ": " : "");

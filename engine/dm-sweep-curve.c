@@ -433,7 +433,9 @@ dm_sweep_blocks_write_text (const dm_report *r, dm_buf *b)
 void
 dm_sweep_blocks_write_csv (const dm_report *r, dm_buf *b)
 {
-  dm_buf_add (b, "block_size,mode,qd,threads,mb_per_s,iops,mean_latency_us,p99_latency_us,status\n");
+  dm_buf_add (b, "block_size,mode,qd,threads,mb_per_s,iops,mean_latency_us,p99_latency_us,status");
+  dm_report_csv_tags_header (r, b);
+  dm_buf_add (b, "\n");
   for (unsigned i = 0; i < r->n_results; i++)
     {
       const dm_result *res = &r->results[i];
@@ -441,7 +443,9 @@ dm_sweep_blocks_write_csv (const dm_report *r, dm_buf *b)
       dm_buf_printf (b, "%u,%s,%u,%u", res->spec.block_size, dm_mode_name (res->mode),
                      res->spec.queue_depth, res->spec.threads);
       csv_figures (b, res, v, sizeof v / sizeof v[0]);
-      dm_buf_printf (b, ",%s\n", dm_status_name (res->status));
+      dm_buf_printf (b, ",%s", dm_status_name (res->status));
+      dm_report_csv_tags_fields (r, b);
+      dm_buf_add (b, "\n");
     }
 }
 
@@ -529,7 +533,9 @@ void
 dm_sweep_curve_write_csv (const dm_report *r, dm_buf *b)
 {
   dm_buf_add (b, "percent,offered_iops,reached_iops,rate_met,p50_latency_us,p99_latency_us,"
-                 "p99_9_latency_us,status\n");
+                 "p99_9_latency_us,status");
+  dm_report_csv_tags_header (r, b);
+  dm_buf_add (b, "\n");
   for (unsigned i = 0; i < r->n_results; i++)
     {
       const dm_result *res = &r->results[i];
@@ -546,7 +552,9 @@ dm_sweep_curve_write_csv (const dm_report *r, dm_buf *b)
       csv_figures (b, res, v, 1);
       dm_buf_printf (b, ",%s", rated && has_figures (res) ? (met ? "yes" : "no") : "");
       csv_figures (b, res, v + 1, 3);
-      dm_buf_printf (b, ",%s\n", dm_status_name (res->status));
+      dm_buf_printf (b, ",%s", dm_status_name (res->status));
+      dm_report_csv_tags_fields (r, b);
+      dm_buf_add (b, "\n");
     }
 }
 

@@ -481,7 +481,9 @@ dm_sweep_write_csv (const dm_report *r, dm_buf *b)
       dm_sweep_curve_write_csv (r, b);
       return;
     }
-  dm_buf_add (b, "qd,threads,mb_per_s,iops,mean_latency_us,p99_latency_us,cpu_percent,status\n");
+  dm_buf_add (b, "qd,threads,mb_per_s,iops,mean_latency_us,p99_latency_us,cpu_percent,status");
+  dm_report_csv_tags_header (r, b);
+  dm_buf_add (b, "\n");
   for (unsigned i = 0; i < r->n_results; i++)
     {
       const dm_result *res = &r->results[i];
@@ -497,7 +499,9 @@ dm_sweep_write_csv (const dm_report *r, dm_buf *b)
           if (figures)
             dm_buf_add_double (b, "%.3f", v[k]);
         }
-      dm_buf_printf (b, ",%s\n", dm_status_name (res->status));
+      dm_buf_printf (b, ",%s", dm_status_name (res->status));
+      dm_report_csv_tags_fields (r, b);
+      dm_buf_add (b, "\n");
     }
 }
 
@@ -625,4 +629,5 @@ dm_sweep_write_target (const dm_report *r, dm_buf *b)
     }
   dm_buf_printf (b, ", backend %s, status %s\n", r->backend[0] ? r->backend : "?",
                  dm_status_name (r->status));
+  dm_report_add_tags_line (b, r, "Tags: ");
 }

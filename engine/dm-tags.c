@@ -176,3 +176,91 @@ dm_report_tags (const dm_report *r, dm_tag *out)
 {
   return dm_tags_effective (r->tags, r->n_tags, &r->system, &r->target, out);
 }
+
+bool
+dm_tag_key_is_fact (const char *key)
+{
+  for (unsigned i = 0; i < N_FACTS; i++)
+    if (!strcmp (key, fact_keys[i]))
+      return true;
+  return false;
+}
+
+int
+dm_tags_parse_list (const char *text, dm_tag *tags, unsigned *n, unsigned max, char *why,
+                    size_t ws)
+{
+  *n = 0;
+  for (const char *p = text; p && *p;)
+    {
+      size_t len = strcspn (p, ",\n");
+      const char *next = p[len] ? p + len + 1 : NULL;
+      while (len && (*p == ' ' || *p == '\t' || *p == '\r'))
+        p++, len--;
+      while (len && (p[len - 1] == ' ' || p[len - 1] == '\t' || p[len - 1] == '\r'))
+        len--;
+      if (len)
+        {
+          /* One item longer than any key, '=' and value is refused whole. */
+          char item[DM_TAG_KEY_MAX + DM_TAG_VALUE_MAX + 8];
+          dm_tag tag;
+          if (len >= sizeof item)
+            return REFUSE ("a tag keeps at most %d bytes of key and %d of value",
+                           DM_TAG_KEY_MAX, DM_TAG_VALUE_MAX);
+          memcpy (item, p, len);
+          item[len] = '\0';
+          if (dm_tag_parse (item, &tag, why, ws) < 0)
+            return -EINVAL;
+          if (dm_tags_set (tags, n, max, &tag) < 0)
+            {
+              if (why && ws)
+                snprintf (why, ws, "at most %u tags", max);
+              return -E2BIG;
+            }
+        }
+      p = next;
+    }
+  return 0;
+}
+
+void
+dm_report_set_tags (dm_report *r, const dm_tag *tags, unsigned n)
+{
+  if (n > DM_TAGS_MAX)
+    n = DM_TAGS_MAX;
+  memcpy (r->tags, tags, n * sizeof *tags);
+  r->n_tags = n;
+}
+
+unsigned
+dm_report_user_tags (const dm_report *r, dm_tag *out)
+{
+  dm_tag all[DM_TAGS_ALL_MAX];
+  unsigned n = dm_report_tags (r, all), k = 0;
+  for (unsigned i = 0; i < n; i++)
+    if (!dm_tag_is_fact (&all[i], &r->system, &r->target))
+      out[k++] = all[i];
+  return k;
+}
+
+void
+dm_tags_add_text (dm_buf *b, const dm_tag *tags, unsigned n, const char *sep)
+{
+  for (unsigned i = 0; i < n; i++)
+    {
+      dm_buf_printf (b, "%s%s=", i ? sep : "", tags[i].key);
+      dm_text_add_shown (b, tags[i].value);
+    }
+}
+
+void
+dm_report_add_tags_line (dm_buf *b, const dm_report *r, const char *lead)
+{
+  dm_tag tags[DM_TAGS_ALL_MAX];
+  unsigned n = dm_report_user_tags (r, tags);
+  if (!n)
+    return;
+  dm_buf_add (b, lead);
+  dm_tags_add_text (b, tags, n, ", ");
+  dm_buf_add (b, "\n");
+}

@@ -50,3 +50,31 @@ unsigned dm_tags_effective (const dm_tag *user, unsigned n_user, const dm_system
  * value: not the user's word, so the text report, which shows the facts
  * in lines of their own, leaves it out. */
 bool dm_tag_is_fact (const dm_tag *tag, const dm_system_info *sys, const dm_target_info *target);
+
+/* Whether a key is one of the facts Diskmeter offers as tags. */
+bool dm_tag_key_is_fact (const char *key);
+/* Parses a list of KEY=VALUE separated by commas or newlines (the
+ * window's Tags field), blanks around each item and empty items left out;
+ * a later key replaces an earlier one. -EINVAL with the first bad item's
+ * one-line reason, -E2BIG past max. */
+int dm_tags_parse_list (const char *text, dm_tag *tags, unsigned *n, unsigned max, char *why,
+                        size_t why_size);
+
+typedef struct dm_report dm_report;
+typedef struct dm_buf    dm_buf;
+/* Gives a report the user's tags (at most DM_TAGS_MAX are kept). */
+void     dm_report_set_tags (dm_report *r, const dm_tag *tags, unsigned n);
+/* The report's tags that are the user's word: dm_report_tags less the
+ * facts that carry their own value (a fact the user overrode stays).
+ * out holds DM_TAGS_ALL_MAX; returns how many. */
+unsigned dm_report_user_tags (const dm_report *r, dm_tag *out);
+/* "key=value, key=value": tags shown as text reports show any text,
+ * sep between them. */
+void     dm_tags_add_text (dm_buf *b, const dm_tag *tags, unsigned n, const char *sep);
+/* "<lead>key=value, ...\n" for a report's user tags; nothing without. */
+void     dm_report_add_tags_line (dm_buf *b, const dm_report *r, const char *lead);
+/* A CSV's tag columns, last and only for a report with tags of the
+ * user's: ",tag_KEY" for each, then the values on every row, so a sheet
+ * filters or pivots by them and a CSV without tags stays as it was. */
+void     dm_report_csv_tags_header (const dm_report *r, dm_buf *b);
+void     dm_report_csv_tags_fields (const dm_report *r, dm_buf *b);

@@ -340,6 +340,25 @@ settings_sheet (book *b, const dm_merge_source *runs, unsigned n)
   const lxw_col_t n_heads = (lxw_col_t) (sizeof heads / sizeof heads[0]);
   for (lxw_col_t c = 0; c < n_heads; c++)
     header (b, ws, c, heads[c]);
+  /* A column per key of the runs' tags, after the fixed ones, as the
+   * CSV's tag_KEY: what a filter or a pivot table groups the runs by. */
+  enum { KEYS = 64 };
+  const char *keys[KEYS];
+  unsigned n_keys = 0;
+  for (unsigned i = 0; i < n; i++)
+    for (unsigned k = 0; k < runs[i].n_tags && n_keys < KEYS; k++)
+      {
+        bool seen = false;
+        for (unsigned j = 0; j < n_keys && !seen; j++)
+          seen = !strcmp (keys[j], runs[i].tags[k].key);
+        if (!seen)
+          {
+            char head[DM_TAG_KEY_MAX + 8];
+            snprintf (head, sizeof head, "tag_%s", runs[i].tags[k].key);
+            header (b, ws, (lxw_col_t) (n_heads + n_keys), head);
+            keys[n_keys++] = runs[i].tags[k].key;
+          }
+      }
   for (unsigned i = 0; i < n; i++)
     {
       const dm_merge_source *r = &runs[i];
@@ -388,6 +407,12 @@ settings_sheet (book *b, const dm_merge_source *runs, unsigned n)
             }
         }
       text (ws, row, c++, rules);
+      for (unsigned j = 0; j < n_keys; j++)
+        {
+          const char *v = dm_tags_get (r->tags, r->n_tags, keys[j]);
+          if (v)
+            text (ws, row, (lxw_col_t) (n_heads + j), v);
+        }
     }
   worksheet_set_column (ws, 0, 1, 28, NULL);
   worksheet_set_column (ws, 2, 2, 20, NULL);
@@ -430,14 +455,36 @@ dm_xlsx_write_runs (const dm_report *const *runs, const char *const *labels, uns
       shaped = runs[i]->results[j].shaped;
   if (shaped)
     workloads_sheet (&b, runs, labels, n);
+  /* The user's tags, not every tag a loaded file kept: the facts have
+   * columns of their own. */
+  dm_tag (*tags)[DM_TAGS_ALL_MAX] = calloc (n ? n : 1, sizeof *tags);
   for (unsigned i = 0; i < n; i++)
-    dm_merge_source_of (&sources[i], runs[i], labels[i]);
+    {
+      dm_merge_source_of (&sources[i], runs[i], labels[i]);
+      sources[i].n_tags = tags ? dm_report_user_tags (runs[i], tags[i]) : 0;
+      sources[i].tags = tags ? tags[i] : NULL;
+    }
   settings_sheet (&b, sources, n);
+  free (tags);
   free (sources);
   return book_close (&b, path, why, why_size);
 }
 
 /* ---- a merged fleet report ------------------------------------------------ */
+
+/* A host's tags in one cell, "key=value; key=value" as the CSV has them. */
+static void
+host_tags (lxw_worksheet *ws, lxw_row_t row, lxw_col_t col, const dm_merge_source *h)
+{
+  dm_buf one;
+  if (!h->n_tags)
+    return;
+  dm_buf_init (&one);
+  dm_tags_add_text (&one, h->tags, h->n_tags, "; ");
+  if (one.data && !one.error)
+    text (ws, row, col, one.data);
+  dm_buf_free (&one);
+}
 
 int
 dm_xlsx_write_merge (const dm_merge *m, const char *path, char *why, size_t why_size)
@@ -449,7 +496,7 @@ dm_xlsx_write_merge (const dm_merge *m, const char *path, char *why, size_t why_
   };
   static const char *const host_heads[] = {
     "Test", "Mode", "Host", "Comment", "MB/s", "IOPS", "p50 \xc2\xb5s", "p99 \xc2\xb5s",
-    "p99.9 \xc2\xb5s", "Max \xc2\xb5s", "Started (UTC)",
+    "p99.9 \xc2\xb5s", "Max \xc2\xb5s", "Started (UTC)", "Tags",
   };
   char name[32], when[40];
   book b;
@@ -477,6 +524,13 @@ dm_xlsx_write_merge (const dm_merge *m, const char *path, char *why, size_t why_
       worksheet_write_number (ws, r, 2, m->n_hosts, NULL);
       for (unsigned k = 0; k < sizeof v / sizeof v[0]; k++)
         worksheet_write_number (ws, r, (lxw_col_t) (3 + k), v[k], b.num[unit[k]][0]);
+    }
+  /* The tags every host shares, once, a row below the sums. */
+  if (m->n_common_tags)
+    {
+      dm_merge_source common = { .tags = m->common_tags, .n_tags = m->n_common_tags };
+      text (ws, (lxw_row_t) (m->n_rows + 2), 0, "Tags of every host");
+      host_tags (ws, (lxw_row_t) (m->n_rows + 2), 3, &common);
     }
   worksheet_set_column (ws, 0, 0, 16, NULL);
   worksheet_set_column (ws, 1, 2, 8, NULL);
@@ -507,12 +561,13 @@ dm_xlsx_write_merge (const dm_merge *m, const char *path, char *why, size_t why_
             dm_time_format_ms (c->started_ms, when, sizeof when);
             text (ws, r, 10, when);
           }
+        host_tags (ws, r, 11, &m->hosts[h]);
       }
   worksheet_set_column (ws, 0, 0, 16, NULL);
   worksheet_set_column (ws, 1, 1, 8, NULL);
   worksheet_set_column (ws, 2, 3, 24, NULL);
   worksheet_set_column (ws, 4, 9, 12, NULL);
-  worksheet_set_column (ws, 10, 10, 26, NULL);
+  worksheet_set_column (ws, 10, 11, 26, NULL);
   worksheet_freeze_panes (ws, 1, 3);
 
   /* Every host's settings, target and system, as for compared runs. */

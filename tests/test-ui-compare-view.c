@@ -86,9 +86,26 @@ spin (void)
 
 /* count_a and count_b runs, B 3.2 % slower than A. */
 static DmComparison *
+show_tagged (unsigned    count_a,
+             unsigned    count_b,
+             const char *tags_a,
+             const char *tags_b,
+             GtkWindow **window);
+
+static DmComparison *
 show_pair (unsigned count_a,
            unsigned count_b,
            GtkWindow **window)
+{
+  return show_tagged (count_a, count_b, "", "", window);
+}
+
+static DmComparison *
+show_tagged (unsigned    count_a,
+             unsigned    count_b,
+             const char *tags_a,
+             const char *tags_b,
+             GtkWindow **window)
 {
   DmComparison *comparison = dm_comparison_new ();
   dm_report *reports = g_new0 (dm_report, 2);
@@ -98,6 +115,15 @@ show_pair (unsigned count_a,
   make_report (&reports[0], "/mnt/a", "ext4", "/dev/sdb1", "Samsung SSD 980", count_a,
                1ull << 30, 100.0);
   make_report (&reports[1], "/mnt/b", "tmpfs", "tmpfs", "", count_b, 64ull << 20, 96.8);
+  for (unsigned i = 0; i < 2; i++)
+    {
+      dm_tag t[DM_TAGS_MAX];
+      unsigned n;
+
+      g_assert_cmpint (dm_tags_parse_list (i ? tags_b : tags_a, t, &n, DM_TAGS_MAX, NULL, 0), ==,
+                       0);
+      dm_report_set_tags (&reports[i], t, n);
+    }
   names[0] = g_strdup ("before.json");
   names[1] = g_strdup ("after.json");
   g_assert_true (dm_comparison_show_saved (comparison, reports, names, 2, &error));
@@ -180,6 +206,22 @@ test_legend_and_settings (void)
   gtk_window_destroy (window);
 }
 
+/* The tags that differ, on a line under the settings', as compare's
+ * text has it. */
+static void
+test_tags (void)
+{
+  GtkWindow *window;
+  g_autoptr (DmComparison) comparison = show_tagged (5, 1, "controller=pvscsi, site=lab",
+                                                     "controller=nvme, site=lab", &window);
+  GtkWidget *settings = only (dm_comparison_get_view (comparison), "compare-settings");
+
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (settings)), ==,
+                   "Different settings: test size 1 GiB vs 64 MiB; count 5 vs 1; "
+                   "filesystem ext4 vs tmpfs\nDifferent tags: controller pvscsi vs nvme");
+  gtk_window_destroy (window);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -197,5 +239,6 @@ main (int   argc,
   dm_ui_init ();
   g_test_add_func ("/ui/compare-view/one-run", test_one_run);
   g_test_add_func ("/ui/compare-view/legend-and-settings", test_legend_and_settings);
+  g_test_add_func ("/ui/compare-view/tags", test_tags);
   return g_test_run ();
 }

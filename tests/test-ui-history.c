@@ -29,6 +29,7 @@ static void
 save_run (double      mb_per_s,
           int64_t     started,
           const char *comment,
+          const char *tags,
           char       *path,
           size_t      path_size)
 {
@@ -63,6 +64,13 @@ save_run (double      mb_per_s,
   g_strlcpy (r.profile, "demo", sizeof r.profile);
   g_strlcpy (r.comment, comment, sizeof r.comment);
   g_strlcpy (r.target.path, "/mnt/test", sizeof r.target.path);
+  {
+    dm_tag t[DM_TAGS_MAX];
+    unsigned n;
+
+    g_assert_cmpint (dm_tags_parse_list (tags, t, &n, DM_TAGS_MAX, NULL, 0), ==, 0);
+    dm_report_set_tags (&r, t, n);
+  }
   g_assert_cmpint (dm_history_save (&r, path, path_size), ==, 0);
   dm_report_clear (&r);
 }
@@ -98,6 +106,18 @@ settle (void)
   g_timeout_add (300, on_settled, &done);
   while (!done)
     g_main_context_iteration (NULL, TRUE);
+}
+
+/* Whether a label under widget reads exactly text. */
+static gboolean
+has_label (GtkWidget  *widget,
+           const char *text)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    if ((GTK_IS_LABEL (c) && !g_strcmp0 (gtk_label_get_text (GTK_LABEL (c)), text))
+        || has_label (c, text))
+      return TRUE;
+  return FALSE;
 }
 
 static void
@@ -142,8 +162,8 @@ test_history (void)
   guint all = 0, usable = 0;
   gboolean said_why = FALSE;
 
-  save_run (100, 1700000000, "before", before, sizeof before);
-  save_run (50, 1700086400, "after", after, sizeof after);
+  save_run (100, 1700000000, "before", "", before, sizeof before);
+  save_run (50, 1700086400, "after", "site=lab, controller=pvscsi", after, sizeof after);
   g_assert_cmpint (dm_history_dir (dir, sizeof dir), ==, 0);
   broken = g_build_filename (dir, "broken.json", NULL);
   g_assert_true (g_file_set_contents (broken, "{ not a report", -1, NULL));
@@ -156,6 +176,10 @@ test_history (void)
   g_assert_cmpuint (all, ==, 3);
   g_assert_cmpuint (usable, ==, 2);
   g_assert_true (said_why);
+  /* A run's tags in its line, after its comment; none for the other. */
+  g_assert_true (has_label (GTK_WIDGET (history),
+                            "SEQ 50 / 50 MB/s (read / write) · after · site=lab, controller=pvscsi"));
+  g_assert_true (has_label (GTK_WIDGET (history), "SEQ 100 / 100 MB/s (read / write) · before"));
   /* Listing an unreadable file leaves it as it was. */
   g_assert_true (g_file_test (broken, G_FILE_TEST_EXISTS));
 
@@ -183,6 +207,11 @@ test_history (void)
   g_assert_nonnull (strstr (text, "-50.00"));
   /* One run each: no spread to call it worse by. */
   g_assert_nonnull (strstr (text, "-50.00,one-run"));
+  /* Each run's tags and the ones that differ, on every row: site, which
+   * the first run has not; not controller, a fact the first run does not
+   * know. */
+  g_assert_nonnull (strstr (text, ",A_tags,B_tags,different_tags\r\n"));
+  g_assert_nonnull (strstr (text, ",,site=lab; controller=pvscsi,site\r\n"));
   /* The comparison follows the unit the grid is switched to. */
   g_settings_set_string (settings, "units", "GB/s");
   dm_ui_test_spin ();

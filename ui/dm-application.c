@@ -341,7 +341,7 @@ static void
 add_settings_actions (DmApplication *self)
 {
   static const char *const keys[] = {
-    "profile", "nvme", "mix", "mix-ratio", "units", "count", "size", "target",
+    "profile", "nvme", "mix", "mix-ratio", "units", "count", "size", "target", "tags",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)

@@ -201,8 +201,18 @@ dm_compare_settings_line (const dm_compare *c)
   char *line = NULL;
 
   dm_buf_init (&out);
-  if (dm_compare_write_differences (c, true, &out) && out.data && !out.error)
-    line = g_utf8_make_valid (out.data, -1);
+  /* The tags that differ on a line of their own under the settings':
+   * often what the user compares (controller=pvscsi vs nvme). */
+  unsigned n = dm_compare_write_differences (c, true, &out);
+  size_t before = out.len;
+  if (n)
+    dm_buf_add (&out, "\n");
+  if (dm_compare_write_tag_differences (c, true, &out))
+    n++;
+  else
+    out.len = before;
+  if (n && out.data && !out.error)
+    line = g_utf8_make_valid (out.data, (gssize) out.len);
   dm_buf_free (&out);
   return line;
 }

@@ -5,6 +5,7 @@
  * plain string: each window puts it in a label styled .dm-footer.
  */
 #include "dm-footer.h"
+#include "dm-tags-field.h"
 #include "dm-i18n-ui.h"
 
 #include <string.h>
@@ -95,5 +96,7 @@ dm_footer_show (GtkWidget       *label,
     where = r->target.path;
   text = dm_footer_text (where, r ? &r->target : NULL, r ? &r->system : NULL,
                          r ? r->finished : 0, r && r->cached, NULL);
+  if (r)
+    text = dm_tags_footer (g_steal_pointer (&text), r, NULL);
   gtk_label_set_text (GTK_LABEL (label), text);
 }

@@ -157,6 +157,12 @@ entry_row (DmHistoryWindow        *self,
             g_autofree char *comment = g_utf8_make_valid (e->comment, -1);
             g_string_append_printf (d, "%s%s", d->len ? " · " : "", comment);
           }
+        /* The user's tags: what tells this VM's run from the others'. */
+        if (e->tags[0])
+          {
+            g_autofree char *tags = g_utf8_make_valid (e->tags, -1);
+            g_string_append_printf (d, "%s%s", d->len ? " · " : "", tags);
+          }
         detail_text = g_string_free (d, FALSE);
       }
     }

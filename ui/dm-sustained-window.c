@@ -19,6 +19,7 @@
 
 #include "dm-footer.h"
 #include "dm-job.h"
+#include "dm-tags-field.h"
 #include "dm-pdf.h"
 #include "dm-platform.h"
 #include "dm-reason.h"
@@ -361,7 +362,9 @@ dm_sustained_window_start (DmSustainedWindow *self,
   base_settings (self, &base);
   if (!read_plan (self, &p, &span_free, why, sizeof why)
       || !resolve_span (&p, span_free, target, &span, why, sizeof why)
-      || dm_sustained_report_init (&r, &p, span, &base, why, sizeof why) < 0)
+      || dm_sustained_report_init (&r, &p, span, &base, why, sizeof why) < 0
+      /* The Tags field's tags, as the main window's runs carry them. */
+      || !dm_tags_apply_setting (self->settings, &r, why, sizeof why))
     {
       char shown[512];
 

@@ -28,6 +28,7 @@
 #include "dm-sweep.h"
 #include "dm-sweep-kinds.h"
 #include "dm-sweep-script.h"
+#include "dm-tags-field.h"
 #include "dm-tool-run.h"
 #include "dm-units.h"
 #include "dm-warmup-setting.h"
@@ -468,6 +469,13 @@ action_start (GtkWidget  *widget,
       g_autofree char *msg = g_strdup_printf (_ ("Cannot sweep: %s"),
                                               dm_reason_shown (why, shown, sizeof shown));
       gtk_label_set_text (GTK_LABEL (self->status_label), msg);
+      return;
+    }
+  /* The Tags field's tags, as the main window's runs carry them. */
+  if (!dm_tags_apply_setting (self->settings, &r, why, sizeof why))
+    {
+      dm_report_clear (&r);
+      gtk_label_set_text (GTK_LABEL (self->status_label), why);
       return;
     }
   dm_tool_run_clear (&self->run);

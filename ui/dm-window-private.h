@@ -15,6 +15,7 @@
 #include "dm-profile-file.h"
 #include "dm-report.h"
 #include "dm-script.h"
+#include "dm-tags-field.h"
 #include "dm-window.h"
 
 G_BEGIN_DECLS
@@ -44,6 +45,7 @@ struct _DmWindow
   GtkWidget     *error_revealer;
   GtkWidget     *error_label;
   GtkWidget     *comment_entry;
+  GtkWidget     *tags_field;      /* dm-tags-field.h, beside the comment */
   GtkWidget     *status_label;
   GtkWidget     *progress_bar;
   GtkWidget     *time_label;

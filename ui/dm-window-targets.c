@@ -393,6 +393,8 @@ _dm_window_update_footer (DmWindow *self)
   g_autofree char *text = dm_footer_text (where, t, sys, self->report.finished,
                                           self->report.cached,
                                           dm_comparison_get_target (self->comparison));
+  text = dm_tags_footer (g_steal_pointer (&text), self->report.finished ? &self->report : NULL,
+                         self->tags_field);
 
   gtk_label_set_text (GTK_LABEL (self->footer_label), text);
   update_title (self, where);

@@ -445,6 +445,9 @@ _dm_window_start (DmWindow *self,
   dm_settings s;
   dm_report r;
   char why[256];
+  dm_tag tags[DM_TAGS_MAX];
+  unsigned n_tags;
+  g_autofree char *bad_tags = NULL;
 
   if (self->job)
     return;
@@ -466,6 +469,11 @@ _dm_window_start (DmWindow *self,
       dm_window_show_error (self, m);
       return;
     }
+  if (!dm_tags_field_get (self->tags_field, tags, &n_tags, &bad_tags))
+    {
+      dm_window_show_error (self, bad_tags);
+      return;
+    }
 
   memset (&r, 0, sizeof r);
   if (_dm_window_init_report (self, &s, &r) != 0)
@@ -479,6 +487,8 @@ _dm_window_start (DmWindow *self,
   r.n_thresholds = self->n_rules;
   dm_report_set_comment (&r, gtk_editable_get_text (GTK_EDITABLE (self->comment_entry)));
   dm_report_set_comment (&self->report, r.comment);
+  dm_report_set_tags (&r, tags, n_tags);
+  dm_report_set_tags (&self->report, tags, n_tags);
 
   /* Rows about to run start from nothing; the others keep their figures. */
   selection = _dm_window_grid_select (self, &r, only_row);
@@ -882,6 +892,8 @@ dm_window_new (GtkApplication *application,
   DmWindow *self = g_object_new (DM_TYPE_WINDOW, "application", application, NULL);
 
   self->settings = g_object_ref (settings);
+  self->tags_field = dm_tags_field_attach (self->comment_entry, settings);
+  g_signal_connect_swapped (self->tags_field, "changed", G_CALLBACK (_dm_window_update_footer), self);
   _dm_window_settings_start (self);
   _dm_window_targets_start (self);
 
