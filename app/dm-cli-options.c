@@ -53,7 +53,7 @@ typedef enum {
   OPT_PROFILE, OPT_NVME, OPT_MIX, OPT_MIX_READ, OPT_MODES, OPT_TESTS, OPT_COUNT, OPT_SIZE,
   OPT_DURATION, OPT_INTERVAL, OPT_WARMUP, OPT_PRECONDITION, OPT_DATA, OPT_BACKEND, OPT_BUFFERED,
   OPT_WRITE_THROUGH, OPT_DESTROY, OPT_FORMAT, OPT_OUTPUT, OPT_COMMENT, OPT_TAG, OPT_QUIET,
-  OPT_LIST_TARGETS, OPT_ALL_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH, OPT_NO_HISTORY,
+  OPT_LIST_TARGETS, OPT_ALL_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH, OPT_CONCURRENT, OPT_NO_HISTORY,
   OPT_THRESHOLD, OPT_LATENCY, OPT_START_AT, OPT_SAMPLE, OPT_SAMPLES,
   OPT_WORKLOAD, OPT_PROFILE_FILE,
   /* merge */
@@ -299,6 +299,10 @@ static const dm_opt table[] = {
     .id = OPT_COMPARE_WITH, .group = N_ ("Output"),
     .help = N_ ("measure TARGET_B too, test by test in turns with TARGET, and print the comparison "
             "(--format applies to it)") },
+  { .name = "concurrent", .kind = DM_OPT_PATH, .arg = "TARGET_B", .flags = DM_OPT_REPEAT,
+    .commands = RUN, .id = OPT_CONCURRENT, .group = N_ ("Output"),
+    .help = N_ ("measure TARGET_B too, each test on every target at the same moment, and "
+            "print each target's figures and their total") },
   { .name = "list-targets", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_LIST_TARGETS,
     .group = N_ ("Output"),
     .help = N_ ("list the drives that can be measured (filesystems, then disks and partitions), "
@@ -451,6 +455,12 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
         break;
       }
     case OPT_COMPARE_WITH: o->compare_with = t; break;
+    case OPT_CONCURRENT:
+      if (o->n_concurrent == DM_CLI_MAX_CONCURRENT)
+        return dm_why (why, ws, _ ("--concurrent: at most %d targets besides TARGET"),
+                       DM_CLI_MAX_CONCURRENT);
+      o->concurrent[o->n_concurrent++] = t;
+      break;
     case OPT_QUIET: o->quiet = true; break;
     case OPT_NO_HISTORY: o->no_history = true; break;
     case OPT_THRESHOLD:
@@ -633,6 +643,48 @@ check_target (const dm_cli_options *o, char *why, size_t ws)
   return 0;
 }
 
+/* Two names of one folder, as typed: the same but for trailing
+ * separators. Links are followed later, when the targets are probed. */
+static bool
+same_name (const char *a, const char *b)
+{
+  size_t la = strlen (a), lb = strlen (b);
+  while (la > 1 && (a[la - 1] == '/' || a[la - 1] == '\\'))
+    la--;
+  while (lb > 1 && (b[lb - 1] == '/' || b[lb - 1] == '\\'))
+    lb--;
+  return la == lb && !memcmp (a, b, la);
+}
+
+/* --concurrent: other targets, each once, for a plain timed run. */
+static int
+check_concurrent (const dm_cli_options *o, char *why, size_t ws)
+{
+  for (unsigned i = 0; i < o->n_concurrent; i++)
+    {
+      if (!*o->concurrent[i])
+        return dm_why (why, ws, _ ("--concurrent: the target is empty"));
+      if (same_name (o->concurrent[i], o->target))
+        return dm_why (why, ws, _ ("--concurrent %s names the same target as TARGET"),
+                       o->concurrent[i]);
+      for (unsigned j = 0; j < i; j++)
+        if (same_name (o->concurrent[i], o->concurrent[j]))
+          return dm_why (why, ws, _ ("--concurrent %s is given twice"), o->concurrent[i]);
+    }
+  if (o->compare_with)
+    return dm_why (why, ws, _ ("--concurrent and --compare-with do not go together"));
+  if (o->settings.destroy_device[0])
+    return dm_why (why, ws, _ ("--concurrent and --destroy-data-on do not go together"));
+  if (o->start_at)
+    return dm_why (why, ws, _ ("--concurrent and --start-at do not go together"));
+  if (o->samples)
+    return dm_why (why, ws, _ ("--concurrent and --samples do not go together"));
+  /* Each target would settle on its own: their windows would differ. */
+  if (o->settings.warmup_steady)
+    return dm_why (why, ws, _ ("--concurrent does not go with --warmup steady"));
+  return 0;
+}
+
 /* What only the whole command line can tell. */
 static int
 check_command (dm_cli_options *o, char *why, size_t ws)
@@ -659,6 +711,8 @@ check_command (dm_cli_options *o, char *why, size_t ws)
         return err;
       if (o->compare_with && !strcmp (o->compare_with, o->target))
         return dm_why (why, ws, _ ("--compare-with names the same target as TARGET"));
+      if (o->n_concurrent && (err = check_concurrent (o, why, ws)) < 0)
+        return err;
       if (o->compare_with && o->settings.destroy_device[0])
         return dm_why (why, ws, _ ("--compare-with and --destroy-data-on do not go together"));
       if (o->compare_with && o->start_at)
