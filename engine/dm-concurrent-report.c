@@ -154,6 +154,9 @@ dm_concurrent_total (dm_report *total, const dm_report *const *reports, unsigned
   memset (&total->target, 0, sizeof total->target);
   snprintf (total->target.path, sizeof total->target.path, "total");
   total->test_file[0] = total->device_note[0] = total->warning[0] = '\0';
+  /* The targets keep the tags: a loaded report's hold its target's facts
+   * too, which are no facts of the total. */
+  total->n_tags = 0;
   total->prepare_bytes = total->precondition_bytes = 0;
   total->warmup_bytes = total->measured_bytes = 0;
   for (unsigned k = 0; k < n; k++)
