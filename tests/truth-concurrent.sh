@@ -152,4 +152,44 @@ done
 dm_check "/truth/concurrent/no test file left on target 1" dm_no_test_file "$mnt1" "$used1"
 dm_check "/truth/concurrent/no test file left on target 2" dm_no_test_file "$mnt2" "$used2"
 
+# --- Ctrl-C: every target's test file goes ------------------------------------
+# As a terminal's Ctrl-C reaches it (a shell starts background commands
+# with SIGINT ignored), in the second test, while both targets measure.
+(
+  echo "$BASHPID" > "$DM_CGROUP/cgroup.procs" || exit 125
+  exec env --default-signal=INT "$DM_CLI" --tests SEQ1M_Q8T1 --modes read,write --size 64MiB \
+    --count 1 --duration 4 --warmup 0 --interval 0 --quiet --no-history "$mnt1" \
+    --concurrent "$mnt2"
+) > "$DM_TMPDIR/int.out" 2> "$DM_TMPDIR/int.err" &
+pid=$!
+dm_track_pid "$pid"
+dm_check "/truth/concurrent/int target 1's test file made" dm_wait_test_file "$mnt1" "$pid"
+dm_check "/truth/concurrent/int target 2's test file made" dm_wait_test_file "$mnt2" "$pid"
+sleep 6
+t0=$(date +%s.%N)
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+dm_untrack_pid "$pid"
+took=$(python3 -c "print(round($(date +%s.%N) - $t0, 3))")
+sed 's/^/#   stderr: /' "$DM_TMPDIR/int.err"
+dm_check "/truth/concurrent/int exit status 130 (got $rc)" test "$rc" = 130
+dm_check "/truth/concurrent/int ends within 1.5 s ($took s)" \
+  python3 -c "import sys; sys.exit(0 if $took <= 1.5 else 1)"
+dm_check "/truth/concurrent/int no test file left on target 1" dm_no_test_file "$mnt1" "$used1"
+dm_check "/truth/concurrent/int no test file left on target 2" dm_no_test_file "$mnt2" "$used2"
+
+# --- A target that fails stops the others, and their files go -----------------
+# Target 2 read-only: its preparing fails at once, while target 1 is
+# filling its test file.
+mount -o remount,ro "$mnt2" || dm_die "cannot remount $mnt2 read-only"
+DM_RUN_PREFIX=dm_throttled dm_run "$DM_TMPDIR/ro.out" "$err" \
+  --tests SEQ1M_Q8T1 --modes read,write --size 64MiB --count 1 --duration 1 --warmup 0 \
+  --interval 0 --quiet --no-history "$mnt1" --concurrent "$mnt2"
+mount -o remount,rw "$mnt2" || dm_die "cannot remount $mnt2 read-write"
+dm_check "/truth/concurrent/fail exit status 1 (got $DM_RC)" test "$DM_RC" = 1
+dm_check "/truth/concurrent/fail names the read-only target" grep -q "read-only" "$err"
+dm_check "/truth/concurrent/fail no test file left on target 1" dm_no_test_file "$mnt1" "$used1"
+dm_check "/truth/concurrent/fail no test file left on target 2" dm_no_test_file "$mnt2" "$used2"
+
 dm_finish
