@@ -643,48 +643,6 @@ check_target (const dm_cli_options *o, char *why, size_t ws)
   return 0;
 }
 
-/* Two names of one folder, as typed: the same but for trailing
- * separators. Links are followed later, when the targets are probed. */
-static bool
-same_name (const char *a, const char *b)
-{
-  size_t la = strlen (a), lb = strlen (b);
-  while (la > 1 && (a[la - 1] == '/' || a[la - 1] == '\\'))
-    la--;
-  while (lb > 1 && (b[lb - 1] == '/' || b[lb - 1] == '\\'))
-    lb--;
-  return la == lb && !memcmp (a, b, la);
-}
-
-/* --concurrent: other targets, each once, for a plain timed run. */
-static int
-check_concurrent (const dm_cli_options *o, char *why, size_t ws)
-{
-  for (unsigned i = 0; i < o->n_concurrent; i++)
-    {
-      if (!*o->concurrent[i])
-        return dm_why (why, ws, _ ("--concurrent: the target is empty"));
-      if (same_name (o->concurrent[i], o->target))
-        return dm_why (why, ws, _ ("--concurrent %s names the same target as TARGET"),
-                       o->concurrent[i]);
-      for (unsigned j = 0; j < i; j++)
-        if (same_name (o->concurrent[i], o->concurrent[j]))
-          return dm_why (why, ws, _ ("--concurrent %s is given twice"), o->concurrent[i]);
-    }
-  if (o->compare_with)
-    return dm_why (why, ws, _ ("--concurrent and --compare-with do not go together"));
-  if (o->settings.destroy_device[0])
-    return dm_why (why, ws, _ ("--concurrent and --destroy-data-on do not go together"));
-  if (o->start_at)
-    return dm_why (why, ws, _ ("--concurrent and --start-at do not go together"));
-  if (o->samples)
-    return dm_why (why, ws, _ ("--concurrent and --samples do not go together"));
-  /* Each target would settle on its own: their windows would differ. */
-  if (o->settings.warmup_steady)
-    return dm_why (why, ws, _ ("--concurrent does not go with --warmup steady"));
-  return 0;
-}
-
 /* What only the whole command line can tell. */
 static int
 check_command (dm_cli_options *o, char *why, size_t ws)
@@ -711,8 +669,6 @@ check_command (dm_cli_options *o, char *why, size_t ws)
         return err;
       if (o->compare_with && !strcmp (o->compare_with, o->target))
         return dm_why (why, ws, _ ("--compare-with names the same target as TARGET"));
-      if (o->n_concurrent && (err = check_concurrent (o, why, ws)) < 0)
-        return err;
       if (o->compare_with && o->settings.destroy_device[0])
         return dm_why (why, ws, _ ("--compare-with and --destroy-data-on do not go together"));
       if (o->compare_with && o->start_at)
