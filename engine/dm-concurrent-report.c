@@ -413,7 +413,8 @@ dm_concurrent_load (const char *text, size_t len, dm_report *reports, unsigned m
     }
   else if (list->n > max)
     {
-      dm_why (why, why_size, "'concurrent' holds %zu targets; a run has at most %u", list->n, max);
+      dm_why (why, why_size, "'concurrent' holds %u targets; a run has at most %u",
+              (unsigned) list->n, max);
       err = -EINVAL;
     }
   for (const dm_json *t = list && !err ? list->child : NULL; t; t = t->next)
