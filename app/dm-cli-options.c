@@ -457,8 +457,12 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
     case OPT_COMPARE_WITH: o->compare_with = t; break;
     case OPT_CONCURRENT:
       if (o->n_concurrent == DM_CLI_MAX_CONCURRENT)
-        return dm_why (why, ws, _ ("--concurrent: at most %d targets besides TARGET"),
-                       DM_CLI_MAX_CONCURRENT);
+        {
+          /* Not yet in the catalogues: the lead merges them. */
+          snprintf (why, ws, "--concurrent: at most %d targets besides TARGET",
+                    DM_CLI_MAX_CONCURRENT);
+          return -EINVAL;
+        }
       o->concurrent[o->n_concurrent++] = t;
       break;
     case OPT_QUIET: o->quiet = true; break;

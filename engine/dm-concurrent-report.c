@@ -122,7 +122,7 @@ dm_concurrent_total (dm_report *total, const dm_report *const *reports, unsigned
   memset (total, 0, sizeof *total);
   if (n < 1)
     {
-      dm_why (why, why_size, "no targets");
+      snprintf (why, why_size, "no targets");
       return -EINVAL;
     }
   const dm_report *a = reports[0];
@@ -133,7 +133,7 @@ dm_concurrent_total (dm_report *total, const dm_report *const *reports, unsigned
         same = same_test (&reports[k]->results[i], &a->results[i]);
       if (!same)
         {
-          dm_why (why, why_size, "target %u did not run the same tests as target 1", k + 1);
+          snprintf (why, why_size, "target %u did not run the same tests as target 1", k + 1);
           return -EINVAL;
         }
     }
@@ -144,7 +144,7 @@ dm_concurrent_total (dm_report *total, const dm_report *const *reports, unsigned
     {
       free (results);
       free (hists);
-      dm_why (why, why_size, "out of memory");
+      snprintf (why, why_size, "out of memory");
       return -ENOMEM;
     }
   total->results = results;
@@ -408,12 +408,12 @@ dm_concurrent_load (const char *text, size_t len, dm_report *reports, unsigned m
     err = -ENOENT;
   else if (!list || list->type != DM_JSON_ARRAY || list->n < 1)
     {
-      dm_why (why, why_size, "'concurrent' holds no list of targets");
+      snprintf (why, why_size, "'concurrent' holds no list of targets");
       err = -EINVAL;
     }
   else if (list->n > max)
     {
-      dm_why (why, why_size, "'concurrent' holds %u targets; a run has at most %u",
+      snprintf (why, why_size, "'concurrent' holds %u targets; a run has at most %u",
               (unsigned) list->n, max);
       err = -EINVAL;
     }
@@ -422,7 +422,7 @@ dm_concurrent_load (const char *text, size_t len, dm_report *reports, unsigned m
       char one[300];
       if (dm_report_load_node (&reports[*n], t, one, sizeof one) < 0)
         {
-          dm_why (why, why_size, "concurrent target %u: %s", *n + 1, one);
+          snprintf (why, why_size, "concurrent target %u: %s", *n + 1, one);
           err = -EINVAL;
           break;
         }
