@@ -238,6 +238,16 @@ add_figure (dm_buf *b, const dm_result *res, double v, const char *fmt, int widt
   dm_buf_printf (b, " %*s", width, cell);
 }
 
+/* The disk a target's counters came from, or NULL where none were read. */
+static const char *
+disk_of (const dm_report *r)
+{
+  for (unsigned i = 0; i < r->n_results; i++)
+    if (r->results[i].device.counted)
+      return r->results[i].device.name;
+  return NULL;
+}
+
 void
 dm_concurrent_write_text (const dm_report *const *reports, unsigned n, const dm_report *total,
                           dm_buf *b)
@@ -248,9 +258,9 @@ dm_concurrent_write_text (const dm_report *const *reports, unsigned n, const dm_
   dm_buf_printf (b, "Diskmeter %s, %u targets at the same moment (", DM_VERSION, n);
   dm_text_add_shown (b, reports[0]->backend[0] ? reports[0]->backend : "-");
   dm_buf_add (b, ")\n");
-  dm_buf_add (b, "Each test ran on every target at once, over the same measured runs.\n"
-                 "Total: MB/s and IOPS added up run by run, the best run's sum; latency of "
-                 "every target's I/Os.\n");
+  dm_buf_add (b, "* Each test ran on every target at once, over the same measured runs\n"
+                 "* Total: MB/s and IOPS added up run by run, the best run's sum;\n"
+                 "  latency of every target's I/Os\n");
   if (total->status == DM_STATUS_CANCELLED)
     dm_buf_add (b, "* CANCELLED: tests that did not finish show what they measured so far\n");
   if (total->status == DM_STATUS_FAILED)
@@ -328,6 +338,28 @@ dm_concurrent_write_text (const dm_report *const *reports, unsigned n, const dm_
           dm_buf_add (b, "%");
         }
       dm_buf_add (b, "\n");
+    }
+  /* Targets on one disk: its counters are all of theirs together. */
+  for (unsigned k = 0; k < n; k++)
+    {
+      const char *name = disk_of (reports[k]);
+      unsigned same = 0;
+      bool first = true;
+      for (unsigned j = 0; name && j < n; j++)
+        if (disk_of (reports[j]) && !strcmp (disk_of (reports[j]), name))
+          {
+            same++;
+            first = first && j >= k;
+          }
+      if (!name || !first || same < 2)
+        continue;
+      dm_buf_add (b, "  Targets");
+      for (unsigned j = k; j < n; j++)
+        if (disk_of (reports[j]) && !strcmp (disk_of (reports[j]), name))
+          dm_buf_printf (b, " %u", j + 1);
+      dm_buf_add (b, " are on one disk, ");
+      dm_text_add_shown (b, name);
+      dm_buf_add (b, ": its counters are theirs together\n");
     }
 }
 
