@@ -145,6 +145,23 @@ test_total (void)
   DM_CHECK (text.data && strstr (text.data, "100.000"));
   DM_CHECK (text.data && strstr (text.data, "90.000"));
   DM_CHECK (text.data && strstr (text.data, "170.000"));
+  DM_CHECK (text.data && !strstr (text.data, "one disk"));
+  dm_buf_free (&text);
+
+  /* Each disk's own counters; two targets on one disk are named so. */
+  a.results[0].device.counted = b.results[0].device.counted = true;
+  a.results[0].device.seconds = b.results[0].device.seconds = 3;
+  snprintf (a.results[0].device.name, sizeof a.results[0].device.name, "sda");
+  snprintf (b.results[0].device.name, sizeof b.results[0].device.name, "sdb");
+  dm_buf_init (&text);
+  dm_concurrent_write_text (list, 2, &total, &text);
+  DM_CHECK (text.data && strstr (text.data, "1: sda") && strstr (text.data, "2: sdb"));
+  DM_CHECK (text.data && !strstr (text.data, "one disk"));
+  dm_buf_free (&text);
+  snprintf (b.results[0].device.name, sizeof b.results[0].device.name, "sda");
+  dm_buf_init (&text);
+  dm_concurrent_write_text (list, 2, &total, &text);
+  DM_CHECK (text.data && strstr (text.data, "Targets 1 2 are on one disk, sda"));
   dm_buf_free (&text);
 
   /* CSV: a row per target, then the total's. */
