@@ -53,7 +53,7 @@ typedef enum {
   OPT_PROFILE, OPT_NVME, OPT_MIX, OPT_MIX_READ, OPT_MODES, OPT_TESTS, OPT_COUNT, OPT_SIZE,
   OPT_DURATION, OPT_INTERVAL, OPT_WARMUP, OPT_PRECONDITION, OPT_DATA, OPT_BACKEND, OPT_BUFFERED,
   OPT_WRITE_THROUGH, OPT_DESTROY, OPT_FORMAT, OPT_OUTPUT, OPT_COMMENT, OPT_TAG, OPT_QUIET,
-  OPT_LIST_TARGETS, OPT_ALL_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH, OPT_NO_HISTORY,
+  OPT_LIST_TARGETS, OPT_ALL_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH, OPT_CONCURRENT, OPT_NO_HISTORY,
   OPT_THRESHOLD, OPT_LATENCY, OPT_START_AT, OPT_SAMPLE, OPT_SAMPLES,
   OPT_WORKLOAD, OPT_PROFILE_FILE,
   /* merge */
@@ -302,6 +302,10 @@ static const dm_opt table[] = {
     .id = OPT_COMPARE_WITH, .group = N_ ("Output"),
     .help = N_ ("measure TARGET_B too, test by test in turns with TARGET, and print the comparison "
             "(--format applies to it)") },
+  { .name = "concurrent", .kind = DM_OPT_PATH, .arg = "TARGET_B", .flags = DM_OPT_REPEAT,
+    .commands = RUN, .id = OPT_CONCURRENT, .group = N_ ("Output"),
+    .help = N_ ("measure TARGET_B too, each test on every target at the same moment, and "
+            "print each target's figures and their total") },
   { .name = "list-targets", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_LIST_TARGETS,
     .group = N_ ("Output"),
     .help = N_ ("list the drives that can be measured (filesystems, then disks and partitions), "
@@ -479,6 +483,16 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
         break;
       }
     case OPT_COMPARE_WITH: o->compare_with = t; break;
+    case OPT_CONCURRENT:
+      if (o->n_concurrent == DM_CLI_MAX_CONCURRENT)
+        {
+          /* Not yet in the catalogues: the lead merges them. */
+          snprintf (why, ws, "--concurrent: at most %d targets besides TARGET",
+                    DM_CLI_MAX_CONCURRENT);
+          return -EINVAL;
+        }
+      o->concurrent[o->n_concurrent++] = t;
+      break;
     case OPT_QUIET: o->quiet = true; break;
     case OPT_NO_HISTORY: o->no_history = true; break;
     case OPT_THRESHOLD:

@@ -25,6 +25,8 @@
 #define DM_CLI_MAX_TESTS 32
 #define DM_CLI_MAX_WORKLOADS 64
 #define DM_CLI_MAX_PROFILE_FILES 8
+/* --concurrent: targets besides TARGET (DM_CONCURRENT_MAX in all). */
+#define DM_CLI_MAX_CONCURRENT 15
 /* Files of merge: a fleet's hosts. 65,536 names are about what a Linux
  * command line holds (ARG_MAX, 2 MiB by default); the array is static and
  * only the pointers given are touched. */
@@ -68,6 +70,8 @@ typedef struct dm_cli_options {
   unsigned    n_tags;
   const char *target;
   const char *compare_with;   /* second target, measured interleaved */
+  const char *concurrent[DM_CLI_MAX_CONCURRENT]; /* --concurrent: measured at the same moment */
+  unsigned    n_concurrent;
   bool        quiet;
   bool        no_history;     /* do not save the run in the history */
   dm_threshold thresholds[16]; /* --threshold, repeatable */

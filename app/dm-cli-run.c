@@ -2,12 +2,14 @@
  *
  * The plain run, what diskmeter-cli does with no command: the profile's
  * tests (or --tests) on one target, or interleaved on two with
- * --compare-with, or on a fleet's shared schedule with --start-at; the
+ * --compare-with, or on several at the same moment with --concurrent, or
+ * on a fleet's shared schedule with --start-at; the
  * report as text, JSON or CSV, and the run kept in the history. Also
  * --list-targets, the folders and devices there are to measure.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +19,7 @@
 #include "dm-i18n.h"
 #include "dm-latency.h"
 #include "dm-compare.h"
+#include "dm-concurrent.h"
 #include "dm-history.h"
 #include "dm-interleave.h"
 #include "dm-schedule.h"
@@ -268,6 +271,143 @@ write_comparison (const dm_cli_job *c, dm_buf *out)
   return 0;
 }
 
+/* --concurrent: the other targets' reports and runners; the job's own
+ * report and runner are TARGET's, the first of them. */
+static dm_report more_reports[DM_CLI_MAX_CONCURRENT];
+static dm_runner *more_runners[DM_CLI_MAX_CONCURRENT];
+
+static unsigned
+concurrent_reports (const dm_cli_job *c, const dm_report **reports)
+{
+  reports[0] = &c->report;
+  for (unsigned k = 0; k < c->opt.n_concurrent; k++)
+    reports[k + 1] = &more_reports[k];
+  return c->opt.n_concurrent + 1;
+}
+
+/* Each target's figures and their total. */
+static int
+write_concurrent (const dm_cli_job *c, dm_buf *out)
+{
+  const dm_report *reports[DM_CONCURRENT_MAX];
+  unsigned n = concurrent_reports (c, reports);
+  dm_report total;
+  char why[200];
+  int err = dm_concurrent_total (&total, reports, n, why, sizeof why);
+  if (err < 0)
+    {
+      fprintf (stderr, "diskmeter-cli: %s\n", why);
+      return err;
+    }
+  switch (c->opt.format)
+    {
+    case DM_FORMAT_TEXT:
+    case DM_FORMAT_XLSX: /* not a choice of a plain run */
+      dm_concurrent_write_text (reports, n, &total, out);
+      if (c->opt.latency)
+        {
+          dm_buf_add (out, "\nTotal: every target's I/Os\n");
+          dm_report_write_latency (&total, out);
+        }
+      break;
+    case DM_FORMAT_JSON: dm_concurrent_write_json (reports, n, &total, out); break;
+    case DM_FORMAT_CSV:  dm_concurrent_write_csv (reports, n, &total, out); break;
+    }
+  dm_report_clear (&total);
+  return 0;
+}
+
+/* Two names of one folder, as typed: the same but for trailing
+ * separators. Links are followed later, when the targets are probed. */
+static bool
+same_name (const char *a, const char *b)
+{
+  size_t la = strlen (a), lb = strlen (b);
+  while (la > 1 && (a[la - 1] == '/' || a[la - 1] == '\\'))
+    la--;
+  while (lb > 1 && (b[lb - 1] == '/' || b[lb - 1] == '\\'))
+    lb--;
+  return la == lb && !memcmp (a, b, la);
+}
+
+/* A reason in English: not yet in the catalogues, the lead merges them. */
+static int
+concurrent_why (char *why, size_t ws, const char *fmt, ...) __attribute__ ((format (printf, 3, 4)));
+
+static int
+concurrent_why (char *why, size_t ws, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (why, ws, fmt, ap);
+  va_end (ap);
+  return -EINVAL;
+}
+
+/* --concurrent: other targets, each once, for a plain timed run. */
+static int
+check_concurrent (const dm_cli_options *o, char *why, size_t ws)
+{
+  for (unsigned i = 0; i < o->n_concurrent; i++)
+    {
+      if (!*o->concurrent[i])
+        return concurrent_why (why, ws, "--concurrent: the target is empty");
+      if (same_name (o->concurrent[i], o->target))
+        return concurrent_why (why, ws, "--concurrent %s names the same target as TARGET",
+                       o->concurrent[i]);
+      for (unsigned j = 0; j < i; j++)
+        if (same_name (o->concurrent[i], o->concurrent[j]))
+          return concurrent_why (why, ws, "--concurrent %s is given twice", o->concurrent[i]);
+    }
+  if (o->compare_with)
+    return concurrent_why (why, ws, "--concurrent and --compare-with do not go together");
+  if (o->settings.destroy_device[0])
+    return concurrent_why (why, ws, "--concurrent and --destroy-data-on do not go together");
+  if (o->start_at)
+    return concurrent_why (why, ws, "--concurrent and --start-at do not go together");
+  if (o->samples)
+    return concurrent_why (why, ws, "--concurrent and --samples do not go together");
+  /* Each target would settle on its own: their windows would differ. */
+  if (o->settings.warmup_steady)
+    return concurrent_why (why, ws, "--concurrent does not go with --warmup steady");
+  return 0;
+}
+
+/* Every target there and each a folder of its own, before any test file
+ * is made: a missing target, or one folder under two names, is bad
+ * input. */
+static int
+check_concurrent_targets (const dm_cli_options *o)
+{
+  static dm_target_info info[DM_CONCURRENT_MAX];
+  const char *names[DM_CONCURRENT_MAX];
+  char why[2400];
+  unsigned n = o->n_concurrent + 1;
+  if (check_concurrent (o, why, sizeof why) < 0)
+    return dm_cli_usage_error (DM_CLI_RUN, why);
+  names[0] = o->target;
+  memcpy (names + 1, o->concurrent, o->n_concurrent * sizeof *names);
+  for (unsigned k = 0; k < n; k++)
+    {
+      int err = dm_target_probe (names[k], &info[k]);
+      if (err < 0)
+        {
+          snprintf (why, sizeof why, "cannot measure %s: %s", dm_cli_shown (names[k]),
+                    dm_strerror (err));
+          return dm_cli_usage_error (DM_CLI_RUN, why);
+        }
+      const char *real = info[k].real_path[0] ? info[k].real_path : info[k].path;
+      for (unsigned j = 0; j < k; j++)
+        if (!strcmp (real, info[j].real_path[0] ? info[j].real_path : info[j].path))
+          {
+            snprintf (why, sizeof why, "--concurrent: %s and %s are the same folder",
+                      dm_cli_shown (names[j]), dm_cli_shown (names[k]));
+            return dm_cli_usage_error (DM_CLI_RUN, why);
+          }
+    }
+  return -1;
+}
+
 static int
 setup_run (dm_cli_job *c, dm_report *report, dm_runner **runner, const char *target,
            const dm_spec *specs, unsigned n_specs, unsigned modes)
@@ -434,28 +574,59 @@ dm_cli_run_main (int argc, char **argv)
       return DM_CLI_EXIT_USAGE;
     }
   const dm_spec *specs = dm_cli_specs (&c.opt, &n_specs, &modes);
+  unsigned more = c.opt.n_concurrent;
+  if (more && (status = check_concurrent_targets (&c.opt)) >= 0)
+    return status;
   c.line = progress_line;
-  if (setup_run (&c, &c.report, &c.runner, c.opt.target, specs, n_specs, modes) < 0
-      || (c.opt.compare_with
-          && setup_run (&c, &c.report_b, &c.runner_b, c.opt.compare_with, specs, n_specs,
-                        modes) < 0))
+  bool made = setup_run (&c, &c.report, &c.runner, c.opt.target, specs, n_specs, modes) == 0
+              && (!c.opt.compare_with
+                  || setup_run (&c, &c.report_b, &c.runner_b, c.opt.compare_with, specs,
+                                n_specs, modes) == 0);
+  for (unsigned k = 0; made && k < more; k++)
+    {
+      made = setup_run (&c, &more_reports[k], &more_runners[k], c.opt.concurrent[k], specs,
+                        n_specs, modes) == 0;
+      /* One progress line, TARGET's: the others run on their own threads. */
+      if (made)
+        dm_runner_set_progress (more_runners[k], NULL, NULL);
+    }
+  if (!made)
     {
       fprintf (stderr, _ ("diskmeter-cli: out of memory\n"));
       return DM_CLI_EXIT_FAILED;
     }
   dm_cli_job_begin (&c); /* cannot fail: the runners are made */
 
-  int err = c.runner_b        ? dm_interleave_run (c.runner, c.runner_b)
+  dm_runner *all[DM_CONCURRENT_MAX] = { c.runner };
+  memcpy (all + 1, more_runners, more * sizeof *all);
+  int err = more             ? dm_concurrent_run (all, more + 1)
+            : c.runner_b     ? dm_interleave_run (c.runner, c.runner_b)
             : c.opt.start_at ? run_scheduled (&c)
                              : dm_runner_run (c.runner);
-  status = dm_cli_job_end (&c, err, _ ("diskmeter-cli: cancelled; the test file was removed\n"));
+  status = dm_cli_job_end (&c, err, more ? "diskmeter-cli: cancelled; the test files were "
+                                          "removed\n"
+                                        : _ ("diskmeter-cli: cancelled; the test file was "
+                                             "removed\n"));
+  for (unsigned k = 0; k < more; k++)
+    if (more_reports[k].status == DM_STATUS_FAILED && more_reports[k].error[0]
+        && strcmp (more_reports[k].error, c.report.error))
+      fprintf (stderr, "diskmeter-cli: %s: %s\n", dm_cli_shown (c.opt.concurrent[k]),
+               dm_cli_shown (more_reports[k].error));
   if (!c.opt.no_history)
     {
       save_history (&c, &c.report);
       if (c.runner_b)
         save_history (&c, &c.report_b);
+      for (unsigned k = 0; k < more; k++)
+        save_history (&c, &more_reports[k]);
     }
-  status = dm_cli_job_write (&c, c.runner_b ? write_comparison : write_report, status);
+  status = dm_cli_job_write (&c, more ? write_concurrent
+                                 : c.runner_b ? write_comparison : write_report, status);
+  for (unsigned k = 0; k < more; k++)
+    {
+      dm_runner_free (more_runners[k]);
+      dm_report_clear (&more_reports[k]);
+    }
   dm_cli_job_clear (&c);
   return status;
 }

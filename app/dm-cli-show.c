@@ -14,6 +14,7 @@
 
 #include "dm-cli-commands.h"
 #include "dm-cli-common.h"
+#include "dm-concurrent.h"
 #include "dm-i18n.h"
 #include "dm-latency.h"
 #include "dm-platform.h"
@@ -49,6 +50,60 @@ write_sweep (const dm_report *r, const dm_sweep_plan *plan, dm_format format, bo
         dm_report_write_latency (r, &out);
     }
   return emit (&out, file);
+}
+
+/* A concurrent run (--concurrent) as the run printed it: each target and
+ * the total, added up again from the targets it keeps. 1 when the file is
+ * none; otherwise 0 or -errno, after saying why. */
+static int
+show_concurrent (const char *path, const char *text, size_t len, dm_format format, bool latency,
+                 const char *file)
+{
+  static dm_report reports[DM_CONCURRENT_MAX];
+  const dm_report *list[DM_CONCURRENT_MAX];
+  dm_report total;
+  unsigned n;
+  char why[400];
+  int err = dm_concurrent_load (text, len, reports, DM_CONCURRENT_MAX, &n, why, sizeof why);
+  if (err == -ENOENT)
+    return 1;
+  if (err == 0)
+    {
+      for (unsigned k = 0; k < n; k++)
+        list[k] = &reports[k];
+      err = dm_concurrent_total (&total, list, n, why, sizeof why);
+      if (err < 0)
+        for (unsigned k = 0; k < n; k++)
+          dm_report_clear (&reports[k]);
+    }
+  if (err < 0)
+    {
+      fprintf (stderr, _ ("diskmeter-cli show: %s: %s\n"), dm_cli_shown (path), dm_cli_shown (why));
+      return -EINVAL;
+    }
+  dm_buf out;
+  dm_buf_init (&out);
+  if (format == DM_FORMAT_JSON)
+    dm_concurrent_write_json (list, n, &total, &out);
+  else if (format == DM_FORMAT_CSV)
+    dm_concurrent_write_csv (list, n, &total, &out);
+  else
+    {
+      dm_concurrent_write_text (list, n, &total, &out);
+      if (latency)
+        {
+          dm_buf_add (&out, "\nTotal: every target's I/Os\n");
+          dm_report_write_latency (&total, &out);
+        }
+    }
+  dm_report_clear (&total);
+  for (unsigned k = 0; k < n; k++)
+    dm_report_clear (&reports[k]);
+  err = emit (&out, file);
+  if (err < 0)
+    fprintf (stderr, _ ("diskmeter-cli show: cannot write %s: %s\n"),
+             file ? dm_cli_shown (file) : "the report", dm_strerror (err));
+  return err < 0 ? err : 0;
 }
 
 int
@@ -88,6 +143,12 @@ dm_cli_show_main (int argc, char **argv)
       return 1;
     }
   dm_sweep_plan plan;
+  if (!samples && (err = show_concurrent (path, text, len, format, latency, output)) <= 0)
+    {
+      free (text);
+      dm_report_clear (&r);
+      return err < 0 ? 1 : 0;
+    }
   if (samples)
     {
       dm_buf out;

@@ -403,13 +403,9 @@ load_result (loader *l, const dm_json *o, dm_result *res, unsigned index, unsign
 int
 dm_report_load_json (dm_report *out, const char *text, size_t len, char *why, size_t why_size)
 {
-  loader l = { why, why_size, false };
   dm_json_doc doc;
   char inner[200];
-  dm_report r;
 
-  memset (&r, 0, sizeof r);
-  dm_settings_init (&r.settings);
   if (dm_json_parse (text, len, &doc, inner, sizeof inner) < 0)
     {
       /* A file cut short ends in the middle of something. */
@@ -418,7 +414,19 @@ dm_report_load_json (dm_report *out, const char *text, size_t len, char *why, si
                 truncated ? "the file is truncated" : "the file is not valid JSON", inner);
       return -EINVAL;
     }
-  const dm_json *root = doc.root;
+  int err = dm_report_load_node (out, doc.root, why, why_size);
+  dm_json_free (&doc);
+  return err;
+}
+
+int
+dm_report_load_node (dm_report *out, const dm_json *root, char *why, size_t why_size)
+{
+  loader l = { why, why_size, false };
+  dm_report r;
+
+  memset (&r, 0, sizeof r);
+  dm_settings_init (&r.settings);
   const dm_json *tool = dm_json_get (root, "tool");
   if (root->type != DM_JSON_OBJECT || !tool
       || strcmp (dm_json_get_string (tool, "name", ""), "Diskmeter") != 0)
@@ -574,7 +582,6 @@ dm_report_load_json (dm_report *out, const char *text, size_t len, char *why, si
     }
 
 out:
-  dm_json_free (&doc);
   if (l.failed)
     {
       dm_report_clear (&r);

@@ -250,6 +250,10 @@ void dm_report_write_samples_csv (const dm_report *r, dm_buf *out);
  * DM_REPORT_FORMAT). 0, or -EINVAL with a one-line reason: not JSON, not
  * Diskmeter's, from a newer version, truncated, or values out of range. */
 int dm_report_load_json (dm_report *r, const char *text, size_t len, char *why, size_t why_size);
+/* The same from a parsed JSON object (a report inside another file's, as
+ * a concurrent run keeps each target's). */
+struct dm_json;
+int dm_report_load_node (dm_report *r, const struct dm_json *root, char *why, size_t why_size);
 
 /* Writes a buffer to path atomically (temporary file, then rename). */
 int dm_write_file_atomic (const char *path, const dm_buf *buf);

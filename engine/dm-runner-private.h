@@ -61,6 +61,8 @@ struct dm_runner {
   bool              pass;       /* dm_runner_set_pass */
   bool              pass_fill;
   dm_sample         live;       /* the last closed sample, for progress */
+  dm_start_gate_fn  gate;       /* dm_runner_set_start_gate; NULL: start at once */
+  void             *gate_user;
   dm_workload_sampler sampler;  /* the workload row being run: built before its workers start */
   /* A steady warm-up: where measuring starts and ends, set by the runner
    * once the warm-up settles or reaches its limit; far in the future

@@ -76,6 +76,13 @@ dm_runner_set_backend (dm_runner *r, const dm_backend *backend)
 }
 
 void
+dm_runner_set_start_gate (dm_runner *r, dm_start_gate_fn fn, void *user)
+{
+  r->gate = fn;
+  r->gate_user = user;
+}
+
+void
 dm_runner_cancel (dm_runner *r)
 {
   atomic_store (&r->cancel, 1);

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "dm-report.h"
 
@@ -66,6 +67,14 @@ int  dm_runner_run_result (dm_runner *runner, unsigned index, bool pause_first);
 int  dm_runner_finish (dm_runner *runner, int err);
 bool dm_runner_selected (const dm_runner *runner, unsigned index);
 dm_report *dm_runner_get_report (const dm_runner *runner);
+
+/* Several targets at once (dm-concurrent.h): a start line each test
+ * shares with other runners. gate is called on the runner's thread once
+ * its workers are up, before the warm-up, and returns the clock's time
+ * (dm_clock_ns) the test's warm-up and windows count from: the same for
+ * every runner that shares it, so their windows are the same. */
+typedef uint64_t (*dm_start_gate_fn) (void *user);
+void dm_runner_set_start_gate (dm_runner *runner, dm_start_gate_fn fn, void *user);
 
 /* From any thread or a signal handler: stop within 250 ms. */
 void dm_runner_cancel (dm_runner *runner);

@@ -47,6 +47,16 @@ bad mix-read-5 mix "${ok[@]}" --mix-read 5 "$target"
 bad missing-value count "${ok[@]}" "$target" --count
 bad no-target target "${ok[@]}"
 bad two-targets target "${ok[@]}" "$target" "$target"
+# --concurrent: each target once and there, for a plain timed run.
+other="$DM_TMPDIR/other"
+mkdir "$other"
+ln -s "$target" "$DM_TMPDIR/link"
+bad concurrent-same "same target" "${ok[@]}" "$target" --concurrent "$target/"
+bad concurrent-twice twice "${ok[@]}" "$target" --concurrent "$other" --concurrent "$other"
+bad concurrent-missing "cannot measure" "${ok[@]}" "$target" --concurrent "$DM_TMPDIR/nope"
+bad concurrent-link "same folder" "${ok[@]}" "$target" --concurrent "$DM_TMPDIR/link"
+bad concurrent-compare compare-with "${ok[@]}" "$target" --concurrent "$other" --compare-with "$other"
+bad concurrent-steady steady "${ok[@]}" --warmup steady "$target" --concurrent "$other"
 
 # The subcommands, through the same option table: one line naming the
 # option (the reading commands name themselves first).

@@ -459,6 +459,7 @@ example (const dm_opt *opt, char *buf, size_t size)
     { "qd", "1,4,32" },               { "threads", "1,2" },
     { "threshold", "us red>10000" },  { "output", "out.xlsx" },
     { "comment", "a=b, \"slot 2\"" }, { "tag", "vcpus=48 (HT)" }, { "compare-with", "/mnt/b" },
+    { "concurrent", "/mnt/b" },
     { "destroy-data-on", "/dev/sdz" }, { "start-at", "+60" },
     { "sort", "B" },
     { "workload", "name=OLTP;block=8K;read=70;qd=8" }, { "profile-file", "oltp.ini" },

@@ -173,6 +173,47 @@ if [ -f "$dir/report.json" ]; then
     | grep -q 'SEQ    1MiB (Q=  8, T= 1):' || fail "show printed no SEQ1M_Q8T1 line"
 fi
 
+# Two folders at the same moment (--concurrent): each target complete with
+# its own figures, a total of their sums, no test file left in either.
+echo "/windows/cli/concurrent"
+ce="$vol/ce" cf="$vol/cf"
+mkdir -p "$ce" "$cf"
+used0=$(vol_used)
+run_win "$DM_CLI" --tests SEQ1M_Q8T1 --modes read --count 2 --size 16MiB --duration 0.5 \
+  --warmup 0.2 --interval 0 --no-history --format json --output "$(winpath "$ce/report.json")" \
+  "$(winpath "$ce")" --concurrent "$(winpath "$cf")" >"$scratch/concurrent.log" 2>&1
+rc=$?
+[ $rc -eq 0 ] || { fail "concurrent: exit status $rc"; sed 's/^/    /' "$scratch/concurrent.log"; }
+if [ -f "$ce/report.json" ]; then
+  python3 - "$ce/report.json" <<'EOF' || fail "concurrent: the report"
+import json, sys
+with open(sys.argv[1], encoding="utf-8") as f:
+    c = json.load(f)["concurrent"]
+t, total = c["targets"], c["total"]["results"][0]
+errors = []
+if len(t) != 2:
+    errors.append("%d targets, not 2" % len(t))
+for r in t:
+    x = r["results"][0]
+    print("  %s: %.2f MB/s, runs %s" % (r["target"]["path"], x["mb_per_s"], [y["mb_per_s"] for y in x["runs"]]))
+    if r["status"] != "complete" or not x["mb_per_s"] > 0:
+        errors.append("%s: status %s, %r MB/s" % (r["target"]["path"], r["status"], x["mb_per_s"]))
+want = max(sum(r["results"][0]["runs"][k]["mb_per_s"] for r in t) for k in range(2))
+print("  total: %.3f MB/s (best window's sum %.3f)" % (total["mb_per_s"], want))
+if abs(total["mb_per_s"] - want) > 0.002:
+    errors.append("total %r, not the best window's sum %r" % (total["mb_per_s"], want))
+for e in errors:
+    print("  FAIL: " + e)
+sys.exit(1 if errors else 0)
+EOF
+else
+  fail "concurrent: no report.json"
+fi
+wait_gone "$ce" "" 5 || fail "concurrent: a test file left in the first folder"
+wait_gone "$cf" "" 5 || fail "concurrent: a test file left in the second folder"
+[ -z "$used0" ] || [ "$(vol_used)" -le $((used0 + (2 << 20))) ] \
+  || fail "concurrent: the test files' space did not come back"
+
 # Wine reads and writes a regular file inside ReadFile and WriteFile, in the
 # calling thread, and only then says ERROR_IO_PENDING: each thread holds
 # one I/O at a time however many it posts. The backend sees the OVERLAPPED
