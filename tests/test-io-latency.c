@@ -87,18 +87,24 @@ check_against_backend (const dm_result *res, const dm_histogram *h, unsigned dep
   double drained_us = (double) depth * (double) truth->max / (double) truth->count / 1e3;
   DM_CHECK (res->latency.mean >= truth_us - drained_us);
   DM_CHECK (res->latency.mean <= truth_us * 1.02 + drained_us);
+  /* Every decile the backend's, as far as the drained I/Os let it move
+   * (each shifts a quantile of the runner's by 1 / count). */
+  double eps = (double) depth / (double) truth->count + 0.001;
   for (double q = 0.1; q < 0.95; q += 0.2)
     {
-      double mine = dm_histogram_quantile (h, q), real = dm_histogram_quantile (truth, q);
-      if (mine > real * 1.03 || mine < real * 0.97)
+      double mine = dm_histogram_quantile (h, q);
+      double lo = dm_histogram_quantile (truth, q - eps), hi = dm_histogram_quantile (truth, q + eps);
+      if (mine < lo * 0.98 || mine > hi * 1.03)
         {
-          printf ("# p%.0f: %.1f us, the backend's %.1f us\n", q * 100, mine / 1e3, real / 1e3);
-          DM_CHECK (!"a percentile is the backend's");
+          printf ("# p%.0f: %.1f us, the backend's %.1f..%.1f us\n", q * 100, mine / 1e3,
+                  lo / 1e3, hi / 1e3);
+          DM_CHECK (!"a decile is the backend's");
         }
     }
-  /* Each I/O in its own class, as many in each as the backend served. */
+  /* Each I/O in its own class, as many in each as the backend served
+   * (on a busy machine some fast ones oversleep past the split: they do
+   * for both). */
   DM_CHECK (fabs (below - truth_below) < 0.01);
-  DM_CHECK (fabs (truth_below - fast_share) < 0.03);
   /* Little's law: what the runner counts in flight is what the backend
    * held, at most the queue depth. */
   DM_CHECK (little <= depth * 1.001);
