@@ -302,18 +302,30 @@ worker_loop (worker *w, bool shaped)
       send_due (w, be, q, idle, &n_idle, &inflight, t, &stopping, &stop_at);
     }
   else
-    for (unsigned i = 0; i < depth && !stopping && !w->passed; i++)
-      {
-        if (!shaped)
-          next_io (w, ios[i]);
-        else if (!next_io_shaped (w, ios[i]))
-          {
-            w->parked[w->n_parked++] = ios[i];
-            continue;
-          }
-        ios[i]->t_submit = t;
-        inflight += send (w, be, q, ios[i], t, &stopping, &stop_at);
-      }
+    {
+      /* The first batch as every later one: all its I/Os made, then one
+       * clock read, then all sent. Stamped before they were made, the
+       * first I/Os would carry the time spent making the data of those
+       * after them. */
+      unsigned n_first = 0;
+      for (unsigned i = 0; i < depth && !w->passed; i++)
+        {
+          if (!shaped)
+            next_io (w, ios[i]);
+          else if (!next_io_shaped (w, ios[i]))
+            {
+              w->parked[w->n_parked++] = ios[i];
+              continue;
+            }
+          done[n_first++] = ios[i];
+        }
+      uint64_t t_send = dm_clock_ns ();
+      for (unsigned i = 0; i < n_first && !stopping; i++)
+        {
+          done[i]->t_submit = t_send;
+          inflight += send (w, be, q, done[i], t_send, &stopping, &stop_at);
+        }
+    }
 
   while (inflight || (shaped && w->rated && n_idle && !stopping))
     {
@@ -386,14 +398,14 @@ worker_loop (worker *w, bool shaped)
         {
           dm_io *io = done[i];
           inflight--;
-          /* The kernel may ask for a retry; the I/O is sent again as it
-           * was and its latency counts from the retry. A device that
-           * keeps refusing fails the test instead of spinning. */
+          /* The kernel may ask for a retry; the I/O goes out again as it
+           * was, with the batch below, and its latency counts from then.
+           * A device that keeps refusing fails the test instead of
+           * spinning. */
           if ((io->res == -EAGAIN || io->res == -EINTR) && !stopping
               && ++w->retries <= MAX_RETRIES)
             {
-              io->t_submit = t;
-              inflight += send (w, be, q, io, t, &stopping, &stop_at);
+              done[n_next++] = io;
               continue;
             }
           /* A transfer may legally end short: io_uring hands back what the

@@ -57,7 +57,10 @@ typedef struct dm_backend {
 
   /* Starts everything staged and waits up to timeout_ns for at least one
    * completion; stores up to max finished requests in done[]. Returns
-   * their number (0 on timeout) or a negative code if the queue broke. */
+   * their number (0 on timeout) or a negative code if the queue broke.
+   * The engine reads the clock once as this returns: that read is the
+   * completion time of every request handed back (as fio's one read per
+   * completion batch is), so nothing slow belongs after the wait. */
   int (*reap) (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns);
 
   /* Optional (NULL: not known). What the system itself held of the

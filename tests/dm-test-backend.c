@@ -21,6 +21,8 @@ struct dm_queue {
   uint64_t slice;    /* the first slice of the clock this queue saw */
   uint64_t served;   /* I/Os completed since */
   unsigned flushing; /* flushes in flight */
+  uint64_t *prepped; /* per slot: dm_clock_ns() when it was last prepped */
+  dm_histogram *truth; /* its served I/Os' times from prep to completion */
 };
 
 static dm_test_backend_config config;
@@ -35,6 +37,12 @@ static dm_test_record cut;  /* written by the one reap that cuts, read after the
 static atomic_bool have_cut;
 static atomic_ullong n_flushes;
 static atomic_ullong n_beside_flush;
+static atomic_ullong served_ios[2];
+static atomic_ullong served_busy[2];
+static atomic_ullong first_prep;
+static atomic_ullong last_done;
+static dm_histogram truth_all;  /* the closed queues' truth, merged */
+static atomic_flag truth_busy = ATOMIC_FLAG_INIT;
 
 void
 dm_test_backend_reset (const dm_test_backend_config *c, uint64_t capacity)
@@ -60,6 +68,32 @@ dm_test_backend_reset (const dm_test_backend_config *c, uint64_t capacity)
   atomic_store (&have_cut, false);
   atomic_store (&n_flushes, 0);
   atomic_store (&n_beside_flush, 0);
+  for (unsigned i = 0; i < 2; i++)
+    {
+      atomic_store (&served_ios[i], 0);
+      atomic_store (&served_busy[i], 0);
+    }
+  atomic_store (&first_prep, 0);
+  atomic_store (&last_done, 0);
+  dm_histogram_reset (&truth_all);
+}
+
+const dm_histogram *
+dm_test_backend_truth (void)
+{
+  return &truth_all;
+}
+
+void
+dm_test_backend_served (dm_test_served *out)
+{
+  for (unsigned i = 0; i < 2; i++)
+    {
+      out->ios[i] = atomic_load (&served_ios[i]);
+      out->busy_ns[i] = atomic_load (&served_busy[i]);
+    }
+  out->first_prep = atomic_load (&first_prep);
+  out->last_done = atomic_load (&last_done);
 }
 
 uint64_t
@@ -127,13 +161,18 @@ test_open (const dm_queue_params *p, dm_queue **out, dm_io **ios)
     return -ENOMEM;
   q->ios = calloc (p->depth, sizeof *q->ios);
   q->staged = calloc (p->depth, sizeof *q->staged);
-  if (!q->ios || !q->staged)
+  q->prepped = calloc (p->depth, sizeof *q->prepped);
+  q->truth = malloc (sizeof *q->truth);
+  if (!q->ios || !q->staged || !q->prepped || !q->truth)
     {
       free (q->ios);
       free (q->staged);
+      free (q->prepped);
+      free (q->truth);
       free (q);
       return -ENOMEM;
     }
+  dm_histogram_reset (q->truth);
   q->depth = p->depth;
   q->id = (uint8_t) atomic_fetch_add (&n_queues, 1);
   for (unsigned i = 0; i < p->depth; i++)
@@ -162,9 +201,18 @@ test_prep (dm_queue *q, dm_io *io)
     }
   else if (q->flushing)
     atomic_fetch_add (&n_beside_flush, 1);
+  uint64_t now = dm_clock_ns (), none = 0;
+  q->prepped[io->slot] = now;
+  atomic_compare_exchange_strong (&first_prep, &none, now);
   q->staged[q->n_staged++] = io;
   q->inflight++;
   return 0;
+}
+
+static inline uint64_t
+due_at (const dm_queue *q, const dm_io *io)
+{
+  return q->prepped[io->slot] + config.service_ns[io->slot % 2];
 }
 
 static int
@@ -184,7 +232,30 @@ test_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
     }
   unsigned n = q->n_staged < max ? q->n_staged : max;
   uint64_t now = dm_clock_ns ();
-  if (config.slice_ns)
+  bool own = config.service_ns[0] || config.service_ns[1];
+  if (own)
+    {
+      /* Each I/O is done at its own due time: wait for the first, then
+       * hand back every one due by the time the wait ended. */
+      uint64_t first = UINT64_MAX;
+      for (unsigned i = 0; i < q->n_staged; i++)
+        if (due_at (q, q->staged[i]) < first)
+          first = due_at (q, q->staged[i]);
+      if (first > now)
+        {
+          dm_sleep_ns (first - now < timeout_ns ? first - now : timeout_ns);
+          now = dm_clock_ns ();
+        }
+      unsigned kept = 0;
+      n = 0;
+      for (unsigned i = 0; i < q->n_staged; i++)
+        if (n < max && due_at (q, q->staged[i]) <= now)
+          done[n++] = q->staged[i];
+        else
+          q->staged[kept++] = q->staged[i];
+      q->n_staged = kept;
+    }
+  else if (config.slice_ns)
     {
       /* A throttle: slice_ios of the queued I/Os are done at the start of
        * each slice of the clock, whether or not the caller reaps them
@@ -211,8 +282,11 @@ test_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
     }
   for (unsigned i = 0; i < n; i++)
     {
-      dm_io *io = q->staged[i];
+      dm_io *io = own ? done[i] : q->staged[i];
       uint64_t k = atomic_fetch_add (&n_ios, 1) + 1;
+      atomic_fetch_add (&served_ios[io->slot % 2], 1);
+      atomic_fetch_add (&served_busy[io->slot % 2], now - q->prepped[io->slot]);
+      dm_histogram_add (q->truth, now - q->prepped[io->slot], 1);
       if (k <= cap)
         completed_at[k - 1] = now;
       io->res = (int32_t) io->len;
@@ -229,9 +303,15 @@ test_reap (dm_queue *q, dm_io **done, unsigned max, uint64_t timeout_ns)
         }
       done[i] = io;
     }
-  memmove (q->staged, q->staged + n, (q->n_staged - n) * sizeof *q->staged);
-  q->n_staged -= n;
+  if (!own)
+    {
+      memmove (q->staged, q->staged + n, (q->n_staged - n) * sizeof *q->staged);
+      q->n_staged -= n;
+    }
   q->inflight -= n;
+  uint64_t last = atomic_load (&last_done);
+  while (n && last < now && !atomic_compare_exchange_weak (&last_done, &last, now))
+    ;
   return (int) n;
 }
 
@@ -241,6 +321,12 @@ test_close (dm_queue *q)
   atomic_store (&closed_at, dm_clock_ns ());
   free (q->ios);
   free (q->staged);
+  while (atomic_flag_test_and_set (&truth_busy))
+    ;
+  dm_histogram_merge (&truth_all, q->truth);
+  atomic_flag_clear (&truth_busy);
+  free (q->prepped);
+  free (q->truth);
   free (q);
   return 0;
 }

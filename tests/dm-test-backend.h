@@ -2,7 +2,8 @@
  *
  * An in-memory I/O backend for tests: it completes I/O without touching a
  * disk, records every offset it is given, and can be told to fail, to
- * transfer short, to be slow, to complete in bursts, or to never complete, so the runner's answers
+ * transfer short, to be slow, to complete in bursts, to give each I/O a
+ * service time of its own, or to never complete, so the runner's answers
  * to each of those can be checked without a broken device.
  */
 #pragma once
@@ -12,6 +13,7 @@
 #include <stdint.h>
 
 #include "dm-backend.h"
+#include "dm-histogram.h"
 
 typedef struct dm_test_record {
   uint64_t    offset;
@@ -34,7 +36,22 @@ typedef struct dm_test_backend_config {
   int      open_error;   /* open() fails with this code */
   uint64_t wobble_ns;    /* added to latency_ns in every other wobble_period_ns of the clock */
   uint64_t wobble_period_ns;
+  /* Each I/O its own service, counted from its prep: slot s takes
+   * service_ns[s % 2] (even slots [0], odd ones [1]). A reap waits for the
+   * first I/O due and returns every one due by then, so a batch holds I/Os
+   * prepped at different times with different services. Both 0 = off. */
+  uint64_t service_ns[2];
 } dm_test_backend_config;
+
+/* What the backend itself saw of the I/O it served: per slot parity, how
+ * many completed and the sum of their times from prep to completion, read
+ * on the backend's own clock. The truth a runner's latency must match. */
+typedef struct dm_test_served {
+  uint64_t ios[2];
+  uint64_t busy_ns[2];
+  uint64_t first_prep; /* dm_clock_ns() of the first prep since the reset */
+  uint64_t last_done;  /* and of the last completion */
+} dm_test_served;
 
 extern const dm_backend dm_test_backend;
 
@@ -52,3 +69,7 @@ uint64_t dm_test_backend_flushes (void);
 uint64_t dm_test_backend_beside_flush (void);
 /* The I/O that short_io cut in half, as it was prepped; false if none. */
 bool dm_test_backend_cut (dm_test_record *out);
+void dm_test_backend_served (dm_test_served *out);
+/* Every served I/O's time from prep to completion, of the queues closed
+ * since the reset. */
+const dm_histogram *dm_test_backend_truth (void);
