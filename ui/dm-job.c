@@ -459,3 +459,57 @@ dm_job_get_code (DmJob *self)
 {
   return self->code;
 }
+
+static const char *
+phase_text (dm_phase phase)
+{
+  switch (phase)
+    {
+    case DM_PHASE_PREPARE:
+      return _("Preparing the test file");
+    case DM_PHASE_WARMUP:
+      return _("warming up");
+    case DM_PHASE_INTERVAL:
+      return _("pausing between tests");
+    case DM_PHASE_MEASURE:
+    case DM_PHASE_DONE:
+    default:
+      return "";
+    }
+}
+
+/* "SEQ1M / Q8T1 Read", or a workload row's name: its mix is its own. */
+static void
+result_name (const dm_result *res,
+             char            *name,
+             gsize            size)
+{
+  char label[64];
+
+  dm_spec_label (&res->spec, label, sizeof label);
+  if (res->shaped && res->workload.name[0])
+    g_strlcpy (name, res->workload.name, size);
+  else
+    g_snprintf (name, size, "%s %s", label, dm_mode_title (res->mode));
+}
+
+/* The status line of a run in progress: "Preparing the test file", "SEQ1M
+ * Q8T1 Read: run 2 of 5", "... : warming up"; current is the result the
+ * progress is about, or NULL. g_free() it. */
+char *
+dm_job_describe_progress (const DmJobProgress *p,
+                          const dm_result     *current)
+{
+  char name[96];
+
+  if (p->phase == DM_PHASE_PREPARE || !current)
+    return g_strdup (phase_text (DM_PHASE_PREPARE));
+  result_name (current, name, sizeof name);
+  if (p->phase == DM_PHASE_DONE)
+    /* TRANSLATORS: a test's name, then that it is done: "SEQ1M Q8T1 Read: done" */
+    return g_strdup_printf (_("%s: done"), name);
+  if (p->phase == DM_PHASE_MEASURE)
+    /* TRANSLATORS: a test's name, then which measured run it is in */
+    return g_strdup_printf (_("%s: run %u of %u"), name, p->run, p->count);
+  return g_strdup_printf ("%s: %s", name, phase_text (p->phase));
+}

@@ -64,6 +64,9 @@ const dm_result *dm_job_peek_result    (DmJob       *self,
 const dm_result *dm_job_peek_results_b (DmJob       *self,
                                         guint       *n_results);
 const DmJobProgress *dm_job_get_progress (DmJob     *self);
+/* The status line for p: "SEQ1M Q8T1 Read: run 2 of 5". g_free() it. */
+char *dm_job_describe_progress (const DmJobProgress *p,
+                                const dm_result     *current);
 /* Main thread: the samples closed so far of the result being measured
  * (valid until the next tick), as they arrived; the report's own
  * timeline replaces them once the result is done. */

@@ -235,39 +235,6 @@ set_running (DmWindow *self,
   _dm_window_sync_modes (self, FALSE);
 }
 
-static const char *
-phase_text (dm_phase phase)
-{
-  switch (phase)
-    {
-    case DM_PHASE_PREPARE:
-      return _("Preparing the test file");
-    case DM_PHASE_WARMUP:
-      return _("warming up");
-    case DM_PHASE_INTERVAL:
-      return _("pausing between tests");
-    case DM_PHASE_MEASURE:
-    case DM_PHASE_DONE:
-    default:
-      return "";
-    }
-}
-
-/* "SEQ1M / Q8T1 Read", or a workload row's name: its mix is its own. */
-static void
-result_name (const dm_result *res,
-             char            *name,
-             gsize            size)
-{
-  char label[64];
-
-  dm_spec_label (&res->spec, label, sizeof label);
-  if (res->shaped && res->workload.name[0])
-    g_strlcpy (name, res->workload.name, size);
-  else
-    g_snprintf (name, size, "%s %s", label, dm_mode_title (res->mode));
-}
-
 static void
 on_job_progress (DmJob    *job,
                  DmWindow *self)
@@ -314,20 +281,7 @@ on_job_progress (DmJob    *job,
         current = res;
     }
 
-  if (p->phase == DM_PHASE_PREPARE || !current)
-    status = g_strdup (phase_text (DM_PHASE_PREPARE));
-  else
-    {
-      char name[96];
-
-      result_name (current, name, sizeof name);
-      if (p->phase == DM_PHASE_DONE)
-        status = g_strdup_printf ("%s: done", name);
-      else if (p->phase == DM_PHASE_MEASURE)
-        status = g_strdup_printf ("%s: run %u of %u", name, p->run, p->count);
-      else
-        status = g_strdup_printf ("%s: %s", name, phase_text (p->phase));
-    }
+  status = dm_job_describe_progress (p, current);
   _dm_window_set_status (self, status);
   dm_comparison_live (self->comparison, job);
   fraction = CLAMP (p->fraction, 0.0, 1.0);
@@ -513,7 +467,10 @@ _dm_window_start (DmWindow *self,
     }
 
   set_running (self, TRUE);
-  _dm_window_set_status (self, phase_text (DM_PHASE_PREPARE));
+  {
+    g_autofree char *status = dm_job_describe_progress (dm_job_get_progress (self->job), NULL);
+    _dm_window_set_status (self, status);
+  }
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0);
   gtk_label_set_text (GTK_LABEL (self->time_label), "");
   dm_measure_run_started ();
