@@ -351,25 +351,25 @@ check_concurrent (const dm_cli_options *o, char *why, size_t ws)
   for (unsigned i = 0; i < o->n_concurrent; i++)
     {
       if (!*o->concurrent[i])
-        return concurrent_why (why, ws, "--concurrent: the target is empty");
+        return concurrent_why (why, ws, _ ("--concurrent: the target is empty"));
       if (same_name (o->concurrent[i], o->target))
-        return concurrent_why (why, ws, "--concurrent %s names the same target as TARGET",
+        return concurrent_why (why, ws, _ ("--concurrent %s names the same target as TARGET"),
                        o->concurrent[i]);
       for (unsigned j = 0; j < i; j++)
         if (same_name (o->concurrent[i], o->concurrent[j]))
-          return concurrent_why (why, ws, "--concurrent %s is given twice", o->concurrent[i]);
+          return concurrent_why (why, ws, _ ("--concurrent %s is given twice"), o->concurrent[i]);
     }
   if (o->compare_with)
-    return concurrent_why (why, ws, "--concurrent and --compare-with do not go together");
+    return concurrent_why (why, ws, _ ("--concurrent and --compare-with do not go together"));
   if (o->settings.destroy_device[0])
-    return concurrent_why (why, ws, "--concurrent and --destroy-data-on do not go together");
+    return concurrent_why (why, ws, _ ("--concurrent and --destroy-data-on do not go together"));
   if (o->start_at)
-    return concurrent_why (why, ws, "--concurrent and --start-at do not go together");
+    return concurrent_why (why, ws, _ ("--concurrent and --start-at do not go together"));
   if (o->samples)
-    return concurrent_why (why, ws, "--concurrent and --samples do not go together");
+    return concurrent_why (why, ws, _ ("--concurrent and --samples do not go together"));
   /* Each target would settle on its own: their windows would differ. */
   if (o->settings.warmup_steady)
-    return concurrent_why (why, ws, "--concurrent does not go with --warmup steady");
+    return concurrent_why (why, ws, _ ("--concurrent does not go with --warmup steady"));
   return 0;
 }
 
@@ -392,7 +392,7 @@ check_concurrent_targets (const dm_cli_options *o)
       int err = dm_target_probe (names[k], &info[k]);
       if (err < 0)
         {
-          snprintf (why, sizeof why, "cannot measure %s: %s", dm_cli_shown (names[k]),
+          snprintf (why, sizeof why, _ ("cannot measure %s: %s"), dm_cli_shown (names[k]),
                     dm_strerror (err));
           return dm_cli_usage_error (DM_CLI_RUN, why);
         }
@@ -400,7 +400,7 @@ check_concurrent_targets (const dm_cli_options *o)
       for (unsigned j = 0; j < k; j++)
         if (!strcmp (real, info[j].real_path[0] ? info[j].real_path : info[j].path))
           {
-            snprintf (why, sizeof why, "--concurrent: %s and %s are the same folder",
+            snprintf (why, sizeof why, _ ("--concurrent: %s and %s are the same folder"),
                       dm_cli_shown (names[j]), dm_cli_shown (names[k]));
             return dm_cli_usage_error (DM_CLI_RUN, why);
           }
