@@ -267,7 +267,8 @@ worker_loop (worker *w, bool shaped)
       else if (shaped)
         memset (bufs, 0, (size_t) depth * buf_size);
       dm_queue_params params = { r->tf.file, depth, bufs, buf_size,
-                                 shaped && w->result->workload.sync == DM_SYNC_DSYNC };
+                                 shaped && w->result->workload.sync == DM_SYNC_DSYNC,
+                                 w->read_percent < 100 };
       err = be->open (&params, &q, ios);
       if (err < 0)
         {

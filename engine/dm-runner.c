@@ -234,7 +234,7 @@ precondition (dm_runner *r)
     dm_rng_fill (&rng, bufs, (size_t) depth * PRECOND_BLOCK);
   else
     memset (bufs, 0, (size_t) depth * PRECOND_BLOCK);
-  dm_queue_params params = { r->tf.file, depth, bufs, PRECOND_BLOCK, false };
+  dm_queue_params params = { r->tf.file, depth, bufs, PRECOND_BLOCK, false, true };
   err = r->backend->open (&params, &q, ios);
   if (err < 0)
     {

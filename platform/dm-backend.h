@@ -39,6 +39,8 @@ typedef struct dm_queue_params {
   size_t   buf_size;
   bool     dsync;    /* every write reaches stable storage before it completes
                       * (RWF_DSYNC per write, as O_DSYNC; FILE_FLAG_WRITE_THROUGH) */
+  bool     writes;   /* some of its I/Os will be writes: a backend may set up
+                      * its queue differently for them (io_uring does) */
 } dm_queue_params;
 
 typedef struct dm_backend {
