@@ -10,7 +10,7 @@
 # the one grey look of "no figure yet"; a run stopped mid-test shows the
 # tests it did not finish as empty tiles, the stopped one too; and a
 # failed run's reason is in the user's language (LANGUAGE=de). The tiles'
-# digits and spoken labels are tests/test-ui-window.c's.
+# digits and spoken labels are tests/test-ui-tiles.c's.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/gui-lib.sh"
 
