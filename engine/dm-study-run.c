@@ -325,7 +325,9 @@ dm_study_scenario_seconds (const dm_study_plan *plan)
   unsigned n = plan->n_tests * modes;
   const dm_settings *st = &plan->settings;
   double warm = st->warmup_steady ? DM_STEADY_WINDOW_S : st->warmup_s;
-  return n * (warm + st->count * st->measure_s) + (n ? n - 1 : 0) * st->interval_s;
+  double step = n * (warm + st->count * st->measure_s) + (n ? n - 1 : 0) * st->interval_s;
+  /* A concurrent step's targets share its time. */
+  return plan->concurrent && plan->n_targets > 1 ? step / plan->n_targets : step;
 }
 
 /* --- Running --------------------------------------------------------------- */
@@ -420,9 +422,14 @@ static double
 seconds_left (const dm_study_run *run, double current_left, unsigned after)
 {
   double each = run->ran ? run->ran_s / run->ran : dm_study_scenario_seconds (run->plan);
-  /* A concurrent plan's scenarios go a step of all its targets at a time. */
+  /* A concurrent plan's scenarios go a step of all its targets at a time:
+   * run->ran counts steps there. */
   if (run->plan->concurrent && run->plan->n_targets > 1)
-    after = (after + run->plan->n_targets - 1) / run->plan->n_targets;
+    {
+      if (!run->ran)
+        each *= run->plan->n_targets;
+      after /= run->plan->n_targets; /* left counts the running step whole */
+    }
   return current_left + each * after;
 }
 

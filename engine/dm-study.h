@@ -187,7 +187,9 @@ void dm_study_files_free (dm_report **reports, char **paths, unsigned n);
 int dm_study_report_init (const dm_study_plan *plan, const dm_study_scenario *s, dm_report *r,
                           char *why, size_t why_size);
 /* Seconds a scenario is planned to take (tests x (warm-up + count x
- * duration + interval)), without preparing the test file. */
+ * duration + interval)), without preparing the test file; in a concurrent
+ * plan, its share of its step's (that over the targets), so that N
+ * scenarios still take N times it. */
 double dm_study_scenario_seconds (const dm_study_plan *plan);
 
 /* --- Running ------------------------------------------------------------- */

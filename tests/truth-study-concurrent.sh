@@ -71,7 +71,6 @@ tag = half=2
 EOF
 
 DM_RUN_PREFIX=dm_throttled dm_run "$DM_TMPDIR/run.out" "$DM_TMPDIR/run.err" study run "$plan"
-sed 's/^/#   stderr: /' "$DM_TMPDIR/run.err"
 dm_check "/truth/study-concurrent/run: exit status 0 (got $DM_RC)" test "$DM_RC" = 0
 
 sheet="$DM_TMPDIR/sheet.json"
