@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dm-concurrent.h"
 #include "dm-history.h"
 #include "dm-platform.h"
 #include "dm-text.h"
@@ -55,6 +56,14 @@ dm_study_scenarios (const dm_study_plan *plan, const dm_system_info *sys,
               free (s);
               return -E2BIG;
             }
+          /* A run with the others at once is another scenario than one
+           * alone: it is not what resume or the sheet may take for it. */
+          dm_tag_make (&tag, DM_STUDY_TAG_CONCURRENT, "yes", NULL, 0);
+          if (plan->concurrent && dm_tags_set (user, &n_user, DM_TAGS_MAX, &tag) < 0)
+            {
+              free (s);
+              return -E2BIG;
+            }
           dm_study_scenario *sc = &s[k++];
           sc->target = g;
           sc->qd = plan->qd[q];
@@ -83,6 +92,9 @@ tags_within (const dm_tag *a, unsigned na, const dm_tag *b, unsigned nb)
   return true;
 }
 
+static unsigned step_size (const dm_study_plan *plan, const dm_study_scenario *s, unsigned n,
+                           unsigned first);
+
 bool
 dm_study_report_is (const dm_study_plan *plan, const dm_study_scenario *s, const dm_report *r)
 {
@@ -92,6 +104,10 @@ dm_study_report_is (const dm_study_plan *plan, const dm_study_scenario *s, const
   const char *label = dm_tags_get (tags, n, DM_STUDY_TAG_TARGET);
   if (r->status != DM_STATUS_COMPLETE || !r->n_results || !name || strcmp (name, plan->name)
       || !label || strcmp (label, plan->targets[s->target].label))
+    return false;
+  /* A run made with the other targets at once is not one made alone (a
+   * concurrent plan's scenarios have the tag, which the check below asks). */
+  if (!plan->concurrent && dm_tags_get (tags, n, DM_STUDY_TAG_CONCURRENT))
     return false;
   for (unsigned i = 0; i < r->n_results; i++)
     if (r->results[i].spec.queue_depth != s->qd || r->results[i].spec.threads != s->threads)
@@ -114,6 +130,22 @@ dm_study_mark_done (const dm_study_plan *plan, dm_study_scenario *s, unsigned n,
             snprintf (s[i].path, sizeof s[i].path, "%s", paths && paths[k] ? paths[k] : "");
           }
       done += s[i].done;
+    }
+  /* A concurrent step with a target missing is not done at all: it runs
+   * again whole, its targets at one moment. */
+  for (unsigned i = 0, k; plan->concurrent && i < n; i += k)
+    {
+      k = step_size (plan, s, n, i);
+      unsigned in = 0;
+      for (unsigned j = 0; j < k; j++)
+        in += s[i + j].done;
+      for (unsigned j = 0; in < k && j < k; j++)
+        if (s[i + j].done)
+          {
+            s[i + j].done = false;
+            s[i + j].path[0] = '\0';
+            done--;
+          }
     }
   return done;
 }
@@ -293,7 +325,9 @@ dm_study_scenario_seconds (const dm_study_plan *plan)
   unsigned n = plan->n_tests * modes;
   const dm_settings *st = &plan->settings;
   double warm = st->warmup_steady ? DM_STEADY_WINDOW_S : st->warmup_s;
-  return n * (warm + st->count * st->measure_s) + (n ? n - 1 : 0) * st->interval_s;
+  double step = n * (warm + st->count * st->measure_s) + (n ? n - 1 : 0) * st->interval_s;
+  /* A concurrent step's targets share its time. */
+  return plan->concurrent && plan->n_targets > 1 ? step / plan->n_targets : step;
 }
 
 /* --- Running --------------------------------------------------------------- */
@@ -318,7 +352,8 @@ struct dm_study_run {
   /* The runner of the scenario before, freed only once the next one has
    * ended (or with the run): a cancel from another thread that read
    * current just before the scenario ended may still be using it. */
-  dm_runner               *spent;
+  dm_runner               *spent[DM_STUDY_TARGETS_MAX];
+  unsigned                 n_spent;
 };
 
 dm_study_run *
@@ -374,7 +409,8 @@ dm_study_run_free (dm_study_run *run)
 {
   if (!run)
     return;
-  dm_runner_free (run->spent);
+  for (unsigned k = 0; k < run->n_spent; k++)
+    dm_runner_free (run->spent[k]);
   free (run);
 }
 
@@ -386,6 +422,14 @@ static double
 seconds_left (const dm_study_run *run, double current_left, unsigned after)
 {
   double each = run->ran ? run->ran_s / run->ran : dm_study_scenario_seconds (run->plan);
+  /* A concurrent plan's scenarios go a step of all its targets at a time:
+   * run->ran counts steps there. */
+  if (run->plan->concurrent && run->plan->n_targets > 1)
+    {
+      if (!run->ran)
+        each *= run->plan->n_targets;
+      after /= run->plan->n_targets; /* left counts the running step whole */
+    }
   return current_left + each * after;
 }
 
@@ -438,68 +482,30 @@ save (dm_study_run *run, const dm_report *r, char *path, size_t size)
   return err;
 }
 
-int
-dm_study_run_go (dm_study_run *run)
+/* The end of a step of n: the step is scenarios first.. (in a concurrent
+ * plan all the Q x T's targets, else one), each with its report. Saves
+ * each completed one and tells of it. */
+static void
+step_end (dm_study_run *run, unsigned first, unsigned n, dm_report *r, int err, int *first_err)
 {
-  int first = 0;
-  run->done = run->left = 0;
-  for (unsigned i = 0; i < run->n; i++)
+  for (unsigned k = 0; k < n; k++)
     {
-      bool todo = run->redo || !run->s[i].done;
-      run->left += todo;
-      run->done += !todo;
-    }
-  dm_report *r = calloc (1, sizeof *r);
-  if (!r)
-    {
-      snprintf (run->error, sizeof run->error, "out of memory");
-      return -ENOMEM;
-    }
-  for (unsigned i = 0; i < run->n && !run->cancelled; i++)
-    {
-      dm_study_scenario *s = &run->s[i];
-      if (s->done && !run->redo)
-        continue;
-      char why[320], path[1100];
-      run->index = i;
-      int err = dm_study_report_init (run->plan, s, r, why, sizeof why);
-      dm_runner *runner = err ? NULL : dm_runner_new (r, run->plan->targets[s->target].path);
-      if (!err && !runner)
-        err = -ENOMEM, snprintf (why, sizeof why, "out of memory");
-      if (err)
-        {
-          snprintf (run->error, sizeof run->error, "%s", why);
-          dm_report_clear (r);
-          first = err;
-          break;
-        }
-      run->report = r;
-      dm_runner_set_progress (runner, on_step, run);
-      if (run->backend)
-        dm_runner_set_backend (runner, run->backend);
-      double t0 = (double) dm_clock_ns () / 1e9;
-      tell (run, NULL, false, DM_STATUS_RUNNING, NULL);
-      run->current = runner;
-      if (run->cancelled)
-        dm_runner_cancel (runner);
-      err = dm_runner_run (runner);
-      run->current = NULL;
-      dm_runner_free (run->spent);
-      run->spent = runner;
-      run->ran++;
-      run->ran_s += (double) dm_clock_ns () / 1e9 - t0;
-      run->left--;
+      dm_study_scenario *s = &run->s[first + k];
+      char path[1100];
       const char *saved = NULL;
-      if (err == 0 && r->status == DM_STATUS_COMPLETE)
+      run->index = first + k;
+      run->report = &r[k];
+      run->left--;
+      if (err == 0 && r[k].status == DM_STATUS_COMPLETE)
         {
-          int e = save (run, r, path, sizeof path);
+          int e = save (run, &r[k], path, sizeof path);
           if (e < 0)
             {
               snprintf (run->error, sizeof run->error, "cannot save the run of %s Q%u T%u: %s",
                         run->plan->targets[s->target].label, s->qd, s->threads,
                         dm_strerror (e));
-              if (!first)
-                first = e;
+              if (!*first_err)
+                *first_err = e;
             }
           else
             {
@@ -510,17 +516,129 @@ dm_study_run_go (dm_study_run *run)
             }
         }
       else if (err == -ECANCELED || run->cancelled)
-        first = -ECANCELED;
-      else if (!first)
+        *first_err = -ECANCELED;
+      /* Of a step's targets, the one that failed has the reason; the
+       * others were stopped with it. */
+      else if (!*first_err && (n == 1 || r[k].status == DM_STATUS_FAILED))
         {
-          first = err ? err : -EIO;
+          *first_err = err ? err : -EIO;
           snprintf (run->error, sizeof run->error, "%s Q%u T%u: %s",
                     run->plan->targets[s->target].label, s->qd, s->threads,
-                    r->error[0] ? r->error : "failed");
+                    r[k].error[0] ? r[k].error : "failed");
         }
-      tell (run, NULL, true, r->status, saved);
+      tell (run, NULL, true, r[k].status, saved);
       run->report = NULL;
-      dm_report_clear (r);
+    }
+  if (err && err != -ECANCELED && !*first_err)
+    {
+      *first_err = err;
+      snprintf (run->error, sizeof run->error, "Q%u T%u: %s", run->s[first].qd,
+                run->s[first].threads, dm_strerror (err));
+    }
+}
+
+/* How many scenarios from first make one step: in a concurrent plan, the
+ * ones at first's Q x T that follow it (dm_study_scenarios puts a Q x T's
+ * targets together), else one. */
+static unsigned
+step_size (const dm_study_plan *plan, const dm_study_scenario *s, unsigned n, unsigned first)
+{
+  unsigned k = 1;
+  while (plan->concurrent && first + k < n && k < DM_CONCURRENT_MAX
+         && s[first + k].qd == s[first].qd && s[first + k].threads == s[first].threads)
+    k++;
+  return k;
+}
+
+static bool
+step_todo (const dm_study_run *run, unsigned first, unsigned n)
+{
+  for (unsigned k = 0; k < n; k++)
+    if (run->redo || !run->s[first + k].done)
+      return true;
+  return false;
+}
+
+int
+dm_study_run_go (dm_study_run *run)
+{
+  int first = 0;
+  run->done = run->left = 0;
+  for (unsigned i = 0, n; i < run->n; i += n)
+    {
+      n = step_size (run->plan, run->s, run->n, i);
+      bool todo = step_todo (run, i, n);
+      for (unsigned k = 0; k < n; k++)
+        {
+          run->left += todo;
+          run->done += !todo; /* a step that runs again runs whole */
+        }
+    }
+  dm_report *r = calloc (DM_STUDY_TARGETS_MAX, sizeof *r);
+  if (!r)
+    {
+      snprintf (run->error, sizeof run->error, "out of memory");
+      return -ENOMEM;
+    }
+  for (unsigned i = 0, n; i < run->n && !run->cancelled; i += n)
+    {
+      n = step_size (run->plan, run->s, run->n, i);
+      if (!step_todo (run, i, n))
+        continue;
+      char why[320];
+      dm_runner *runners[DM_STUDY_TARGETS_MAX] = { NULL };
+      int err = 0;
+      unsigned made = 0;
+      for (; !err && made < n; made++)
+        {
+          const dm_study_scenario *s = &run->s[i + made];
+          err = dm_study_report_init (run->plan, s, &r[made], why, sizeof why);
+          if (err)
+            break;
+          runners[made] = dm_runner_new (&r[made], run->plan->targets[s->target].path);
+          if (!runners[made])
+            {
+              err = -ENOMEM, snprintf (why, sizeof why, "out of memory");
+              dm_report_clear (&r[made]);
+              break;
+            }
+          /* One progress, the first target's: the others run on their
+           * own threads, at the same pace. */
+          dm_runner_set_progress (runners[made], made ? NULL : on_step, made ? NULL : run);
+          if (run->backend)
+            dm_runner_set_backend (runners[made], run->backend);
+        }
+      if (err)
+        {
+          snprintf (run->error, sizeof run->error, "%s", why);
+          for (unsigned k = 0; k < made; k++)
+            {
+              dm_runner_free (runners[k]);
+              dm_report_clear (&r[k]);
+            }
+          first = err;
+          break;
+        }
+      run->index = i;
+      run->report = &r[0];
+      double t0 = (double) dm_clock_ns () / 1e9;
+      tell (run, NULL, false, DM_STATUS_RUNNING, NULL);
+      /* A cancel of the first runner stops them all (dm_concurrent_run
+       * watches every one). */
+      run->current = runners[0];
+      if (run->cancelled)
+        dm_runner_cancel (runners[0]);
+      err = run->plan->concurrent ? dm_concurrent_run (runners, n) : dm_runner_run (runners[0]);
+      run->current = NULL;
+      for (unsigned k = 0; k < run->n_spent; k++)
+        dm_runner_free (run->spent[k]);
+      memcpy (run->spent, runners, n * sizeof *runners);
+      run->n_spent = n;
+      run->ran += run->plan->concurrent ? 1 : n; /* steps, which take the time */
+      run->ran_s += (double) dm_clock_ns () / 1e9 - t0;
+      step_end (run, i, n, r, err, &first);
+      for (unsigned k = 0; k < n; k++)
+        dm_report_clear (&r[k]);
     }
   free (r);
   if (run->cancelled)

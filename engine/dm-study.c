@@ -207,6 +207,8 @@ typedef struct parse {
   dm_study_plan *p;
   const char    *dir;
   bool           in_study, seen_study, has_profile, has_modes, has_warmup_steady;
+  unsigned       line_no;         /* the line being read */
+  unsigned       concurrent_line; /* where concurrent = yes was, for a late reason */
   dm_study_target *target;    /* the [target] section open, or NULL */
 } parse;
 
@@ -285,7 +287,8 @@ add_tag (dm_tag *tags, unsigned *n, const char *value, char *why, size_t ws)
   dm_tag tag;
   if (dm_tag_parse (value, &tag, why, ws) < 0)
     return -EINVAL;
-  if (!strcmp (tag.key, DM_STUDY_TAG_NAME) || !strcmp (tag.key, DM_STUDY_TAG_TARGET))
+  if (!strcmp (tag.key, DM_STUDY_TAG_NAME) || !strcmp (tag.key, DM_STUDY_TAG_TARGET)
+      || !strcmp (tag.key, DM_STUDY_TAG_CONCURRENT))
     return dm_why (why, ws, "tag: %s= is the study's own", tag.key);
   if (dm_tags_set (tags, n, DM_TAGS_MAX - 2, &tag) < 0)
     return dm_why (why, ws, "tag: more than %u tags", DM_TAGS_MAX - 2);
@@ -407,6 +410,17 @@ study_key (parse *ps, const char *key, const char *value, char *why, size_t ws)
     }
   if (!dm_ascii_casecmp (key, "tag"))
     return add_tag (p->tags, &p->n_tags, value, why, ws);
+  if (!dm_ascii_casecmp (key, "concurrent"))
+    {
+      if (!dm_ascii_casecmp (value, "yes"))
+        p->concurrent = true;
+      else if (!dm_ascii_casecmp (value, "no"))
+        p->concurrent = false;
+      else
+        return dm_why (why, ws, "concurrent: '%s' is neither yes nor no", value);
+      ps->concurrent_line = p->concurrent ? ps->line_no : 0;
+      return 0;
+    }
   if (!dm_ascii_casecmp (key, "threshold"))
     {
       if (p->n_rules == DM_THRESHOLDS_MAX)
@@ -432,7 +446,7 @@ study_key (parse *ps, const char *key, const char *value, char *why, size_t ws)
     }
   return dm_why (why, ws, "'%s' is no key of [study] (name, tests, profile, modes, q, t, "
                  "count, size, duration, warmup, interval, mix-read, data, tag, threshold, "
-                 "thresholds)", key);
+                 "thresholds, concurrent)", key);
 }
 
 static int
@@ -471,7 +485,7 @@ plan_line (void *user, unsigned line_no, char *l, char *why, size_t ws)
 {
   parse *ps = user;
   dm_study_plan *p = ps->p;
-  (void) line_no;
+  ps->line_no = line_no;
   if (*l == '[')
     {
       size_t k = strlen (l);
@@ -523,7 +537,7 @@ dm_study_plan_parse (const char *text, size_t len, const char *dir, dm_study_pla
                      char *why, size_t why_size)
 {
   dm_study_plan *p = calloc (1, sizeof *p);
-  parse ps = { p, dir, false, false, false, false, false, NULL };
+  parse ps = { p, dir, false, false, false, false, false, 0, 0, NULL };
   unsigned last = 0;
   char inner[320];
   if (!p)
@@ -547,6 +561,19 @@ dm_study_plan_parse (const char *text, size_t len, const char *dir, dm_study_pla
     }
   if (!err && dm_settings_check (&p->settings, inner, sizeof inner) < 0)
     err = dm_why (why, why_size, "%s", inner);
+  /* The targets' tests start on one line, which a steady warm-up (each
+   * target done when its own figures settle) cannot give: as the CLI's
+   * --concurrent. And one folder twice would be one test file's two
+   * runners fighting over it. */
+  if (!err && p->concurrent && p->settings.warmup_steady)
+    err = dm_why (why, why_size, "line %u: concurrent = yes does not go with warmup = steady",
+                  ps.concurrent_line);
+  for (unsigned i = 0; !err && p->concurrent && i < p->n_targets; i++)
+    for (unsigned j = i + 1; !err && j < p->n_targets; j++)
+      if (!strcmp (p->targets[i].path, p->targets[j].path))
+        err = dm_why (why, why_size, "line %u: concurrent = yes, but [target %s] and "
+                      "[target %s] have the same path", ps.concurrent_line,
+                      p->targets[i].label, p->targets[j].label);
   if (!err)
     *out = *p;
   free (p);

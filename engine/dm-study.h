@@ -26,6 +26,7 @@
  *   tag = vcpus=48 (HT)       # a tag of every scenario (repeatable)
  *   threshold = read RND4K IOPS green>90000 red<90000    # repeatable
  *   thresholds = limits.txt   # a file of threshold lines, beside the plan
+ *   concurrent = no           # yes: each Q x T runs all targets at once
  *
  *   [target LSI C:]           # one section per target, in this order
  *   path = C:\
@@ -34,6 +35,15 @@
  * A threshold's test may name a pattern and block alone (RND4K): it then
  * holds at every Q and T. Scenarios run with Q x T outer and the targets
  * inner, so that drift over the hours hits every target alike.
+ *
+ * With concurrent = yes each Q x T is one step: all the targets run it at
+ * the same instant (dm_concurrent_run, one runner per target), as when
+ * they share a path (an HBA, a datastore) whose total is the question.
+ * Each target's run is still its scenario's, saved with the tag
+ * study.concurrent=yes besides the others. A step counts as done only
+ * when all its targets are: if some are missing, the whole step runs
+ * again, since figures of another moment are not its figures, and the
+ * sheet keeps the newer run of each scenario.
  */
 #pragma once
 
@@ -61,6 +71,8 @@
  * study's name and the target's label. */
 #define DM_STUDY_TAG_NAME   "study"
 #define DM_STUDY_TAG_TARGET "study.target"
+/* ... and, in a plan with concurrent = yes, this one with value yes. */
+#define DM_STUDY_TAG_CONCURRENT "study.concurrent"
 
 /* A green/red rule of a study: a dm_threshold whose test, if it names one,
  * may be a pattern and block only (RND4K), meaning every Q and T. */
@@ -107,6 +119,7 @@ typedef struct dm_study_plan {
   unsigned        n_tags;
   dm_study_rule   rules[DM_THRESHOLDS_MAX];
   unsigned        n_rules;
+  bool            concurrent;      /* each Q x T's targets at one instant */
 } dm_study_plan;
 
 /* Parses a plan. dir is the plan's folder, for a relative thresholds =
@@ -149,7 +162,9 @@ int dm_study_scenarios (const dm_study_plan *plan, const dm_system_info *sys,
 bool dm_study_report_is (const dm_study_plan *plan, const dm_study_scenario *s,
                          const dm_report *r);
 /* Marks done the scenarios of which a completed run is among reports
- * (paths[i] is reports[i]'s file, or NULL). Returns how many are done. */
+ * (paths[i] is reports[i]'s file, or NULL). In a concurrent plan, a Q x
+ * T step of which some target is not done has none of its scenarios
+ * marked done: the whole step runs again. Returns how many are done. */
 unsigned dm_study_mark_done (const dm_study_plan *plan, dm_study_scenario *s, unsigned n,
                              const dm_report *const *reports, const char *const *paths,
                              unsigned n_reports);
@@ -172,7 +187,9 @@ void dm_study_files_free (dm_report **reports, char **paths, unsigned n);
 int dm_study_report_init (const dm_study_plan *plan, const dm_study_scenario *s, dm_report *r,
                           char *why, size_t why_size);
 /* Seconds a scenario is planned to take (tests x (warm-up + count x
- * duration + interval)), without preparing the test file. */
+ * duration + interval)), without preparing the test file; in a concurrent
+ * plan, its share of its step's (that over the targets), so that N
+ * scenarios still take N times it. */
 double dm_study_scenario_seconds (const dm_study_plan *plan);
 
 /* --- Running ------------------------------------------------------------- */
@@ -205,7 +222,9 @@ struct dm_backend;
 void dm_study_run_set_backend (dm_study_run *run, const struct dm_backend *backend);
 /* Tests: where finished runs go instead of the history (a folder). */
 void dm_study_run_set_folder (dm_study_run *run, const char *folder);
-/* Blocks: runs each scenario on its target, saving each completed one.
+/* Blocks: runs each scenario on its target, saving each completed one
+ * (in a concurrent plan, each step's scenarios at once, by
+ * dm_concurrent_run, a step with any scenario to do all of them).
  * A failed scenario is told through progress and the study goes on; the
  * return is 0 when all completed, -ECANCELED when cancelled (the finished
  * ones stay saved, the one running is not), else the first error. Its

@@ -115,6 +115,14 @@ test_bad_lines (void)
     { "[target x]\npath = /a\n", "no [study] section" },
     { "[study]\nname = a\x01" "b\n", "line 2: name: holds a control" },
     { "[study]\nname = \xff\n", "line 2: is not UTF-8" },
+    { "[study]\nname = a\nconcurrent = maybe\n", "line 3: concurrent: 'maybe' is neither" },
+    { "[study]\nname = a\nconcurrent =\n", "line 3: concurrent: '' is neither" },
+    { "[study]\nname = a\ntag = study.concurrent=no\n", "line 3: tag: study.concurrent= is" },
+    { "[study]\nname = a\ntests = RND4K\nq = 1\nt = 1\nconcurrent = yes\nwarmup = steady\n"
+      "[target x]\npath = /a\n", "line 6: concurrent = yes does not go with warmup = steady" },
+    { "[study]\nname = a\ntests = RND4K\nq = 1\nt = 1\n\nconcurrent = YES\n"
+      "[target x]\npath = /a\n[target y]\npath = /a\n",
+      "line 7: concurrent = yes, but [target x] and [target y] have the same path" },
   };
   static dm_study_plan p;
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
@@ -196,7 +204,97 @@ test_scenarios (void)
   DM_CHECK_STR (dm_tags_get (s[0].tags, s[0].n_tags, "controller"), "lsi");
   DM_CHECK_STR (dm_tags_get (s[1].tags, s[1].n_tags, "controller"), "pvscsi");
   DM_CHECK (dm_tags_get (s[2].tags, s[2].n_tags, "controller") == NULL);
+  /* Not concurrent: no study.concurrent tag, so these runs are not those
+   * of a plan that runs its targets at once. */
+  DM_CHECK (dm_tags_get (s[0].tags, s[0].n_tags, "study.concurrent") == NULL);
+  DM_CHECK (!p.concurrent);
   free (s);
+}
+
+/* --- A concurrent plan --------------------------------------------------- */
+
+static const char concurrent_plan[] =
+  "[study]\n"
+  "name = together\n"
+  "tests = SEQ128K\n"
+  "modes = read\n"
+  "q = 1, 2\n"
+  "t = 1\n"
+  "size = 16MiB\n"
+  "duration = 0.1\n"
+  "warmup = 0\n"
+  "interval = 0\n"
+  "concurrent = yes\n"
+  "[target a]\n"
+  "path = .\n"
+  "[target b]\n"
+  "path = test-study-runs\n";
+
+static void
+test_concurrent_parse (void)
+{
+  static dm_study_plan p;
+  char why[300] = "";
+  dm_system_info sys;
+  dm_study_scenario *s;
+  unsigned n;
+  memset (&sys, 0, sizeof sys);
+  DM_CHECK_INT (dm_study_plan_parse (concurrent_plan, strlen (concurrent_plan), NULL, &p, why,
+                                     sizeof why), ==, 0);
+  DM_CHECK_STR (why, "");
+  DM_CHECK (p.concurrent);
+  DM_CHECK_INT (dm_study_scenarios (&p, &sys, NULL, &s, &n), ==, 0);
+  DM_CHECK_INT (n, ==, 4);
+  for (unsigned i = 0; i < n; i++)
+    {
+      DM_CHECK_STR (dm_tags_get (s[i].tags, s[i].n_tags, "study.concurrent"), "yes");
+      DM_CHECK_STR (dm_tags_get (s[i].tags, s[i].n_tags, "study"), "together");
+    }
+  free (s);
+  static const char no[] = "[study]\nname = a\ntests = RND4K\nq = 1\nt = 1\n"
+                           "concurrent = no\n[target x]\npath = /a\n[target y]\npath = /a\n";
+  DM_CHECK_INT (dm_study_plan_parse (no, strlen (no), NULL, &p, why, sizeof why), ==, 0);
+  DM_CHECK (!p.concurrent);
+}
+
+/* Steps by hand: runs of a concurrent plan marked done only where both
+ * targets of the Q x T have one. */
+static void
+test_concurrent_steps (void)
+{
+  static dm_study_plan p;
+  static dm_report r[3];
+  char why[300];
+  dm_system_info sys;
+  dm_study_scenario *s;
+  unsigned n;
+  memset (&sys, 0, sizeof sys);
+  DM_CHECK_INT (dm_study_plan_parse (concurrent_plan, strlen (concurrent_plan), NULL, &p, why,
+                                     sizeof why), ==, 0);
+  DM_CHECK_INT (dm_study_scenarios (&p, &sys, NULL, &s, &n), ==, 0);
+  /* Q1: a and b; Q2: a only. */
+  const unsigned which[3] = { 0, 1, 2 };
+  const dm_report *rs[3];
+  const char *paths[3] = { "q1a", "q1b", "q2a" };
+  for (unsigned k = 0; k < 3; k++)
+    {
+      DM_CHECK_INT (dm_study_report_init (&p, &s[which[k]], &r[k], why, sizeof why), ==, 0);
+      r[k].status = r[k].results[0].status = DM_STATUS_COMPLETE;
+      rs[k] = &r[k];
+    }
+  DM_CHECK_INT (dm_study_mark_done (&p, s, n, rs, paths, 3), ==, 2);
+  DM_CHECK (s[0].done && s[1].done && !s[2].done && !s[3].done);
+  DM_CHECK_STR (s[1].path, "q1b");
+  DM_CHECK_STR (s[2].path, "");
+  /* The same runs, the plan not concurrent (and so without the tag): the
+   * runs are another plan's, none done. */
+  p.concurrent = false;
+  free (s);
+  DM_CHECK_INT (dm_study_scenarios (&p, &sys, NULL, &s, &n), ==, 0);
+  DM_CHECK_INT (dm_study_mark_done (&p, s, n, rs, paths, 3), ==, 0);
+  free (s);
+  for (unsigned k = 0; k < 3; k++)
+    dm_report_clear (&r[k]);
 }
 
 /* --- A run, stopped and resumed -------------------------------------------- */
@@ -344,6 +442,74 @@ test_resume (void)
   empty_folder ();
 }
 
+/* A concurrent plan run, a target's run of one step lost, run again: the
+ * whole step runs, and the sheet keeps the newer of the scenario's two. */
+static void
+test_concurrent_resume (void)
+{
+  static dm_study_plan p;
+  static dm_study_sheet sheet;
+  char why[300];
+  dm_system_info sys;
+  unsigned before, ran;
+  memset (&sys, 0, sizeof sys);
+  sys.logical_cpus = 8;
+  empty_folder ();
+  DM_CHECK_INT (dm_study_plan_parse (concurrent_plan, strlen (concurrent_plan), NULL, &p, why,
+                                     sizeof why), ==, 0);
+  DM_CHECK_INT (run_plan (&p, &sys, 0, &before, &ran), ==, 0);
+  DM_CHECK_INT (before, ==, 0);
+  DM_CHECK_INT (ran, ==, 4);
+
+  dm_report **reports;
+  char **paths;
+  unsigned nr;
+  DM_CHECK_INT (dm_study_files_load (folder, p.name, &reports, &paths, &nr), ==, 0);
+  DM_CHECK_INT (nr, ==, 4);
+  char lost[1200] = "", kept_q2a[1200] = "";
+  for (unsigned i = 0; i < nr; i++)
+    {
+      dm_tag tags[DM_TAGS_ALL_MAX];
+      unsigned nt = dm_report_tags (reports[i], tags);
+      DM_CHECK_STR (dm_tags_get (tags, nt, "study.concurrent"), "yes");
+      const char *label = dm_tags_get (tags, nt, "study.target");
+      if (reports[i]->results[0].spec.queue_depth == 2 && label)
+        snprintf (!strcmp (label, "b") ? lost : kept_q2a, sizeof lost, "%s", paths[i]);
+    }
+  dm_study_files_free (reports, paths, nr);
+  DM_CHECK (lost[0] && kept_q2a[0]);
+  DM_CHECK_INT (dm_file_remove (lost), ==, 0);
+
+  /* Runs' times are whole seconds: the run again comes in a later one, as
+   * it would after a stop. */
+  dm_sleep_ns (1100000000ull);
+  /* Q1 is done; Q2 has a alone, so both of Q2 run again. */
+  DM_CHECK_INT (run_plan (&p, &sys, 0, &before, &ran), ==, 0);
+  DM_CHECK_INT (before, ==, 2);
+  DM_CHECK_INT (ran, ==, 2);
+  DM_CHECK_INT (run_plan (&p, &sys, 0, &before, &ran), ==, 0);
+  DM_CHECK_INT (before, ==, 4);
+  DM_CHECK_INT (ran, ==, 0);
+
+  DM_CHECK_INT (dm_study_files_load (folder, p.name, &reports, &paths, &nr), ==, 0);
+  DM_CHECK_INT (nr, ==, 5);
+  DM_CHECK_INT (dm_study_sheet_build (p.name, (const dm_report *const *) reports,
+                                      (const char *const *) paths, nr, NULL, 0, &sheet, why,
+                                      sizeof why), ==, 0);
+  DM_CHECK_INT (sheet.n_rows, ==, 4);
+  /* The old Q2 run of a is not a row: the newer one is. */
+  for (unsigned i = 0; i < sheet.n_rows; i++)
+    DM_CHECK (strcmp (sheet.rows[i].path, kept_q2a));
+  /* The tag tells the sheet these ran together. */
+  unsigned k = 0;
+  while (k < sheet.n_tag_keys && strcmp (sheet.tag_keys[k], "study.concurrent"))
+    k++;
+  DM_CHECK (k < sheet.n_tag_keys);
+  dm_study_sheet_free (&sheet);
+  dm_study_files_free (reports, paths, nr);
+  empty_folder ();
+}
+
 /* The sheet of hand-made runs: colours by the rules, green everywhere,
  * the ranking. */
 static void
@@ -456,6 +622,9 @@ main (void)
   DM_RUN ("/engine/study/rules", test_rules);
   DM_RUN ("/engine/study/scenarios", test_scenarios);
   DM_RUN ("/engine/study/resume", test_resume);
+  DM_RUN ("/engine/study/concurrent-parse", test_concurrent_parse);
+  DM_RUN ("/engine/study/concurrent-steps", test_concurrent_steps);
+  DM_RUN ("/engine/study/concurrent-resume", test_concurrent_resume);
   DM_RUN ("/engine/study/sheet", test_sheet);
   DM_RUN ("/engine/study/samples", test_samples);
   return dm_test_done ();
