@@ -150,7 +150,12 @@ dm_advice_for (const dm_target_info *target, const dm_device_seen *seen,
   unsigned asked = ask->queue_depth * (ask->threads ? ask->threads : 1);
 
   memset (advice, 0, sizeof *advice);
-  if (!(seen->flags & (DM_FLAG_HOST_BOUND | DM_FLAG_QUEUE_NOT_HELD)) || !target->driver[0])
+  /* Flagged, or held back by the device's own queue, which the flags do
+   * not count against the host (dm_device_seen_flags). */
+  bool limited = seen->counted && seen->queue_limit && seen->queue_limit < asked;
+  if (!(seen->flags & (DM_FLAG_HOST_BOUND | DM_FLAG_QUEUE_NOT_HELD)) && !limited)
+    return false;
+  if (!target->driver[0])
     return false;
   for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
     {

@@ -21,10 +21,11 @@ typedef struct dm_advice {
   char source[240];   /* where that is documented */
 } dm_advice;
 
-/* The advice for a result flagged host_bound or queue_not_held whose
+/* The advice for a result flagged host_bound or queue_not_held, or whose
+ * device's own queue (seen->queue_limit) is shorter than Q x T, when the
  * target's facts name a driver in the table and a queue of it smaller
  * than Q x T; of several such queues the smallest. False, with advice
- * emptied, for a result not so flagged, an unknown driver, a queue the
- * facts do not tell, or one that admits all that was asked. */
+ * emptied, for a result neither flagged nor limited, an unknown driver, a
+ * queue the facts do not tell, or one that admits all that was asked. */
 bool dm_advice_for (const dm_target_info *target, const dm_device_seen *seen,
                     const dm_device_ask *ask, dm_advice *advice);

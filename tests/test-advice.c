@@ -122,6 +122,15 @@ test_not_flagged (void)
 
   dm_device_seen seen = flagged (0);
   DM_CHECK (!dm_advice_for (&t, &seen, &ask, &a));
+  /* Not flagged, but the device's own queue took 64 of the 512: the
+   * flags do not count that against the host, the advice does. */
+  seen.queue_limit = 64;
+  DM_CHECK (dm_advice_for (&t, &seen, &ask, &a));
+  DM_CHECK_STR (a.sentence, "Q32T16 asks for 512 I/Os; vmw_pvscsi admits 64 per disk here "
+                            "(its queue_depth)");
+  seen.queue_limit = 512;
+  DM_CHECK (!dm_advice_for (&t, &seen, &ask, &a));
+  seen.queue_limit = 0;
   seen = flagged (DM_FLAG_CACHE_SUSPECTED);
   DM_CHECK (!dm_advice_for (&t, &seen, &ask, &a));
   DM_CHECK_STR (a.sentence, "");
