@@ -25,7 +25,12 @@ sdev="$(losetup -f --show --direct-io=on "$slow/backing" 2>/dev/null)" \
 _dm_loops+=("$sdev")
 name="${sdev#/dev/}"
 sys="/sys/block/$name"
-own=$(cat "$sys/queue/nr_requests")
+# A loop device keeps its nr_requests after losetup -d, for the next test
+# that attaches it: it goes back to the loop module's depth on any exit.
+own=$(cat /sys/module/loop/parameters/hw_queue_depth 2>/dev/null) || own=128
+restore_queue () { [ -w "$sys/queue/nr_requests" ] && echo "$own" > "$sys/queue/nr_requests"; }
+trap 'rc=$?; restore_queue 2>/dev/null; (exit $rc); _dm_on_exit' EXIT
+restore_queue || dm_die "cannot set $sys/queue/nr_requests to the loop module's $own"
 hwq=$(find "$sys/mq" -mindepth 1 -maxdepth 1 -name '[0-9]*' | wc -l)
 dm_log "loop device $sdev over slow-fs (10 ms reads, 16 at once): nr_requests $own, $hwq hardware queue(s)"
 
@@ -72,7 +77,7 @@ dm_check "/truth/advice/cut the text report carries the sentence" \
 
 # --- The queue's own depth admits all 16: no advice --------------------------
 
-echo "$own" > "$sys/queue/nr_requests" || dm_die "cannot set $sys/queue/nr_requests back to $own"
+restore_queue || dm_die "cannot set $sys/queue/nr_requests back to $own"
 out="$DM_TMPDIR/own.json"
 dm_run "$out" "$DM_TMPDIR/own.err" --tests RND4K_Q16T1 --modes read --size 16MiB \
   --count 1 --duration 2 --warmup 0.5 --interval 0 --format json --quiet "$sdev"
@@ -83,6 +88,7 @@ dm_check "/truth/advice/own no advice where the queue admits what was asked" \
 dm_check "/truth/advice/own the text report has no advice" \
   sh -c "! '$DM_CLI' show '$out' | grep -q '^ Advice:'"
 
+restore_queue
 losetup -d "$sdev"
 keep=()
 for l in "${_dm_loops[@]}"; do [ "$l" = "$sdev" ] || keep+=("$l"); done
