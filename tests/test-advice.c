@@ -9,6 +9,7 @@
 
 #include "dm-advice.h"
 #include "dm-report.h"
+#include "dm-study.h"
 #include "dm-test.h"
 
 static dm_device_seen
@@ -201,6 +202,64 @@ test_round_trip (void)
   dm_report_clear (&r);
 }
 
+/* The study's sheet carries a scenario's advice in each of its forms. */
+static void
+test_study_sheet (void)
+{
+  static dm_report r[2];
+  static dm_study_sheet sheet;
+  dm_settings s;
+  dm_spec spec;
+  dm_tag tag;
+  char why[200];
+
+  dm_settings_init (&s);
+  DM_CHECK_INT (dm_spec_parse ("RND4K_Q32T16", &spec, NULL, 0), ==, 0);
+  for (unsigned i = 0; i < 2; i++)
+    {
+      DM_CHECK_INT (dm_report_init (&r[i], &s, &spec, 1, DM_MODE_BIT (DM_MODE_READ)), ==, 0);
+      r[i].status = r[i].results[0].status = DM_STATUS_COMPLETE;
+      r[i].results[0].iops = 1000 * (i + 1);
+      r[i].started = 100 + i;
+      dm_tag_make (&tag, DM_STUDY_TAG_NAME, "s", NULL, 0);
+      dm_tags_set (r[i].tags, &r[i].n_tags, DM_TAGS_ALL_MAX, &tag);
+      dm_tag_make (&tag, DM_STUDY_TAG_TARGET, i ? "plain" : "pv", NULL, 0);
+      dm_tags_set (r[i].tags, &r[i].n_tags, DM_TAGS_ALL_MAX, &tag);
+    }
+  r[0].target = facts ("vmw_pvscsi", 64, 254, 64, 1);
+  dm_result *res = &r[0].results[0];
+  dm_device_ask ask = dm_result_device_ask (res);
+  res->device = flagged (DM_FLAG_HOST_BOUND);
+  DM_CHECK (dm_advice_for (&r[0].target, &res->device, &ask, &res->advice));
+
+  const dm_report *rs[2] = { &r[0], &r[1] };
+  DM_CHECK_INT (dm_study_sheet_build ("s", rs, NULL, 2, NULL, 0, &sheet, why, sizeof why), ==, 0);
+  DM_CHECK_INT (sheet.n_rows, ==, 2);
+  DM_CHECK_STR (sheet.rows[0].advice, res->advice.sentence);
+  DM_CHECK_STR (sheet.rows[0].advice_setting, res->advice.setting);
+  DM_CHECK_STR (sheet.rows[1].advice, "");
+
+  dm_buf text = { 0 }, csv = { 0 }, json = { 0 };
+  dm_study_sheet_write_text (&sheet, &text);
+  dm_study_sheet_write_csv (&sheet, &csv);
+  dm_study_sheet_write_json (&sheet, &json);
+  DM_CHECK (strstr (text.data, "       Advice: Q32T16 asks for 512 I/Os; vmw_pvscsi admits 64 per "
+                               "disk here (its queue_depth)\n         change: vmw_pvscsi."
+                               "cmd_per_lun=254") != NULL);
+  DM_CHECK (strstr (csv.data, ",all_green,advice,advice_setting\n") != NULL);
+  DM_CHECK (strstr (csv.data, ",no,Q32T16 asks for 512 I/Os; vmw_pvscsi admits 64 per disk here "
+                              "(its queue_depth),") != NULL);
+  DM_CHECK (strstr (json.data, "\"advice\": \"Q32T16 asks for 512 I/Os; vmw_pvscsi admits 64") != NULL);
+  /* The row without advice has none in JSON: one advice member in all. */
+  DM_CHECK (strstr (strstr (json.data, "\"advice\"") + 1, "\"advice\":") == NULL);
+  dm_buf_free (&text);
+  dm_buf_free (&csv);
+  dm_buf_free (&json);
+  dm_study_sheet_free (&sheet);
+  dm_report_clear (&r[0]);
+  dm_report_clear (&r[1]);
+}
+
 int
 main (void)
 {
@@ -208,5 +267,6 @@ main (void)
   DM_RUN ("/engine/advice/other-drivers", test_other_drivers);
   DM_RUN ("/engine/advice/not-flagged", test_not_flagged);
   DM_RUN ("/engine/advice/round-trip", test_round_trip);
+  DM_RUN ("/engine/advice/study-sheet", test_study_sheet);
   return dm_test_done ();
 }
