@@ -7,8 +7,9 @@
 # picks at random) holds no more than that many of RND4K Q16T1's 16 I/Os,
 # so the device's own queue limits the result, and its advice says "loop admits N per
 # hardware queue" with N as /sys says it, in the JSON and in the text
-# report. With the queue left at its own depth, which admits all 16, the
-# same test gets no advice.
+# report, and a study over the device has it in its sheet (text, JSON,
+# workbook) for Q16 and not for Q2. With the queue left at its own depth,
+# which admits all 16, the same test gets no advice.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -74,6 +75,46 @@ dm_check "/truth/advice/cut the source names the kernel's documentation" \
   test "$(dm_json "$out" '"Documentation/ABI/stable/sysfs-block" in j["results"][0]["advice"]["source"]')" = True
 dm_check "/truth/advice/cut the text report carries the sentence" \
   sh -c "'$DM_CLI' show '$out' | grep -qF '  RND4K_Q16T1 Read: $(expect "$got")'"
+
+# --- A study over the same device: the sheet carries the advice -------------
+
+export XDG_DATA_HOME="$DM_TMPDIR/data"
+plan="$DM_TMPDIR/plan.ini"
+cat > "$plan" <<EOF
+[study]
+name = advice
+tests = RND4K
+modes = read
+q = 2, 16
+t = 1
+count = 1
+size = 16MiB
+duration = 1
+warmup = 0.5
+interval = 0
+threshold = read RND4K MB/s green>0.001 red<0.0005
+
+[target cut]
+path = $sdev
+EOF
+dm_run "$DM_TMPDIR/study.out" "$DM_TMPDIR/study.err" study run "$plan"
+dm_check "/truth/advice/study exit status 0 (got $DM_RC)" test "$DM_RC" = 0
+sheet="$DM_TMPDIR/sheet.json"
+dm_run "$sheet" "$DM_TMPDIR/show.err" study show advice --format json
+dm_check "/truth/advice/study Q16's row has the sentence with nr_requests $got" \
+  test "$(dm_json "$sheet" '[r for r in j["rows"] if r["q"] == 16][0].get("advice")')" = "$(expect "$got")"
+dm_check "/truth/advice/study Q2's row, which the queue admits, has none" \
+  test "$(dm_json "$sheet" '"advice" in [r for r in j["rows"] if r["q"] == 2][0]')" = False
+dm_check "/truth/advice/study the text sheet says it under the row" \
+  sh -c "'$DM_CLI' study show advice | grep -qF '       Advice: $(expect "$got")'"
+book="$DM_TMPDIR/study.xlsx"
+dm_run "$DM_TMPDIR/xlsx.out" "$DM_TMPDIR/xlsx.err" study show advice --format xlsx --output "$book"
+if [ -s "$book" ] && python3 -c 'import openpyxl' 2>/dev/null; then
+  python3 "$(dirname "$0")/xlsx-check.py" study "$book" "$sheet" 'MB/s green>0.001 red<0.0005'
+  dm_check "/truth/advice/study the workbook's Advice column is the sheet's" test $? = 0
+else
+  dm_skip_part "no workbook (built without libxlsxwriter) or no openpyxl"
+fi
 
 # --- The queue's own depth admits all 16: no advice --------------------------
 
