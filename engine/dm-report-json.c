@@ -188,6 +188,20 @@ device (json *j, const dm_device_seen *d)
   close_ (j, "]");
 }
 
+/* What the facts say limits a queue that did not reach the disk; written
+ * only when there is advice, so files without it read back unchanged. */
+static void
+advice (json *j, const dm_advice *a)
+{
+  if (!a->sentence[0])
+    return;
+  open_ (j, "advice", "{");
+  user_text (j, "sentence", a->sentence);
+  user_text (j, "setting", a->setting);
+  str (j, "source", a->source);
+  close_ (j, "}");
+}
+
 static void
 sample_figures (json *j, const dm_sample_figures *f)
 {
@@ -468,6 +482,7 @@ write_members (const dm_report *r, dm_buf *b)
       fixed (&j, "cpu_percent", res->cpu_percent);
       fixed (&j, "cpu_us_per_io", res->cpu_us_per_io);
       device (&j, &res->device);
+      advice (&j, &res->advice);
       if (res->planned_start_ms)
         {
           /* --start-at: when the first measured run was due and began. */

@@ -217,6 +217,23 @@ load_device (loader *l, const dm_json *o, dm_device_seen *d, unsigned index)
   return !l->failed;
 }
 
+/* The advice as it was written (files before it, and results without
+ * any, have none): kept, not judged again, as the flags are. */
+static bool
+load_advice (loader *l, const dm_json *o, dm_advice *a, unsigned index)
+{
+  const dm_json *adv = dm_json_get (o, "advice");
+  memset (a, 0, sizeof *a);
+  if (!adv || adv->type == DM_JSON_NULL)
+    return true;
+  if (adv->type != DM_JSON_OBJECT)
+    return refuse (l, "result %u: 'advice' is not an object", index + 1);
+  user_text (l, adv, "sentence", a->sentence, sizeof a->sentence);
+  user_text (l, adv, "setting", a->setting, sizeof a->setting);
+  string (adv, "source", a->source, sizeof a->source);
+  return !l->failed;
+}
+
 static void
 load_sample_figures (loader *l, const dm_json *o, dm_sample_figures *f)
 {
@@ -376,6 +393,8 @@ load_result (loader *l, const dm_json *o, dm_result *res, unsigned index, unsign
     return false;
 
   if (!load_device (l, o, &res->device, index))
+    return false;
+  if (!load_advice (l, o, &res->advice, index))
     return false;
   res->planned_start_ms = dm_time_parse_ms (dm_json_get_string (o, "planned_start", NULL));
   res->started_ms = dm_time_parse_ms (dm_json_get_string (o, "started", NULL));

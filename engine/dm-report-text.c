@@ -203,6 +203,32 @@ queue_lines (dm_buf *b, const dm_report *r)
     }
 }
 
+/* Under the flags' lines, what the machine's facts say limits each such
+ * queue, the setting to change and where it is documented. */
+static void
+advice_lines (dm_buf *b, const dm_report *r)
+{
+  bool header = false;
+  for (unsigned i = 0; i < r->n_results; i++)
+    {
+      const dm_advice *a = &r->results[i].advice;
+      char name[32];
+      if (!a->sentence[0])
+        continue;
+      if (!header)
+        dm_buf_add (b, " Advice: what the machine's facts say limits the queue:\n");
+      header = true;
+      dm_spec_name (&r->results[i].spec, name, sizeof name);
+      dm_buf_printf (b, "  %s %s: ", name, dm_mode_title (r->results[i].mode));
+      dm_text_add_shown (b, a->sentence);
+      dm_buf_add (b, "\n   change: ");
+      dm_text_add_shown (b, a->setting);
+      dm_buf_add (b, "\n   source: ");
+      dm_text_add_shown (b, a->source);
+      dm_buf_add (b, "\n");
+    }
+}
+
 /* "Machine: KVM, 4 vCPUs (1 socket x 2 cores x 2 threads), 1 NUMA node,
  * 15.6 GiB": which (virtual) machine, as its settings would name it. */
 static void
@@ -468,4 +494,5 @@ dm_report_write_text (const dm_report *r, dm_buf *b)
   dm_buf_add (b, "\n");
   device_lines (b, r);
   queue_lines (b, r);
+  advice_lines (b, r);
 }

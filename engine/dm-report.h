@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "dm-advice.h"
 #include "dm-buf.h"
 #include "dm-device.h"
 #include "dm-histogram.h"
@@ -113,6 +114,7 @@ typedef struct dm_result {
   double    cpu_percent;    /* process CPU over all logical CPUs, as Task Manager shows */
   double    cpu_us_per_io;  /* process CPU time per I/O */
   dm_device_seen device;    /* what the disk's own counters saw during the measured runs */
+  dm_advice advice;         /* what limits a queue that did not reach the disk (JSON: advice) */
   /* --start-at: when the first measured run was due and when it began, in
    * wall-clock milliseconds since the epoch (0: the run was not scheduled). */
   int64_t   planned_start_ms;

@@ -606,6 +606,12 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
           res->device.os_queue += (double) workers[i].os_held_ns / (double) workers[i].os_span_ns;
       res->device.flags = dm_device_seen_flags (&res->device, &ask);
     }
+  /* What the machine's facts say holds such a queue back, and what to
+   * change, judged once here and kept with the result. */
+  {
+    dm_device_ask ask = dm_result_device_ask (res);
+    dm_advice_for (&rep->target, &res->device, &ask, &res->advice);
+  }
 
   if (err < 0)
     return err;

@@ -252,6 +252,13 @@ dm_study_sheet_build (const char *name, const dm_report *const *reports,
       row->threads = r->results[0].spec.threads;
       row->started = r->started;
       snprintf (row->path, sizeof row->path, "%s", sorted_path[i] ? sorted_path[i] : "");
+      for (unsigned j = 0; j < r->n_results && !row->advice[0]; j++)
+        if (r->results[j].advice.sentence[0])
+          {
+            dm_text_copy (row->advice, sizeof row->advice, r->results[j].advice.sentence);
+            dm_text_copy (row->advice_setting, sizeof row->advice_setting,
+                          r->results[j].advice.setting);
+          }
       for (unsigned t = 0; t < sh->n_tag_keys; t++)
         {
           const char *v = dm_tags_get (tags, nt, sh->tag_keys[t]);
@@ -443,7 +450,12 @@ dm_study_sheet_write_csv (const dm_study_sheet *sh, dm_buf *out)
       dm_buf_add (out, ",");
       dm_buf_add_csv_field (out, h);
     }
-  dm_buf_add (out, ",all_green\n");
+  /* The advice column only where a row has advice, so sheets without
+   * any read as before. */
+  bool any_advice = false;
+  for (unsigned i = 0; i < sh->n_rows; i++)
+    any_advice |= sh->rows[i].advice[0] != '\0';
+  dm_buf_add (out, any_advice ? ",all_green,advice,advice_setting\n" : ",all_green\n");
   for (unsigned i = 0; i < sh->n_rows; i++)
     {
       const dm_study_row *row = &sh->rows[i];
@@ -462,7 +474,15 @@ dm_study_sheet_write_csv (const dm_study_sheet *sh, dm_buf *out)
         }
       for (unsigned c = 0; c < sh->n_columns; c++)
         dm_buf_printf (out, ",%s", dm_colour_name (row->colours[c]));
-      dm_buf_printf (out, ",%s\n", row->all_green ? "yes" : "no");
+      dm_buf_printf (out, ",%s", row->all_green ? "yes" : "no");
+      if (any_advice)
+        {
+          dm_buf_add (out, ",");
+          dm_buf_add_csv_field (out, row->advice);
+          dm_buf_add (out, ",");
+          dm_buf_add_csv_field (out, row->advice_setting);
+        }
+      dm_buf_add (out, "\n");
     }
 }
 
@@ -521,6 +541,13 @@ dm_study_sheet_write_json (const dm_study_sheet *sh, dm_buf *out)
           }
       dm_buf_printf (out, "}, \"all_green\": %s, \"score\": ", row->all_green ? "true" : "false");
       dm_buf_add_double (out, "%.4f", row->score);
+      if (row->advice[0])
+        {
+          dm_buf_add (out, ", \"advice\": ");
+          dm_buf_add_json_string (out, row->advice);
+          dm_buf_add (out, ", \"advice_setting\": ");
+          dm_buf_add_json_string (out, row->advice_setting);
+        }
       dm_buf_add (out, ", \"file\": ");
       dm_buf_add_json_string (out, row->path);
       dm_buf_add (out, "}");
@@ -579,6 +606,14 @@ dm_study_sheet_write_text (const dm_study_sheet *sh, dm_buf *out)
           add_value (out, &sh->columns[c], row->values[c]);
           if (row->colours[c])
             dm_buf_printf (out, "  %s", dm_colour_name (row->colours[c]));
+          dm_buf_add (out, "\n");
+        }
+      if (row->advice[0])
+        {
+          dm_buf_add (out, "       Advice: ");
+          dm_text_add_shown (out, row->advice);
+          dm_buf_add (out, "\n         change: ");
+          dm_text_add_shown (out, row->advice_setting);
           dm_buf_add (out, "\n");
         }
     }

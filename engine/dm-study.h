@@ -265,6 +265,10 @@ typedef struct dm_study_row {
   double    score;           /* for the ranking: see dm_study_sheet_rank */
   int64_t   started;
   char      path[1100];      /* the run's file */
+  /* What the facts say limits the scenario's queue and what to change
+   * (the first of its results with advice, dm_advice); "" for none. */
+  char      advice[240];
+  char      advice_setting[400];
 } dm_study_row;
 
 typedef struct dm_study_sheet {

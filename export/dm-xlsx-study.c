@@ -97,7 +97,13 @@ dm_xlsx_write_study (const dm_study_sheet *sh, const char *path, char *why, size
   unsigned first_figure = col;
   col = figure_heads (b, ws, sh, col);
   worksheet_write_string (ws, 0, (lxw_col_t) col, "All green", h);
-  unsigned last = col;
+  /* What the facts say limits a row's queue, where any row has advice. */
+  bool any_advice = false;
+  for (unsigned i = 0; i < sh->n_rows; i++)
+    any_advice |= sh->rows[i].advice[0] != '\0';
+  if (any_advice)
+    worksheet_write_string (ws, 0, (lxw_col_t) (col + 1), "Advice", h);
+  unsigned last = col + any_advice;
   for (unsigned i = 0; i < sh->n_rows; i++)
     {
       const dm_study_row *row = &sh->rows[i];
@@ -107,6 +113,12 @@ dm_xlsx_write_study (const dm_study_sheet *sh, const char *path, char *why, size
       col = figure_cells (b, ws, sh, row, r, col);
       worksheet_write_string (ws, (lxw_row_t) r, (lxw_col_t) col, row->all_green ? "yes" : "no",
                               NULL);
+      if (row->advice[0])
+        {
+          char cell[700];
+          snprintf (cell, sizeof cell, "%s. Change: %s", row->advice, row->advice_setting);
+          dm_xlsx_book_text (ws, r, col + 1, cell);
+        }
     }
   worksheet_autofilter (ws, 0, 0, (lxw_row_t) sh->n_rows, (lxw_col_t) last);
   worksheet_freeze_panes (ws, 1, 2);

@@ -310,6 +310,26 @@ test_describe_flags (void)
   g_assert_nonnull (strstr (both, cache + 1));
   g_assert_nonnull (strstr (both, ".\nHost bound: vda held "));
   g_assert_true (g_str_has_suffix (both, "."));
+
+  /* The advice follows the flags, and alone it is worth a word too. */
+  {
+    g_autofree char *advised = NULL;
+    g_autofree char *alone = NULL;
+
+    fill_flagged (&res, DM_FLAG_HOST_BOUND);
+    snprintf (res.advice.sentence, sizeof res.advice.sentence, "Q8T1 asks for 8 I/Os; loop "
+              "admits 4 per hardware queue here (queue/nr_requests)");
+    snprintf (res.advice.setting, sizeof res.advice.setting, "echo 8 > nr_requests");
+    snprintf (res.advice.source, sizeof res.advice.source, "sysfs-block");
+    advised = dm_tile_describe_flags (&res, "\n");
+    g_assert_true (g_str_has_prefix (advised, "Host bound: vda held "));
+    g_assert_nonnull (strstr (advised, ".\nAdvice: Q8T1 asks for 8 I/Os; loop admits 4 per "
+                                       "hardware queue here (queue/nr_requests).\nChange: echo 8 "
+                                       "> nr_requests.\nSource: sysfs-block."));
+    res.device.flags = 0;
+    alone = dm_tile_describe_flags (&res, " ");
+    g_assert_true (g_str_has_prefix (alone, "Advice: Q8T1 asks"));
+  }
 }
 
 static void

@@ -8,8 +8,9 @@
 # /proc/meminfo, and the text's Machine: line must say the same. Wine's
 # disks sit behind no storage adapter: with pvscsi's DriverParameter
 # planted in the test's own Wine prefix, a report must still claim no
-# controller, DriverParameter or queue depth for them. On Windows itself
-# the facts are printed, not judged.
+# controller, DriverParameter or queue depth for them, nor advice from
+# them: a result has advice only where its flags and the facts agree. On
+# Windows itself the facts are printed, not judged.
 set -uo pipefail
 
 : "${DM_CLI:?}" "${DM_BUILD_ROOT:?}"
@@ -56,6 +57,31 @@ print(v)' "$1" "$2"
 eq() {
   echo "  $1: report '$2', host '$3'"
   [ "$2" = "$3" ] || fail "$1: the report says '$2', the host '$3'"
+}
+# advice FILE: every result's advice agrees with the facts: one only for a
+# result flagged host_bound or queue_not_held (or whose device queue is
+# shorter than Q x T), naming the driver the facts name; none where the
+# facts name no controller. Prints each result's flags and advice.
+advice() {
+  python3 -c 'import json, sys
+r = json.load(open(sys.argv[1], encoding="utf-8"))
+t = r["target"]
+bad = 0
+for res in r["results"]:
+    a, flags = res.get("advice"), res.get("flags", [])
+    asked = res["queue_depth"] * res["threads"]
+    limit = (res.get("device") or {}).get("queue_limit", 0)
+    print("  %s %s: flags %s, advice %s" % (res["test"], res["mode"], flags,
+                                            a["sentence"] if a else "none"))
+    if a is None:
+        continue
+    if not (set(flags) & {"host_bound", "queue_not_held"} or 0 < limit < asked):
+        print("  FAIL: advice for a result neither flagged nor queue-limited"); bad += 1
+    if not t.get("controller") or (" %s admits " % t.get("driver")) not in a["sentence"]:
+        print("  FAIL: advice names no driver of the facts (%r, %r)" % (t.get("driver"), t.get("controller"))); bad += 1
+    if not a.get("setting") or not a.get("source"):
+        print("  FAIL: advice without its setting or source"); bad += 1
+sys.exit(1 if bad else 0)' "$1" || fail "the advice in $(basename "$1") disagrees with its facts"
 }
 
 run_once() {
@@ -106,6 +132,10 @@ else
   fi
 fi
 
+# Advice only where the facts name a controller whose queue is short.
+echo "/windows/facts/advice"
+advice "$r"
+
 # The text says the same, as the settings of a VM would.
 echo "/windows/facts/machine-line"
 text=$(run_win "$DM_CLI" show "$(winpath "$r")" 2>/dev/null | tr -d '\r')
@@ -135,6 +165,11 @@ else
   eq "controller" "$(j "$scratch/pv.json" target.controller)" ""
   eq "DriverParameter" "$(j "$scratch/pv.json" target.driver_params)" ""
   eq "queue depth (unknown)" "$(j "$scratch/pv.json" target.queue_depth)" "0"
+  # pvscsi's settings are in the registry, but no disk is behind pvscsi:
+  # no advice may speak of it.
+  advice "$scratch/pv.json"
+  grep -q '^ Advice: ' <<<"$(run_win "$DM_CLI" show "$(winpath "$scratch/pv.json")" 2>/dev/null)" &&
+    fail "the text gives advice for a drive behind no adapter"
   grep -q '^Adapter: ' <<<"$(run_win "$DM_CLI" show "$(winpath "$scratch/pv.json")" 2>/dev/null)" &&
     fail "the text has an Adapter: line for a drive behind no adapter"
   "$wine" reg delete "$pvkey" /f >/dev/null 2>&1 && planted=""

@@ -155,6 +155,9 @@ def study_workbook(path, sheet, rule):
     head = [c.value for c in ws[1]]
     want = (['Nr', 'Target'] + sheet['tag_keys'] + ['Q', 'T']
             + [c.replace(' us', ' \u00b5s') for c in sheet['columns']] + ['All green'])
+    # The Advice column, where a row has advice (the facts name a short queue).
+    if any(r.get('advice') for r in sheet['rows']):
+        want.append('Advice')
     check('study: header', head == want, str(head))
     rows = list(ws.iter_rows(min_row=2, values_only=False))
     check('study: a row per scenario', len(rows) == len(sheet['rows']),
@@ -187,6 +190,10 @@ def study_workbook(path, sheet, rule):
                       got == expect, str(got))
                 n_green += got == GREEN
                 n_red += got == RED
+        if 'Advice' in head:
+            check('study: row %d Advice is the JSON\'s' % r['nr'],
+                  (v['Advice'] or '').startswith(r.get('advice', '')) if r.get('advice')
+                  else v['Advice'] is None, str(v['Advice']))
         check('study: row %d All green' % r['nr'],
               v['All green'] == ('yes' if r['all_green'] else 'no'), str(v['All green']))
     print('# study: %d green and %d red cells' % (n_green, n_red))

@@ -7,6 +7,7 @@
  * left corner, away from the right-aligned digits.
  */
 #include "dm-tile.h"
+#include "dm-i18n-ui.h"
 
 #include <math.h>
 #include <string.h>
@@ -492,7 +493,7 @@ dm_tile_describe_flags (const dm_result *res,
   g_return_val_if_fail (separator, NULL);
   /* Not only the disk's counters flag a figure: the backend's own count
    * of the queue the system held needs none. */
-  if (!res || !res->device.flags)
+  if (!res || (!res->device.flags && !res->advice.sentence[0]))
     return NULL;
   ask = dm_result_device_ask (res);
   s = g_string_new (NULL);
@@ -511,6 +512,18 @@ dm_tile_describe_flags (const dm_result *res,
       if (s->len)
         g_string_append (s, separator);
       g_string_append_printf (s, "%s.", why);
+    }
+  /* What the machine's facts say limits the queue, and what to change:
+   * the engine's sentence, as the report writes it. */
+  if (res->advice.sentence[0])
+    {
+      if (s->len)
+        g_string_append (s, separator);
+      g_string_append_printf (s, _ ("Advice: %s."), res->advice.sentence);
+      g_string_append (s, separator);
+      g_string_append_printf (s, _ ("Change: %s."), res->advice.setting);
+      g_string_append (s, separator);
+      g_string_append_printf (s, _ ("Source: %s."), res->advice.source);
     }
   return g_string_free (s, s->len == 0);
 }
