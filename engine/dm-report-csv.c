@@ -44,7 +44,8 @@ device_columns (dm_buf *b, const dm_device_seen *d)
 }
 
 /* Each direction's await and the part above the device, after every
- * other column (they came later): empty where not counted, never 0. */
+ * fixed column (they came later) and before the tags, which stay last:
+ * empty where not counted, never 0. */
 static void
 split_columns (dm_buf *b, const dm_device_seen *d)
 {
@@ -171,8 +172,8 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
     dm_buf_add (b, ",workload,workload_canonical,workload_mode,read_mb_per_s,read_iops,"
                    "write_mb_per_s,write_iops,read_lat_p99_us,write_lat_p99_us,flushes,"
                    "rate_offered,rate_unit,rate_reached,rate_met,sync,flush_every,profile_hash");
-  dm_report_csv_tags_header (r, b);
   dm_buf_add (b, ",device_read_await_us,device_write_await_us,guest_read_us,guest_write_us");
+  dm_report_csv_tags_header (r, b);
   dm_buf_add (b, "\r\n");
   dm_format_local_time (r->started, date, sizeof date);
   dm_size_format (r->settings.test_size, size, sizeof size);
@@ -225,8 +226,8 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
         }
       if (workloads)
         workload_columns (b, r, res);
-      dm_report_csv_tags_fields (r, b);
       split_columns (b, &res->device);
+      dm_report_csv_tags_fields (r, b);
       dm_buf_add (b, "\r\n");
     }
 }
