@@ -10,6 +10,7 @@
 #include "dm-device.h"
 #include "dm-latency.h"
 #include "dm-report.h"
+#include "dm-study.h"
 #include "dm-test.h"
 
 /* One test's readings: before is all zero, after has what the disk did in
@@ -417,6 +418,83 @@ test_await (void)
   dm_report_clear (&r);
 }
 
+/* The study's sheet: a scenario whose device timed its reads gets the
+ * r_await and the part above it, weighed by requests over its tests; one
+ * without counters leaves them empty, and no column is made for writes no
+ * scenario counted. */
+static void
+test_await_sheet (void)
+{
+  static dm_report r[2];
+  static dm_study_sheet sheet;
+  const char *labels[2] = { "timed", "untimed" };
+  char why[200];
+  dm_buf csv = { 0 };
+
+  for (unsigned i = 0; i < 2; i++)
+    {
+      dm_settings s;
+      dm_spec specs[2];
+      dm_tag tag;
+      dm_settings_init (&s);
+      dm_spec_parse ("RND4K_Q1T1", &specs[0], NULL, 0);
+      dm_spec_parse ("SEQ1M_Q1T1", &specs[1], NULL, 0);
+      DM_CHECK_INT (dm_report_init (&r[i], &s, specs, 2, DM_MODE_BIT (DM_MODE_READ)), ==, 0);
+      r[i].status = DM_STATUS_COMPLETE;
+      r[i].started = 100 + i;
+      dm_tag_make (&tag, "study", "s", NULL, 0);
+      dm_tags_set (r[i].tags, &r[i].n_tags, DM_TAGS_ALL_MAX, &tag);
+      dm_tag_make (&tag, "study.target", labels[i], NULL, 0);
+      dm_tags_set (r[i].tags, &r[i].n_tags, DM_TAGS_ALL_MAX, &tag);
+      for (unsigned k = 0; k < 2; k++)
+        {
+          dm_result *res = &r[i].results[k];
+          res->status = DM_STATUS_COMPLETE;
+          res->iops = 100;
+          if (i)
+            continue;
+          /* 1000 reads of 2 ms, then 3000 of 6 ms: 5 ms a request. */
+          dm_device_counters before = { 0 }, after = { 0 };
+          dm_device_ask ask = dm_result_device_ask (res);
+          before.timed = after.timed = true;
+          after.members = 1;
+          after.reads = k ? 3000 : 1000;
+          after.read_bytes = after.reads * 4096ull;
+          after.read_ns = after.reads * (k ? 6000000ull : 2000000ull);
+          dm_device_seen_set (&res->device, "vda", &before, &after, 2.0, after.read_bytes, &ask);
+          double mean[2] = { k ? 6100.0 : 2020.0, 0 };
+          uint64_t n[2] = { after.reads, 0 };
+          dm_device_seen_set_guest (&res->device, mean, n);
+        }
+    }
+  const dm_report *rs[2] = { &r[0], &r[1] };
+  DM_CHECK_INT (dm_study_sheet_build ("s", rs, NULL, 2, NULL, 0, &sheet, why, sizeof why), ==, 0);
+  int await = -1, guest = -1;
+  for (unsigned c = 0; c < sheet.n_columns; c++)
+    {
+      if (!strcmp (sheet.columns[c].title, "Device r_await us"))
+        await = (int) c;
+      if (!strcmp (sheet.columns[c].title, "Guest read us"))
+        guest = (int) c;
+      DM_CHECK (!strstr (sheet.columns[c].title, "w_await"));
+    }
+  DM_CHECK (await >= 0 && guest == await + 1);
+  DM_CHECK_INT (sheet.n_rows, ==, 2);
+  if (await >= 0 && guest >= 0)
+    {
+      DM_CHECK (fabs (sheet.rows[0].values[await] - 5000) < 0.01);
+      DM_CHECK (fabs (sheet.rows[0].values[guest] - 80) < 0.01); /* (1000 x 20 + 3000 x 100) / 4000 */
+      DM_CHECK (sheet.rows[1].values[await] < 0 && sheet.rows[1].values[guest] < 0);
+    }
+  dm_study_sheet_write_csv (&sheet, &csv);
+  DM_CHECK (csv.data && strstr (csv.data, ",Device r_await us,Guest read us,") != NULL);
+  DM_CHECK (csv.data && strstr (csv.data, ",5000.0,80.0,") != NULL);
+  dm_buf_free (&csv);
+  dm_study_sheet_free (&sheet);
+  dm_report_clear (&r[0]);
+  dm_report_clear (&r[1]);
+}
+
 int
 main (void)
 {
@@ -427,5 +505,6 @@ main (void)
   DM_RUN ("/engine/device/round-trip", test_round_trip);
   DM_RUN ("/engine/device/queue-not-held", test_queue_not_held);
   DM_RUN ("/engine/device/await", test_await);
+  DM_RUN ("/engine/device/await-sheet", test_await_sheet);
   return dm_test_done ();
 }
