@@ -310,6 +310,13 @@ test_describe_flags (void)
   g_assert_nonnull (strstr (both, cache + 1));
   g_assert_nonnull (strstr (both, ".\nHost bound: vda held "));
   g_assert_true (g_str_has_suffix (both, "."));
+
+  /* Where the flagged figure's time went, after the flags, where counted. */
+  g_clear_pointer (&one, g_free);
+  fill_flagged (&res, DM_FLAG_HOST_BOUND);
+  res.device.split[DM_DEVICE_READ] = (dm_device_split) { true, 5000, true, 40 };
+  one = dm_tile_describe_flags (&res, "\n");
+  g_assert_nonnull (strstr (one, ".\nReads 5000 µs at the device (r_await), 40 µs above it in this machine."));
 }
 
 static void
