@@ -123,14 +123,18 @@ dm_device_seen_set (dm_device_seen *seen, const char *name, const dm_device_coun
     seen->busy_percent = 100;
   seen->flags = dm_device_seen_flags (seen, ask);
   /* Per request the device completed in each direction, as iostat's
-   * r_await = (read ticks delta) / (reads delta) over the same span. */
+   * r_await = (read ticks delta) / (reads delta) over the same span. A
+   * time that went backwards (Linux prints its milliseconds in 32 bits,
+   * which wrap after 49 days of a direction's time) is not counted, since
+   * a 0 would read as a device that took no time. */
   if (before->timed && after->timed)
     {
       uint64_t n[2] = { seen->reads, seen->writes };
       uint64_t ns[2] = { delta (before->read_ns, after->read_ns),
                          delta (before->write_ns, after->write_ns) };
+      bool back[2] = { after->read_ns < before->read_ns, after->write_ns < before->write_ns };
       for (unsigned d = 0; d < 2; d++)
-        if (n[d])
+        if (n[d] && !back[d])
           {
             seen->split[d].counted = true;
             seen->split[d].await_us = (double) ns[d] / 1e3 / (double) n[d];

@@ -342,6 +342,13 @@ test_await (void)
   DM_CHECK (strstr (why, "Reads ") == why);
   DM_CHECK (strstr (why, "(r_await)") && strstr (why, "; writes ") && strstr (why, "(w_await)"));
 
+  /* A read time that went backwards (a wrap): not counted, not 0. */
+  uint64_t kept = after.read_ns;
+  after.read_ns = before.read_ns - 1;
+  dm_device_seen_set (&seen, "vda", &before, &after, 2.0, 3000ull * 4096, &ask);
+  DM_CHECK (!seen.split[DM_DEVICE_READ].counted && seen.split[DM_DEVICE_WRITE].counted);
+  after.read_ns = kept;
+
   /* No writes completed: no w_await, and no part above it either. */
   after.writes = 0, after.write_ns = before.write_ns;
   dm_device_seen_set (&seen, "vda", &before, &after, 2.0, 2000ull * 4096, &ask);
