@@ -23,14 +23,17 @@ typedef enum {
 /* One direction's latency, split where the device's own time ends: the
  * mean time a request spent at the device (iostat's r_await or w_await,
  * Performance Monitor's Avg. Disk sec/Read) and what is left of
- * Diskmeter's own mean latency above it: the time in this machine's stack
- * (in a VM: the guest, its virtual controller and whatever the host adds
- * before the device the guest sees). Diskmeter's I/O and the device's
+ * Diskmeter's own mean latency above it: the time in this machine's stack.
+ * In a VM the device is the disk the guest sees: the virtual controller,
+ * the host and the array are in the await, and the part above it is the
+ * guest's own. Diskmeter's I/O and the device's
  * request are related by Little's law, as dm_device_seen_ios_at_device
  * does: the I/Os at the device at once over Diskmeter's rate is the same
  * per-request await whether one I/O became two requests served side by
  * side or two I/Os were merged into one request; so the await is held
- * against Diskmeter's per-I/O mean as it is. */
+ * against Diskmeter's per-I/O mean as it is. Linux times a request from
+ * when the block layer makes it, so its wait in the I/O scheduler counts
+ * at the device, as in iostat. */
 typedef struct dm_device_split {
   bool   counted;       /* the device timed this direction and completed requests in it */
   double await_us;      /* mean time of one request at the device */

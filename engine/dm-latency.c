@@ -198,8 +198,8 @@ device_row (dm_buf *b, const dm_report *r, const dm_result *res)
 
 /* Each direction the test measured, split where the device's own time
  * ends: its await (iostat's r_await or w_await) and what is left of
- * Diskmeter's mean above it, in this machine's stack (a VM's guest, its
- * virtual controller, the host). "not counted" where the device's
+ * Diskmeter's mean above it, in this machine's stack (in a VM, the
+ * guest's own; the host is below the disk it sees). "not counted" where the device's
  * counters are missing, never a 0 that would read as a figure. */
 static void
 split_rows (dm_buf *b, const dm_result *res)
