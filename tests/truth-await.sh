@@ -120,8 +120,11 @@ check_dir() {
   dm_within "/truth/await/$tag ${dir}_await_us vs slow-fs's service" "$await" "$truth" 5
   dm_check "/truth/await/$tag ${dir}_guest_us $guest is above 0" \
     python3 -c "import sys; sys.exit(0 if $guest > 0 else 1)"
-  dm_check "/truth/await/$tag ${dir}_guest_us $guest is under 10 % of the await" \
-    python3 -c "import sys; sys.exit(0 if $guest < 0.1 * $await else 1)"
+  # Small, not tiny: on a loaded machine Diskmeter's own thread waits for
+  # a CPU before it reaps, which is time above the device (1 ms of 16 seen
+  # at a load of 5 on two cores); a wrong await lands far off either way.
+  dm_check "/truth/await/$tag ${dir}_guest_us $guest is under 25 % of the await" \
+    python3 -c "import sys; sys.exit(0 if $guest < 0.25 * $await else 1)"
   dm_within "/truth/await/$tag await + guest vs Diskmeter's mean" \
     "$(python3 -c "print($await + $guest)")" "$mean" 0.1
   if $have_iostat; then
