@@ -122,6 +122,61 @@ dm_device_seen_set (dm_device_seen *seen, const char *name, const dm_device_coun
   if (seen->busy_percent > 100)
     seen->busy_percent = 100;
   seen->flags = dm_device_seen_flags (seen, ask);
+  /* Per request the device completed in each direction, as iostat's
+   * r_await = (read ticks delta) / (reads delta) over the same span. A
+   * time that went backwards (Linux prints its milliseconds in 32 bits,
+   * which wrap after 49 days of a direction's time) is not counted, since
+   * a 0 would read as a device that took no time. */
+  if (before->timed && after->timed)
+    {
+      uint64_t n[2] = { seen->reads, seen->writes };
+      uint64_t ns[2] = { delta (before->read_ns, after->read_ns),
+                         delta (before->write_ns, after->write_ns) };
+      bool back[2] = { after->read_ns < before->read_ns, after->write_ns < before->write_ns };
+      for (unsigned d = 0; d < 2; d++)
+        if (n[d] && !back[d])
+          {
+            seen->split[d].counted = true;
+            seen->split[d].await_us = (double) ns[d] / 1e3 / (double) n[d];
+          }
+    }
+}
+
+void
+dm_device_seen_set_guest (dm_device_seen *seen, const double mean_us[2], const uint64_t n[2])
+{
+  for (unsigned d = 0; d < 2; d++)
+    {
+      dm_device_split *s = &seen->split[d];
+      s->guest_counted = seen->counted && s->counted && n[d] > 0;
+      s->guest_us = s->guest_counted ? mean_us[d] - s->await_us : 0;
+    }
+}
+
+const char *
+dm_device_await_name (unsigned direction)
+{
+  return direction == DM_DEVICE_WRITE ? "w_await" : "r_await";
+}
+
+void
+dm_device_split_explain (const dm_device_seen *seen, char *buf, size_t size)
+{
+  size_t len = 0;
+  if (size)
+    buf[0] = '\0';
+  for (unsigned d = 0; d < 2 && len < size; d++)
+    {
+      const dm_device_split *s = &seen->split[d];
+      if (!s->guest_counted)
+        continue;
+      int n = snprintf (buf + len, size - len,
+                        "%s%s %.0f µs at the device (%s), %.0f µs above it in this machine",
+                        len ? "; " : "", d == DM_DEVICE_READ ? "Reads" : len ? "writes" : "Writes",
+                        s->await_us,
+                        dm_device_await_name (d), s->guest_us);
+      len = n > 0 ? len + (size_t) n : len;
+    }
 }
 
 const char *

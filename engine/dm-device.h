@@ -20,6 +20,29 @@ typedef enum {
 } dm_device_flag;
 #define DM_N_DEVICE_FLAGS 3
 
+/* One direction's latency, split where the device's own time ends: the
+ * mean time a request spent at the device (iostat's r_await or w_await,
+ * Performance Monitor's Avg. Disk sec/Read) and what is left of
+ * Diskmeter's own mean latency above it: the time in this machine's stack.
+ * In a VM the device is the disk the guest sees: the virtual controller,
+ * the host and the array are in the await, and the part above it is the
+ * guest's own. Diskmeter's I/O and the device's
+ * request are related by Little's law, as dm_device_seen_ios_at_device
+ * does: the I/Os at the device at once over Diskmeter's rate is the same
+ * per-request await whether one I/O became two requests served side by
+ * side or two I/Os were merged into one request; so the await is held
+ * against Diskmeter's per-I/O mean as it is. Linux times a request from
+ * when the block layer makes it, so its wait in the I/O scheduler counts
+ * at the device, as in iostat. */
+typedef struct dm_device_split {
+  bool   counted;       /* the device timed this direction and completed requests in it */
+  double await_us;      /* mean time of one request at the device */
+  bool   guest_counted; /* counted, and Diskmeter measured I/Os in this direction */
+  double guest_us;      /* Diskmeter's mean latency less await_us; < 0 only by noise */
+} dm_device_split;
+
+enum { DM_DEVICE_READ, DM_DEVICE_WRITE };
+
 typedef struct dm_device_seen {
   bool     counted;       /* counters were read around the measured runs */
   char     name[64];      /* "vda", "sda+sdb" */
@@ -39,6 +62,7 @@ typedef struct dm_device_seen {
    * the call that starts it holds one per thread, whatever Q was asked. */
   bool     os_counted;    /* the backend could tell (false: not counted) */
   double   os_queue;
+  dm_device_split split[2]; /* DM_DEVICE_READ, DM_DEVICE_WRITE; counted needs counted above */
 } dm_device_seen;
 
 /* What the test asked of the device: the flags are judged against it. */
@@ -54,6 +78,17 @@ typedef struct dm_device_ask {
 void dm_device_seen_set (dm_device_seen *seen, const char *name,
                          const dm_device_counters *before, const dm_device_counters *after,
                          double seconds, uint64_t counted_bytes, const dm_device_ask *ask);
+/* The part above the device, from Diskmeter's own mean latency of each
+ * direction (mean_us) over n I/Os measured in it; a direction without
+ * I/O, or whose await was not counted, has none. */
+void dm_device_seen_set_guest (dm_device_seen *seen, const double mean_us[2],
+                               const uint64_t n[2]);
+/* "r_await" and "w_await" as iostat names them. */
+const char *dm_device_await_name (unsigned direction);
+/* One sentence for a tile's detail: each direction Diskmeter measured,
+ * its await and the part above the device ("" when neither is counted).
+ * In the caller's LC_NUMERIC, as dm_device_flag_explain is. */
+void dm_device_split_explain (const dm_device_seen *seen, char *buf, size_t size);
 /* The flags again, from figures already in seen (a loaded report). */
 unsigned dm_device_seen_flags (const dm_device_seen *seen, const dm_device_ask *ask);
 /* Diskmeter's I/Os at the device at once: the mean queue in requests,

@@ -43,6 +43,23 @@ device_columns (dm_buf *b, const dm_device_seen *d)
       }
 }
 
+/* Each direction's await and the part above the device, after every
+ * fixed column (they came later) and before the tags, which stay last:
+ * empty where not counted, never 0. */
+static void
+split_columns (dm_buf *b, const dm_device_seen *d)
+{
+  for (unsigned k = 0; k < 2; k++)
+    for (unsigned dir = 0; dir < 2; dir++)
+      {
+        const dm_device_split *s = &d->split[dir];
+        if (k ? s->guest_counted : s->counted)
+          number (b, "%.2f", k ? s->guest_us : s->await_us);
+        else
+          dm_buf_add (b, ",");
+      }
+}
+
 static bool
 has_workloads (const dm_report *r)
 {
@@ -155,6 +172,7 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
     dm_buf_add (b, ",workload,workload_canonical,workload_mode,read_mb_per_s,read_iops,"
                    "write_mb_per_s,write_iops,read_lat_p99_us,write_lat_p99_us,flushes,"
                    "rate_offered,rate_unit,rate_reached,rate_met,sync,flush_every,profile_hash");
+  dm_buf_add (b, ",device_read_await_us,device_write_await_us,guest_read_us,guest_write_us");
   dm_report_csv_tags_header (r, b);
   dm_buf_add (b, "\r\n");
   dm_format_local_time (r->started, date, sizeof date);
@@ -208,6 +226,7 @@ dm_report_write_csv (const dm_report *r, dm_buf *b)
         }
       if (workloads)
         workload_columns (b, r, res);
+      split_columns (b, &res->device);
       dm_report_csv_tags_fields (r, b);
       dm_buf_add (b, "\r\n");
     }

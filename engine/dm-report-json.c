@@ -155,6 +155,26 @@ buckets (json *j, const char *k, const dm_histogram *h)
  * drawn from them; null where nothing could be counted. Then the queue the
  * system itself held, where the backend could tell (files from before it,
  * and backends that cannot, have no os_queue). */
+/* Each direction's await and the part above it, null where not counted
+ * (no request in that direction, or no timing): a 0 would be a figure.
+ * Files from before them have none, and load as not counted. */
+static void
+device_split (json *j, const dm_device_seen *d)
+{
+  static const char *const keys[2][2] = { { "read_await_us", "read_guest_us" },
+                                          { "write_await_us", "write_guest_us" } };
+  for (unsigned k = 0; k < 2; k++)
+    for (unsigned dir = 0; dir < 2; dir++)
+      {
+        const dm_device_split *s = &d->split[dir];
+        bool ok = k ? s->guest_counted : s->counted;
+        if (ok)
+          fixed (j, keys[dir][k], k ? s->guest_us : s->await_us);
+        else
+          str (j, keys[dir][k], NULL);
+      }
+}
+
 static void
 device (json *j, const dm_device_seen *d)
 {
@@ -177,6 +197,7 @@ device (json *j, const dm_device_seen *d)
       u64 (j, "queue_limit", d->queue_limit);
       fixed (j, "seconds", d->seconds);
       u64 (j, "counted_bytes", d->counted_bytes);
+      device_split (j, d);
       close_ (j, "}");
     }
   if (d->os_counted)

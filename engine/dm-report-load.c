@@ -175,6 +175,44 @@ load_buckets (loader *l, const dm_json *list, dm_histogram *h, const dm_latency 
   return true;
 }
 
+/* A number that may be below 0 (the part above the device, by noise),
+ * within ±max; absent or null leaves *counted false. */
+static double
+signed_number (loader *l, const dm_json *obj, const char *key, double max, bool *counted)
+{
+  const dm_json *v = dm_json_get (obj, key);
+  *counted = false;
+  if (!v || v->type == DM_JSON_NULL)
+    return 0;
+  if (v->type != DM_JSON_NUMBER || !isfinite (v->num) || fabs (v->num) > max)
+    {
+      refuse (l, "'%s' is not a number from -%g to %g", key, max, max);
+      return 0;
+    }
+  *counted = true;
+  return v->num;
+}
+
+/* Each direction's await and the part above it; null or missing (a file
+ * from before them) is not counted, never 0. */
+static void
+load_split (loader *l, const dm_json *dev, dm_device_seen *d)
+{
+  static const char *const keys[2][2] = { { "read_await_us", "read_guest_us" },
+                                          { "write_await_us", "write_guest_us" } };
+  for (unsigned dir = 0; dir < 2; dir++)
+    {
+      dm_device_split *s = &d->split[dir];
+      bool counted;
+      s->await_us = signed_number (l, dev, keys[dir][0], 1e12, &counted);
+      s->counted = counted && s->await_us >= 0;
+      if (counted && s->await_us < 0)
+        refuse (l, "'%s' is below 0", keys[dir][0]);
+      s->guest_us = signed_number (l, dev, keys[dir][1], 1e12, &s->guest_counted);
+      s->guest_counted = s->guest_counted && s->counted;
+    }
+}
+
 /* The device object and the flags as they were written: the flags are the
  * run's verdict, kept even if a later version would judge differently. */
 static bool
@@ -196,6 +234,7 @@ load_device (loader *l, const dm_json *o, dm_device_seen *d, unsigned index)
       d->queue_limit = (unsigned) number (l, dev, "queue_limit", 1e9);
       d->seconds = number (l, dev, "seconds", 1e7);
       d->counted_bytes = (uint64_t) number (l, dev, "counted_bytes", 1e19);
+      load_split (l, dev, d);
     }
   else if (dev && dev->type != DM_JSON_NULL)
     return refuse (l, "result %u: 'device' is not an object", index + 1);

@@ -593,6 +593,11 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
       dm_device_ask ask = dm_result_device_ask (res);
       dm_device_seen_set (&res->device, r->device_name, &dev0, &dev1,
                           (double) (dev_t1 - dev_t0) / NS_PER_S, span_bytes, &ask);
+      /* The same span's own means, to split each direction at the device. */
+      double mean_us[2] = { dm_histogram_mean (res->hist_read) / 1e3,
+                            dm_histogram_mean (res->hist_write) / 1e3 };
+      uint64_t n[2] = { res->hist_read->count, res->hist_write->count };
+      dm_device_seen_set_guest (&res->device, mean_us, n);
     }
   /* The queue the system itself kept, summed over the threads: each one's
    * mean over its measured time. Where the backend cannot tell, the

@@ -67,6 +67,52 @@ device_us (const dm_report *r)
   return requests > 0 ? queue_s / requests * 1e6 : -1;
 }
 
+/* One direction's await, or the part above the device (guest), over the
+ * scenario's tests: each test's weighed by the requests the device
+ * completed in it, so that the two still add up to the request-weighed
+ * mean. -1 where no test counted them. The sheet's cells are never below
+ * 0 (that is "not measured"): a part above the device of a microsecond
+ * below 0 is the two clocks' noise, shown as 0; the report keeps it. */
+static double
+split_us (const dm_report *r, unsigned dir, bool guest)
+{
+  double sum = 0, requests = 0;
+  for (unsigned i = 0; i < r->n_results; i++)
+    {
+      const dm_device_seen *d = &r->results[i].device;
+      const dm_device_split *s = &d->split[dir];
+      double n = (double) (dir == DM_DEVICE_READ ? d->reads : d->writes);
+      if (!s->guest_counted || n <= 0)
+        continue;
+      sum += (guest ? s->guest_us : s->await_us) * n;
+      requests += n;
+    }
+  return requests > 0 ? fmax (0, sum / requests) : -1;
+}
+
+/* The await and guest columns of a direction, where any run counted it. */
+static void
+add_split_columns (dm_study_sheet *sh, const dm_report *const *runs, unsigned n)
+{
+  for (unsigned dir = 0; dir < 2; dir++)
+    {
+      bool any = false;
+      for (unsigned i = 0; i < n && !any; i++)
+        any = split_us (runs[i], dir, false) >= 0;
+      for (unsigned g = 0; any && g < 2; g++)
+        {
+          dm_study_column *c = &sh->columns[sh->n_columns++];
+          c->kind = g ? DM_STUDY_COL_GUEST : DM_STUDY_COL_AWAIT;
+          c->mode = dir == DM_DEVICE_READ ? DM_MODE_READ : DM_MODE_WRITE;
+          c->unit = DM_UNIT_US;
+          if (g)
+            snprintf (c->title, sizeof c->title, "Guest %s us", dir ? "write" : "read");
+          else
+            snprintf (c->title, sizeof c->title, "Device %s us", dm_device_await_name (dir));
+        }
+    }
+}
+
 static double
 cpu_percent (const dm_report *r)
 {
@@ -218,6 +264,7 @@ dm_study_sheet_build (const char *name, const dm_report *const *reports,
   sh->columns[sh->n_columns].kind = DM_STUDY_COL_DEVICE_US;
   sh->columns[sh->n_columns].unit = DM_UNIT_US;
   snprintf (sh->columns[sh->n_columns++].title, sizeof sh->columns[0].title, "Device us");
+  add_split_columns (sh, sorted, k);
   sh->columns[sh->n_columns].kind = DM_STUDY_COL_CPU;
   snprintf (sh->columns[sh->n_columns++].title, sizeof sh->columns[0].title, "CPU %%");
 
@@ -312,6 +359,12 @@ dm_study_sheet_build (const char *name, const dm_report *const *reports,
                                                 DM_UNIT_US, v);
                   cov = covered (plain, np, NULL, false, DM_MODE_READ, DM_UNIT_US);
                 }
+            }
+          else if (col->kind == DM_STUDY_COL_AWAIT || col->kind == DM_STUDY_COL_GUEST)
+            {
+              v = split_us (r, col->mode == DM_MODE_WRITE, col->kind == DM_STUDY_COL_GUEST);
+              if (v >= 0)
+                v = dm_figure_as_saved (v);
             }
           else
             {

@@ -64,7 +64,7 @@
 #define DM_STUDY_TARGETS_MAX  16
 #define DM_STUDY_TESTS_MAX    8
 #define DM_STUDY_AXIS_MAX     16  /* values of q and of t */
-#define DM_STUDY_COLUMNS_MAX  (DM_STUDY_TESTS_MAX * DM_N_MODES * 3 + 2)
+#define DM_STUDY_COLUMNS_MAX  (DM_STUDY_TESTS_MAX * DM_N_MODES * 3 + 6)
 #define DM_STUDY_FILE_MAX     (1u << 20)
 
 /* The tags each scenario's saved run carries besides the plan's own: the
@@ -241,6 +241,8 @@ typedef enum {
   DM_STUDY_COL_FIGURE,       /* a test's figure: spec, mode, unit */
   DM_STUDY_COL_DEVICE_US,    /* the device's mean latency (its own counters), us */
   DM_STUDY_COL_CPU,          /* CPU use of the run, percent of all logical CPUs */
+  DM_STUDY_COL_AWAIT,        /* the device's r_await (mode Read) or w_await (Write), us */
+  DM_STUDY_COL_GUEST,        /* Diskmeter's mean less that await: above the device, us */
 } dm_study_col_kind;
 
 typedef struct dm_study_column {

@@ -170,6 +170,12 @@ typedef struct dm_device_counters {
   uint64_t queue_ns;    /* time each request spent at the device, summed: / elapsed = mean queue */
   unsigned members;     /* devices summed: 1, or the disks under a device-mapper or md device */
   unsigned queue_limit; /* requests the devices can hold at once (nr_requests), 0 unknown */
+  /* queue_ns by direction: the time reads (writes) spent at the device,
+   * summed, so that / reads is iostat's r_await. timed is false where the
+   * OS keeps no such split. */
+  bool     timed;
+  uint64_t read_ns;
+  uint64_t write_ns;
 } dm_device_counters;
 
 typedef struct dm_device_watch dm_device_watch;

@@ -8,7 +8,9 @@
 #include <math.h>
 
 #include "dm-device.h"
+#include "dm-latency.h"
 #include "dm-report.h"
+#include "dm-study.h"
 #include "dm-test.h"
 
 /* One test's readings: before is all zero, after has what the disk did in
@@ -303,6 +305,203 @@ test_queue_not_held (void)
   dm_report_clear (&back);
 }
 
+/* Each direction's await is its own ticks over its own requests, as
+ * iostat's r_await and w_await; the part above it is Diskmeter's mean
+ * less that. A direction without requests, or counters without times
+ * (timed false), is not counted, and JSON says null and reads it back
+ * so, as it reads a file from before the split (no keys at all). */
+static void
+test_await (void)
+{
+  dm_device_counters before = { 0 }, after = { 0 };
+  dm_device_ask ask = { 4096, 4, 1, 70 };
+  dm_device_seen seen;
+  char why[256] = "";
+
+  before.timed = after.timed = true;
+  before.read_ns = 7000000ull, before.write_ns = 3000000ull;
+  after.reads = 2000, after.read_bytes = 2000ull * 4096;
+  after.writes = 1000, after.write_bytes = 1000ull * 4096;
+  after.read_ns = before.read_ns + 2000ull * 5000000ull; /* 5 ms each */
+  after.write_ns = before.write_ns + 1000ull * 2000000ull; /* 2 ms each */
+  after.queue_ns = after.read_ns + after.write_ns;
+  after.members = 1;
+  dm_device_seen_set (&seen, "vda", &before, &after, 2.0, 3000ull * 4096, &ask);
+  DM_CHECK (seen.split[DM_DEVICE_READ].counted && seen.split[DM_DEVICE_WRITE].counted);
+  DM_CHECK (fabs (seen.split[DM_DEVICE_READ].await_us - 5000) < 1e-6);
+  DM_CHECK (fabs (seen.split[DM_DEVICE_WRITE].await_us - 2000) < 1e-6);
+  /* Before Diskmeter's means are known, nothing above the device is. */
+  DM_CHECK (!seen.split[0].guest_counted && !seen.split[1].guest_counted);
+  double mean[2] = { 5040.5, 1999.0 };
+  uint64_t n[2] = { 2000, 1000 };
+  dm_device_seen_set_guest (&seen, mean, n);
+  DM_CHECK (seen.split[0].guest_counted && fabs (seen.split[0].guest_us - 40.5) < 1e-6);
+  /* A part below 0 is kept as it is: the clocks' noise, not a reason to lie. */
+  DM_CHECK (seen.split[1].guest_counted && fabs (seen.split[1].guest_us + 1.0) < 1e-6);
+  dm_device_split_explain (&seen, why, sizeof why);
+  DM_CHECK (strstr (why, "Reads ") == why);
+  DM_CHECK (strstr (why, "(r_await)") && strstr (why, "; writes ") && strstr (why, "(w_await)"));
+
+  /* A read time that went backwards (a wrap): not counted, not 0. */
+  uint64_t kept = after.read_ns;
+  after.read_ns = before.read_ns - 1;
+  dm_device_seen_set (&seen, "vda", &before, &after, 2.0, 3000ull * 4096, &ask);
+  DM_CHECK (!seen.split[DM_DEVICE_READ].counted && seen.split[DM_DEVICE_WRITE].counted);
+  after.read_ns = kept;
+
+  /* No writes completed: no w_await, and no part above it either. */
+  after.writes = 0, after.write_ns = before.write_ns;
+  dm_device_seen_set (&seen, "vda", &before, &after, 2.0, 2000ull * 4096, &ask);
+  dm_device_seen_set_guest (&seen, mean, n);
+  DM_CHECK (seen.split[0].counted && !seen.split[1].counted && !seen.split[1].guest_counted);
+  dm_device_split_explain (&seen, why, sizeof why);
+  DM_CHECK (strstr (why, "w_await") == NULL);
+  /* Counters without times (a platform that keeps none). */
+  after.timed = false;
+  dm_device_seen_set (&seen, "vda", &before, &after, 2.0, 2000ull * 4096, &ask);
+  dm_device_seen_set_guest (&seen, mean, n);
+  DM_CHECK (seen.counted && !seen.split[0].counted && !seen.split[0].guest_counted);
+  dm_device_split_explain (&seen, why, sizeof why);
+  DM_CHECK_STR (why, "");
+
+  /* Through JSON: the figures, a negative part, null where not counted. */
+  dm_report r, back;
+  dm_settings s;
+  dm_spec spec;
+  dm_buf json = { 0 }, lat = { 0 }, csv = { 0 };
+  dm_settings_init (&s);
+  DM_CHECK_INT (dm_spec_parse ("RND4K_Q4T1", &spec, NULL, 0), ==, 0);
+  DM_CHECK_INT (dm_report_init (&r, &s, &spec, 1, DM_MODE_BIT (DM_MODE_READ)), ==, 0);
+  r.status = r.results[0].status = DM_STATUS_COMPLETE;
+  after.timed = true, after.writes = 1000, after.write_ns = before.write_ns + 1000ull * 2000000ull;
+  dm_device_seen_set (&r.results[0].device, "vda", &before, &after, 2.0, 3000ull * 4096, &ask);
+  n[1] = 0;
+  dm_device_seen_set_guest (&r.results[0].device, mean, n);
+  dm_histogram_add (r.results[0].hist_read, 5040500, 2000);
+  dm_report_write_json (&r, &json);
+  DM_CHECK (strstr (json.data, "\"read_await_us\": 5000.000") != NULL);
+  DM_CHECK (strstr (json.data, "\"write_await_us\": 2000.000") != NULL);
+  DM_CHECK (strstr (json.data, "\"read_guest_us\": 40.500") != NULL);
+  DM_CHECK (strstr (json.data, "\"write_guest_us\": null") != NULL);
+  DM_CHECK_INT (dm_report_load_json (&back, json.data, json.len, why, sizeof why), ==, 0);
+  const dm_device_seen *b = &back.results[0].device;
+  DM_CHECK (b->split[0].counted && fabs (b->split[0].await_us - 5000) < 1e-9);
+  DM_CHECK (b->split[0].guest_counted && fabs (b->split[0].guest_us - 40.5) < 1e-9);
+  DM_CHECK (b->split[1].counted && !b->split[1].guest_counted);
+  dm_report_write_latency (&back, &lat);
+  DM_CHECK (strstr (lat.data, "  Read at the device: r_await 5000.0, above it 40.5 of the mean 5040.5\n")
+            != NULL);
+  dm_report_write_csv (&back, &csv);
+  DM_CHECK (strstr (csv.data, ",guest_read_us,guest_write_us\r\n") != NULL);
+  DM_CHECK (strstr (csv.data, ",5000.00,2000.00,40.50,\r\n") != NULL);
+  dm_report_clear (&back);
+
+  /* A file from before the split: the keys missing, "not counted". */
+  char *old = strdup (json.data);
+  for (char *k; (k = strstr (old, "\"read_await_us\""));)
+    memcpy (k, "\"read_awaitXus\"", 15);
+  DM_CHECK_INT (dm_report_load_json (&back, old, strlen (old), why, sizeof why), ==, 0);
+  DM_CHECK (back.results[0].device.counted && !back.results[0].device.split[0].counted);
+  DM_CHECK (!back.results[0].device.split[0].guest_counted);
+  dm_buf_free (&lat);
+  memset (&lat, 0, sizeof lat);
+  dm_report_write_latency (&back, &lat);
+  DM_CHECK (strstr (lat.data, "  Read at the device: r_await not counted, nor the part above it\n")
+            != NULL);
+  dm_report_clear (&back);
+  free (old);
+
+  /* An await below 0 or not a number is refused, with a reason. */
+  char *bad = strdup (json.data);
+  char *k = strstr (bad, "5000.000");
+  memcpy (k, "-500.000", 8);
+  DM_CHECK_INT (dm_report_load_json (&back, bad, strlen (bad), why, sizeof why), <, 0);
+  DM_CHECK (strstr (why, "read_await_us") != NULL);
+  free (bad);
+
+  dm_buf_free (&json);
+  dm_buf_free (&lat);
+  dm_buf_free (&csv);
+  dm_report_clear (&r);
+}
+
+/* The study's sheet: a scenario whose device timed its reads gets the
+ * r_await and the part above it, weighed by requests over its tests; one
+ * without counters leaves them empty, and no column is made for writes no
+ * scenario counted. */
+static void
+test_await_sheet (void)
+{
+  static dm_report r[2];
+  static dm_study_sheet sheet;
+  const char *labels[2] = { "timed", "untimed" };
+  char why[200];
+  dm_buf csv = { 0 };
+
+  for (unsigned i = 0; i < 2; i++)
+    {
+      dm_settings s;
+      dm_spec specs[2];
+      dm_tag tag;
+      dm_settings_init (&s);
+      dm_spec_parse ("RND4K_Q1T1", &specs[0], NULL, 0);
+      dm_spec_parse ("SEQ1M_Q1T1", &specs[1], NULL, 0);
+      DM_CHECK_INT (dm_report_init (&r[i], &s, specs, 2, DM_MODE_BIT (DM_MODE_READ)), ==, 0);
+      r[i].status = DM_STATUS_COMPLETE;
+      r[i].started = 100 + i;
+      dm_tag_make (&tag, "study", "s", NULL, 0);
+      dm_tags_set (r[i].tags, &r[i].n_tags, DM_TAGS_ALL_MAX, &tag);
+      dm_tag_make (&tag, "study.target", labels[i], NULL, 0);
+      dm_tags_set (r[i].tags, &r[i].n_tags, DM_TAGS_ALL_MAX, &tag);
+      for (unsigned k = 0; k < 2; k++)
+        {
+          dm_result *res = &r[i].results[k];
+          res->status = DM_STATUS_COMPLETE;
+          res->iops = 100;
+          if (i)
+            continue;
+          /* 1000 reads of 2 ms, then 3000 of 6 ms: 5 ms a request. */
+          dm_device_counters before = { 0 }, after = { 0 };
+          dm_device_ask ask = dm_result_device_ask (res);
+          before.timed = after.timed = true;
+          after.members = 1;
+          after.reads = k ? 3000 : 1000;
+          after.read_bytes = after.reads * 4096ull;
+          after.read_ns = after.reads * (k ? 6000000ull : 2000000ull);
+          dm_device_seen_set (&res->device, "vda", &before, &after, 2.0, after.read_bytes, &ask);
+          double mean[2] = { k ? 6100.0 : 2020.0, 0 };
+          uint64_t n[2] = { after.reads, 0 };
+          dm_device_seen_set_guest (&res->device, mean, n);
+        }
+    }
+  const dm_report *rs[2] = { &r[0], &r[1] };
+  DM_CHECK_INT (dm_study_sheet_build ("s", rs, NULL, 2, NULL, 0, &sheet, why, sizeof why), ==, 0);
+  int await = -1, guest = -1;
+  for (unsigned c = 0; c < sheet.n_columns; c++)
+    {
+      if (!strcmp (sheet.columns[c].title, "Device r_await us"))
+        await = (int) c;
+      if (!strcmp (sheet.columns[c].title, "Guest read us"))
+        guest = (int) c;
+      DM_CHECK (!strstr (sheet.columns[c].title, "w_await"));
+    }
+  DM_CHECK (await >= 0 && guest == await + 1);
+  DM_CHECK_INT (sheet.n_rows, ==, 2);
+  if (await >= 0 && guest >= 0)
+    {
+      DM_CHECK (fabs (sheet.rows[0].values[await] - 5000) < 0.01);
+      DM_CHECK (fabs (sheet.rows[0].values[guest] - 80) < 0.01); /* (1000 x 20 + 3000 x 100) / 4000 */
+      DM_CHECK (sheet.rows[1].values[await] < 0 && sheet.rows[1].values[guest] < 0);
+    }
+  dm_study_sheet_write_csv (&sheet, &csv);
+  DM_CHECK (csv.data && strstr (csv.data, ",Device r_await us,Guest read us,") != NULL);
+  DM_CHECK (csv.data && strstr (csv.data, ",5000.0,80.0,") != NULL);
+  dm_buf_free (&csv);
+  dm_study_sheet_free (&sheet);
+  dm_report_clear (&r[0]);
+  dm_report_clear (&r[1]);
+}
+
 int
 main (void)
 {
@@ -312,5 +511,7 @@ main (void)
   DM_RUN ("/engine/device/names", test_names);
   DM_RUN ("/engine/device/round-trip", test_round_trip);
   DM_RUN ("/engine/device/queue-not-held", test_queue_not_held);
+  DM_RUN ("/engine/device/await", test_await);
+  DM_RUN ("/engine/device/await-sheet", test_await_sheet);
   return dm_test_done ();
 }

@@ -330,6 +330,12 @@ test_describe_flags (void)
     alone = dm_tile_describe_flags (&res, " ");
     g_assert_true (g_str_has_prefix (alone, "Advice: Q8T1 asks"));
   }
+  /* Where the flagged figure's time went, after the flags, where counted. */
+  g_clear_pointer (&one, g_free);
+  fill_flagged (&res, DM_FLAG_HOST_BOUND);
+  res.device.split[DM_DEVICE_READ] = (dm_device_split) { true, 5000, true, 40 };
+  one = dm_tile_describe_flags (&res, "\n");
+  g_assert_nonnull (strstr (one, ".\nReads 5000 µs at the device (r_await), 40 µs above it in this machine."));
 }
 
 static void

@@ -793,6 +793,9 @@ test_device_watch (const char *dir)
          (unsigned long long) before.queue_ns, (unsigned long long) after.queue_ns);
   CHECK (after.busy_ns >= before.busy_ns, "busy %llu -> %llu",
          (unsigned long long) before.busy_ns, (unsigned long long) after.busy_ns);
+  /* The write time apart, for w_await: the writes above took some. */
+  CHECK (after.timed && after.write_ns > before.write_ns, "write time %llu -> %llu",
+         (unsigned long long) before.write_ns, (unsigned long long) after.write_ns);
   dm_device_watch_close (watch);
 }
 

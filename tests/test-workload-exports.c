@@ -234,7 +234,8 @@ test_plain_columns (void)
   DM_CHECK_INT (dm_report_init (&r, &s, &spec, 1, DM_MODE_BIT (DM_MODE_READ)), ==, 0);
   dm_buf_init (&b);
   dm_report_write_csv (&r, &b);
-  DM_CHECK (b.data && strstr (b.data, "device_busy_percent,flags\r\n") && !strstr (b.data, "workload"));
+  DM_CHECK (b.data && strstr (b.data, "device_busy_percent,flags,device_read_await_us,device_write_await_us,"
+                            "guest_read_us,guest_write_us\r\n") && !strstr (b.data, "workload"));
   dm_buf_free (&b);
   dm_report_clear (&r);
 }

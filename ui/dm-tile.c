@@ -513,6 +513,15 @@ dm_tile_describe_flags (const dm_result *res,
         g_string_append (s, separator);
       g_string_append_printf (s, "%s.", why);
     }
+  /* Where a flagged figure's time went: at the device or above it. */
+  if (s->len)
+    {
+      char split[240];
+
+      dm_device_split_explain (&res->device, split, sizeof split);
+      if (split[0])
+        g_string_append_printf (s, "%s%s.", separator, split);
+    }
   /* What the machine's facts say limits the queue, and what to change:
    * the engine's sentence, as the report writes it. */
   if (res->advice.sentence[0])

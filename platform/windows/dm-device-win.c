@@ -249,6 +249,11 @@ dm_device_watch_read (dm_device_watch *watch, dm_device_counters *counters)
   /* The time every request spent at the volume, summed: its growth over
    * elapsed time is Performance Monitor's "Avg. Disk Queue Length". */
   counters->queue_ns = ((uint64_t) perf.ReadTime.QuadPart + (uint64_t) perf.WriteTime.QuadPart) * 100;
+  /* The same two apart, over ReadCount and WriteCount: Performance
+   * Monitor's "Avg. Disk sec/Read" and "sec/Write", iostat's awaits. */
+  counters->read_ns = (uint64_t) perf.ReadTime.QuadPart * 100;
+  counters->write_ns = (uint64_t) perf.WriteTime.QuadPart * 100;
+  counters->timed = true;
   counters->members = 1;
   return 0;
 }
