@@ -62,7 +62,10 @@ points_of (const dm_report *r, cap_point *pts)
   return m;
 }
 
-/* (max - min) / median of the IOPS of pts[from..m-1]; the median in *median. */
+/* The largest distance of the IOPS of pts[from..m-1] from their median, as
+ * a share of it; the median in *median. Not max - min: a throttle's budget
+ * carried from one short run into the next puts single loads some per cent
+ * over it, and the band around the level is what a cap keeps. */
 static double
 spread_of (const cap_point *pts, unsigned from, unsigned m, double *v, double *median)
 {
@@ -71,7 +74,7 @@ spread_of (const cap_point *pts, unsigned from, unsigned m, double *v, double *m
     v[i] = pts[from + i].iops;
   qsort (v, n, sizeof *v, cmp_double);
   *median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-  return *median > 0 ? (v[n - 1] - v[0]) / *median : INFINITY;
+  return *median > 0 ? fmax (v[n - 1] - *median, *median - v[0]) / *median : INFINITY;
 }
 
 void

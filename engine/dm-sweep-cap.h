@@ -16,7 +16,7 @@
 #include "dm-buf.h"
 #include "dm-report.h"
 
-#define DM_SWEEP_CAP_FLAT   0.10 /* (max - min) / median throughput over the flat run, at most */
+#define DM_SWEEP_CAP_FLAT   0.10 /* every load of the flat run this close to its median, at least */
 #define DM_SWEEP_CAP_POINTS 3    /* loads in the flat run, at least */
 #define DM_SWEEP_CAP_SPAN   4    /* its heaviest load / its lightest, at least */
 #define DM_SWEEP_CAP_LITTLE 0.25 /* |mean / (QD x T / rate) - 1| at every load of it, at most */
@@ -38,7 +38,7 @@ typedef struct dm_sweep_cap {
   double   mb_per_s;
   int      first, last;    /* results of the flat run's lightest and heaviest load, -1 none */
   unsigned n_points;       /* loads in the flat run */
-  double   spread;         /* (max - min) / median IOPS over it */
+  double   spread;         /* the largest |IOPS - median| / median over it */
   double   little_error;   /* the worst |mean / (QD x T / iops) - 1| over it */
   double   latency_growth; /* mean latency at last / at first */
   bool     device_counted; /* last's device counters were read and saw the bytes */

@@ -210,7 +210,7 @@ test_scales_and_noise (void)
   dm_sweep_cap_find (&r, &cap);
   DM_CHECK_STR (dm_sweep_cap_verdict_name (cap.verdict), "capped");
   DM_CHECK (fabs (cap.iops - 3000) < 0.01);
-  DM_CHECK (fabs (cap.spread - 0.08) < 1e-6);
+  DM_CHECK (fabs (cap.spread - 0.04) < 1e-6);
 
   /* Swings of 15 % among the heaviest loads are no level: not flat. */
   r.results[4].iops = 3500;
