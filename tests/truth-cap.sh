@@ -10,7 +10,8 @@
 # second too, flat past QD 4 with latency rising, but its throughput grew
 # with the queue up to there: a device's knee, which must not be called a
 # cap, and whose knee the sweep must still name (QD 4; a machine that
-# stretches the service unevenly may move it, so up to three sweeps).
+# stretches the service unevenly may move it, so up to three sweeps). A
+# 40 MiB/s bytes limit on 64 KiB reads is found the same way, in MB/s.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -51,6 +52,27 @@ dm_check "/truth/cap/show prints the cap" \
   grep -q "^Rate cap: capped near [0-9]* IOPS (.*) by something outside this disk" "$DM_TMPDIR/cap.txt"
 dm_check "/truth/cap/show prints its evidence" grep -q "^  Evidence: .* loads from Q1T1 to Q16T2" \
   "$DM_TMPDIR/cap.txt"
+
+# A bytes-per-second limit (a bps cap) the same way: 40 MiB/s of 64 KiB
+# reads, said in MB/s first.
+bps=$((40 << 20))
+dm_throttle read_iops 0
+dm_throttle read_bps "$bps"
+bytes="$DM_TMPDIR/bps.json"
+DM_RUN_PREFIX=dm_throttled dm_run "$bytes" "$DM_TMPDIR/bps.err" sweep \
+  --pattern RND --block 64K --mode read --threads 1 --qd 1,2,4,8,16 \
+  --size 64MiB --duration 1.5 --warmup 1 --format json --quiet "$DM_MNT"
+dm_check "/truth/cap/bps-throttled sweep exit status 0 (got $DM_RC)" test "$DM_RC" = 0
+[ -s "$bytes" ] || dm_die "no JSON report"
+dm_log "rate_cap: $(dm_json "$bytes" 'j["sweep"]["rate_cap"]')"
+dm_check "/truth/cap/the bps-throttled loop device is called capped" \
+  test "$(dm_json "$bytes" 'j["sweep"]["rate_cap"]["capped"]')" = True
+dm_within "/truth/cap/the cap found vs the cgroup's 40 MiB/s" \
+  "$(dm_json "$bytes" 'j["sweep"]["rate_cap"]["mb_per_s"] or 0')" \
+  "$(python3 -c "print('%.3f' % ($bps / 1e6))")" 3
+"$DM_CLI" show "$bytes" > "$DM_TMPDIR/bps.txt"
+dm_check "/truth/cap/show says the bps cap in MB/s" \
+  grep -q "^Rate cap: capped near [0-9.]* MB/s ([0-9]* IOPS) by something outside" "$DM_TMPDIR/bps.txt"
 
 # slow-fs: 400 reads a second at most, reached at QD 4.
 mnt="$DM_TMPDIR/mnt"
