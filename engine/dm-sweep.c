@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dm-json.h"
+#include "dm-sweep-cap.h"
 #include "dm-units.h"
 #include "dm-text.h"
 
@@ -464,6 +465,9 @@ dm_sweep_write_json (const dm_report *r, const dm_sweep_plan *p, dm_buf *b)
   int best_err = dm_sweep_best_under (r, bound, &best_index);
   json_point (b, "knee", r, knee_err, knee_index);
   json_point (b, "best_under_bound", r, best_err, best_index);
+  dm_sweep_cap cap;
+  dm_sweep_cap_find (r, &cap);
+  dm_sweep_cap_write_json (&cap, r, b);
   dm_buf_add (b, "\n  }\n}\n");
 }
 
@@ -614,6 +618,9 @@ dm_sweep_write_text (const dm_report *r, const dm_sweep_plan *p, dm_buf *b)
       else
         dm_buf_add (b, "none\n");
     }
+  dm_sweep_cap cap;
+  dm_sweep_cap_find (r, &cap);
+  dm_sweep_cap_write_text (&cap, r, b);
 }
 
 void

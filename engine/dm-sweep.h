@@ -147,13 +147,14 @@ int dm_sweep_knee (const dm_report *r, int *index);
 int dm_sweep_best_under (const dm_report *r, double bound_us, int *index);
 
 /* The report's JSON with a "sweep" member added: queue_depths, threads,
- * latency_bound_us, knee and best_under_bound ({queue_depth, threads} or null). */
+ * latency_bound_us, knee and best_under_bound ({queue_depth, threads} or null),
+ * rate_cap (dm-sweep-cap.h: capped or not, why, the evidence). */
 void dm_sweep_write_json (const dm_report *r, const dm_sweep_plan *p, dm_buf *out);
 /* One row per combination: qd, threads, mb_per_s, iops, mean_latency_us,
  * p99_latency_us, cpu_percent, status. */
 void dm_sweep_write_csv (const dm_report *r, dm_buf *out);
 /* QD x T tables of MB/s (IOPS for blocks under 64 KiB) and of p99 latency,
- * then the knee and best-under-bound lines. */
+ * then the knee, best-under-bound and rate cap lines. */
 void dm_sweep_write_text (const dm_report *r, const dm_sweep_plan *p, dm_buf *out);
 
 /* The block sweep's sizes (ascending) and modes (DM_MODE_BIT), from its

@@ -130,6 +130,10 @@ if [ -n "${DM_SLOW_FS:-}" ] && [ -c /dev/fuse ]; then
     timeout 60 "$DM_UI_SWEEP" "$out/knee-$parallel.json" "$out/knee-$parallel.png" \
       "$out/knee-latency.png" >"$out/render.log" 2>&1
     dm_check "the window rendered the knee-$parallel sweep (status $?)" test -s "$out/knee-$parallel.png"
+    # A device's knee is no rate cap, and the window's summary says so.
+    dm_log "$(grep 'summary:' "$out/render.log")"
+    dm_check "the summary calls the knee-$parallel sweep no rate cap" \
+      grep -q 'summary: .*No rate cap: ' "$out/render.log"
     read -r red x _ < <(dm_png centre "$out/knee-$parallel.png" 224,28,36)
     dm_log "knee at QD $parallel: $red red pixels, centred at x = $x"
     dm_check "the heat maps outline the knee in red ($red pixels)" test "${red:-0}" -ge 400

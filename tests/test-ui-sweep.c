@@ -15,9 +15,11 @@
  * is a disk, runs a Write sweep chosen for FOLDER there, and gives the
  * choice back once the target is FOLDER again. After each sweep the window
  * is still open, and no descriptor of this process may still hold a file
- * on the target's filesystem: the test file has no name to look for.
+ * on the target's filesystem: the test file has no name to look for. A
+ * sweep shown from its JSON prints the summary under the maps.
  */
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include <gtk/gtk.h>
@@ -25,6 +27,22 @@
 #include "dm-screenshot.h"
 #include "dm-sweep-window.h"
 #include "dm-ui.h"
+
+/* The summary under the maps, the one label that ends "Click a cell for
+ * its latency detail.", found in the widget tree; NULL without one. */
+static const char *
+summary_of (GtkWidget *w)
+{
+  if (GTK_IS_LABEL (w) && strstr (gtk_label_get_text (GTK_LABEL (w)), "Click a cell"))
+    return gtk_label_get_text (GTK_LABEL (w));
+  for (GtkWidget *c = gtk_widget_get_first_child (w); c; c = gtk_widget_get_next_sibling (c))
+    {
+      const char *text = summary_of (c);
+      if (text)
+        return text;
+    }
+  return NULL;
+}
 
 /* Lets the main loop lay out and paint: mapped, sized and a few frames on. */
 static void
@@ -303,6 +321,7 @@ main (int   argc,
     }
   gtk_window_present (GTK_WINDOW (window));
   settle (window);
+  g_print ("test-ui-sweep: summary: %s\n", summary_of (window) ? summary_of (window) : "(none)");
   if (!dm_sweep_window_save (DM_SWEEP_WINDOW (window), "png", argv[2], &error))
     {
       g_printerr ("test-ui-sweep: %s\n", error->message);

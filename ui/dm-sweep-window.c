@@ -16,6 +16,7 @@
 
 #include "dm-footer.h"
 #include "dm-heatmap.h"
+#include "dm-sweep-cap-text.h"
 #include "dm-sweep-chart.h"
 #include "dm-job.h"
 #include "dm-json.h"
@@ -241,6 +242,7 @@ refresh_maps_grid (DmSweepWindow *self)
       else
         g_string_append_printf (summary, _ ("  No load keeps p99 under %s."), bound);
     }
+  dm_sweep_cap_text_append (summary, r);
   if (r)
     g_string_append (summary, _ ("  Click a cell for its latency detail."));
   if (r || self->run.job)
