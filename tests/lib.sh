@@ -285,6 +285,26 @@ dm_loop_create ()
   dm_log "loop device $DM_LOOP ($DM_LOOP_DEV) over $img, ${mib} MiB, direct-io=$(cat "/sys/block/$DM_LOOP_NAME/loop/dio" 2>/dev/null || echo ?)"
 }
 
+# dm_loop_over FILE: a loop device over an existing FILE (a backing file on
+# slow-fs, say), with direct I/O where the kernel accepts it, detached on
+# exit. Sets DM_OVER (/dev/loopN).
+dm_loop_over ()
+{
+  DM_OVER="$(losetup -f --show --direct-io=on "$1" 2>/dev/null)" \
+    || DM_OVER="$(losetup -f --show "$1")" || dm_die "losetup over $1 failed"
+  _dm_loops+=("$DM_OVER")
+}
+
+# dm_loop_detach DEV: detaches DEV now (before the file system under its
+# backing file is unmounted) and forgets it for the exit's teardown.
+dm_loop_detach ()
+{
+  local keep=() l
+  losetup -d "$1" 2>/dev/null || { sleep 0.5; losetup -d "$1"; }
+  for l in "${_dm_loops[@]}"; do [ "$l" = "$1" ] || keep+=("$l"); done
+  _dm_loops=("${keep[@]}")
+}
+
 # dm_mkfs_mount [MOUNT_OPTIONS]: formats $DM_LOOP as ext4 and mounts it on a
 # new folder. Inode tables and the journal are written now, not by a
 # background thread during a measurement. Sets DM_MNT.

@@ -21,9 +21,8 @@ slow="$DM_TMPDIR/slow"
 dm_slow_fs_mount "$slow" 10000 16
 dd if=/dev/urandom of="$slow/backing" bs=1M count=16 status=none \
   || dm_die "cannot write the backing file on slow-fs"
-sdev="$(losetup -f --show --direct-io=on "$slow/backing" 2>/dev/null)" \
-  || sdev="$(losetup -f --show "$slow/backing")" || dm_die "losetup over slow-fs failed"
-_dm_loops+=("$sdev")
+dm_loop_over "$slow/backing"
+sdev=$DM_OVER
 name="${sdev#/dev/}"
 sys="/sys/block/$name"
 # A loop device keeps its nr_requests after losetup -d, for the next test
@@ -130,9 +129,6 @@ dm_check "/truth/advice/own the text report has no advice" \
   sh -c "! '$DM_CLI' show '$out' | grep -q '^ Advice:'"
 
 restore_queue
-losetup -d "$sdev"
-keep=()
-for l in "${_dm_loops[@]}"; do [ "$l" = "$sdev" ] || keep+=("$l"); done
-_dm_loops=("${keep[@]}")
+dm_loop_detach "$sdev"
 dm_slow_fs_unmount "$slow"
 dm_finish

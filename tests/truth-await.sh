@@ -36,8 +36,8 @@ reqlog="$DM_TMPDIR/requests.log"
 dm_slow_fs_mount "$slow" "$read_us" 4 --write-us "$write_us" --log-requests "$reqlog"
 dd if=/dev/urandom of="$slow/backing" bs=1M count=16 status=none \
   || dm_die "cannot write the backing file on slow-fs"
-sdev="$(losetup -f --show --direct-io=on "$slow/backing")" || dm_die "losetup over slow-fs failed"
-_dm_loops+=("$sdev")
+dm_loop_over "$slow/backing"
+sdev=$DM_OVER
 name=${sdev#/dev/}
 dio=$(cat "/sys/block/$name/loop/dio")
 dm_log "loop device $sdev over slow-fs (${read_us} us reads, ${write_us} us writes, 4 at once), direct-io=$dio"
@@ -200,9 +200,6 @@ dm_check "/truth/await/old its split is not counted, not 0" \
 dm_check "/truth/await/old and writes it back as null" \
   test "$(dm_json "$DM_TMPDIR/old-again.json" 'j["results"][0]["device"]["read_await_us"]')" = None
 
-losetup -d "$sdev"
-keep=()
-for l in "${_dm_loops[@]}"; do [ "$l" = "$sdev" ] || keep+=("$l"); done
-_dm_loops=("${keep[@]}")
+dm_loop_detach "$sdev"
 dm_slow_fs_unmount "$slow"
 dm_finish

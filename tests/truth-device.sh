@@ -67,9 +67,8 @@ slow="$DM_TMPDIR/slow"
 dm_slow_fs_mount "$slow" 10000 8
 dd if=/dev/urandom of="$slow/backing" bs=1M count=16 status=none \
   || dm_die "cannot write the backing file on slow-fs"
-sdev="$(losetup -f --show --direct-io=on "$slow/backing" 2>/dev/null)" \
-  || sdev="$(losetup -f --show "$slow/backing")" || dm_die "losetup over slow-fs failed"
-_dm_loops+=("$sdev")
+dm_loop_over "$slow/backing"
+sdev=$DM_OVER
 dm_log "loop device $sdev over slow-fs (10 ms reads, 8 at once), direct-io=$(cat "/sys/block/${sdev#/dev/}/loop/dio")"
 for qd in 1 8; do
   out="$DM_TMPDIR/queue$qd.json"
@@ -92,10 +91,7 @@ for qd in 1 8; do
   dm_check "/truth/device/queue QD $qd is not flagged" \
     test "$(dm_json "$out" 'j["results"][0]["flags"]')" = '[]'
 done
-losetup -d "$sdev"
-keep=()
-for l in "${_dm_loops[@]}"; do [ "$l" = "$sdev" ] || keep+=("$l"); done
-_dm_loops=("${keep[@]}")
+dm_loop_detach "$sdev"
 dm_slow_fs_unmount "$slow"
 
 # --- The page cache is caught -------------------------------------------------
