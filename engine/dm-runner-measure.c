@@ -324,6 +324,7 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
       w->go = &go;
       w->window_ns = window_ns;
       w->n_windows = count;
+      w->watch = i == 0 ? r->watch : NULL;
       w->hist[0] = &hists[2 * i];
       w->hist[1] = &hists[2 * i + 1];
       dm_histogram_reset (w->hist[0]);
@@ -517,6 +518,16 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
     windows_done = count;
   for (unsigned i = 0; i < started; i++)
     dm_thread_join (workers[i].thread);
+  /* The first worker's readings at its own edges, where it made both;
+   * this thread's own (a cancel, a pass cut short) otherwise. */
+  if (started && atomic_load (&workers[0].dev_read[0]) && atomic_load (&workers[0].dev_read[1]))
+    {
+      dev0 = workers[0].dev[0];
+      dev1 = workers[0].dev[1];
+      dev_t0 = workers[0].dev_ns[0];
+      dev_t1 = workers[0].dev_ns[1];
+      dev_ok = true;
+    }
 
   uint64_t flushes = 0;
   if (err < 0)

@@ -164,6 +164,15 @@ typedef struct worker {
    * device's rhythm. */
   atomic_ullong    edge_ns[DM_COUNT_MAX + 1];
   unsigned         next_edge;    /* the boundary the next completion may pass */
+  /* The disk's counters where the measured span opens and closes, read by
+   * the first worker right after the reap that passed the edge: a device
+   * that completes in bursts (a throttle's slice of 4 MiB) has then
+   * counted exactly what that reap brought, where a reading by the runner
+   * a moment later holds the rest of the burst too. NULL: not this one. */
+  dm_device_watch *watch;
+  dm_device_counters dev[2];
+  uint64_t         dev_ns[2];
+  atomic_bool      dev_read[2];
   uint64_t         n_slots;      /* samples of this test's measured time */
   uint64_t         sample;       /* the sample the next batch counts in */
   uint64_t         unscored;     /* bytes moved outside the windows */

@@ -139,6 +139,19 @@ make_flush (dm_io *io, uint64_t t)
   io->t_submit = t;
 }
 
+/* Edge 0 opens the measured span, 1 closes it: twice a run, not per I/O. */
+static void
+read_device (worker *w, unsigned edge)
+{
+  if (!w->watch || atomic_load_explicit (&w->dev_read[edge], memory_order_relaxed))
+    return;
+  if (dm_device_watch_read (w->watch, &w->dev[edge]) == 0)
+    {
+      w->dev_ns[edge] = dm_clock_ns ();
+      atomic_store_explicit (&w->dev_read[edge], true, memory_order_release);
+    }
+}
+
 static void
 worker_fail (worker *w, int code, const char *what)
 {
@@ -294,7 +307,10 @@ worker_loop (worker *w, bool shaped)
   /* Without a warm-up the first window opens with the first submission:
    * nothing completed before it. */
   if (t >= w->measure_ns)
-    atomic_store_explicit (&w->edge_ns[w->next_edge++], t, memory_order_relaxed);
+    {
+      atomic_store_explicit (&w->edge_ns[w->next_edge++], t, memory_order_relaxed);
+      read_device (w, 0);
+    }
   if (shaped && w->rated)
     {
       for (unsigned i = 0; i < depth; i++)
@@ -533,9 +549,17 @@ worker_loop (worker *w, bool shaped)
        * the windows between are empty. Samples close the same way, so
        * that they add up to the runs and none gains a batch the one
        * before it did not lose. */
+      unsigned edge_before = w->next_edge;
       while (completed && w->next_edge <= w->n_windows
              && t >= w->measure_ns + w->next_edge * w->window_ns)
         atomic_store_explicit (&w->edge_ns[w->next_edge++], t, memory_order_relaxed);
+      if (w->next_edge != edge_before)
+        {
+          if (edge_before == 0)
+            read_device (w, 0);
+          if (w->next_edge == w->n_windows + 1)
+            read_device (w, 1);
+        }
       if (completed && t >= w->measure_ns)
         {
           uint64_t k = (t - w->measure_ns) / w->sample_ns;
