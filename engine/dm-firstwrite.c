@@ -158,7 +158,7 @@ json_pass (dm_buf *b, const dm_result *res)
   dm_buf_printf (b, ", \"bytes\": %llu, \"ios\": %llu, \"seconds\": ",
                  (unsigned long long) (run ? run->bytes : 0),
                  (unsigned long long) (run ? run->ios : 0));
-  dm_buf_add_double (b, "%.6f", run ? run->seconds : 0);
+  dm_buf_add_double (b, "%.6g", run ? run->seconds : 0);
   if (res->device.counted)
     dm_buf_printf (b, ", \"device_write_bytes\": %llu, \"device_writes\": %llu }",
                    (unsigned long long) res->device.write_bytes,
@@ -343,7 +343,7 @@ dm_firstwrite_write_csv (const dm_report *r, dm_buf *b)
           csv_number (b, "%.3f", true, res->latency.p99);
           dm_buf_printf (b, ",%llu,%llu", (unsigned long long) (run ? run->bytes : 0),
                          (unsigned long long) (run ? run->ios : 0));
-          csv_number (b, "%.6f", true, run ? run->seconds : 0);
+          csv_number (b, "%.6g", true, run ? run->seconds : 0);
           if (res->device.counted)
             dm_buf_printf (b, ",%llu,%llu", (unsigned long long) res->device.write_bytes,
                            (unsigned long long) res->device.writes);

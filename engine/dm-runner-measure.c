@@ -424,14 +424,24 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
       workers[i].measure_ns = measure;
       workers[i].end_ns = end;
     }
+  uint64_t cpu0 = 0, cpu1 = 0, now, dev_t0 = 0, dev_t1 = 0;
+  dm_device_counters dev0, dev1;
+  bool measuring = false, dev_ok = false;
+  /* Without a warm-up measuring starts with the first I/O: the disk's
+   * counters are read before it is sent, or a first pass's first queue
+   * would complete before them. */
+  if (!steady && !warmup_ns && err >= 0)
+    {
+      cpu0 = dm_process_cpu_ns ();
+      measuring = true;
+      dev_ok = r->watch && dm_device_watch_read (r->watch, &dev0) == 0;
+      dev_t0 = dm_clock_ns ();
+    }
   atomic_store (&go, err < 0 ? -1 : 1);
 
   /* While the workers run, this thread only keeps time: it samples the
    * process's CPU time where measuring starts and ends, and hands out
    * each window's figures once the window has closed. */
-  uint64_t cpu0 = 0, cpu1 = 0, now, dev_t0 = 0, dev_t1 = 0;
-  dm_device_counters dev0, dev1;
-  bool measuring = false, dev_ok = false;
   while (!err && (now = dm_clock_ns ()) < end && !_dm_runner_cancelled (r)
          && !all_stopped (workers, started))
     {

@@ -126,6 +126,13 @@ for run in 1 2 3; do
   dm_check "/truth/first-write/ext4 $run: the kernel wrote at least both passes of both tests" \
     test $((w1 - w0)) -ge $((4 * size))
 done
+# A saved probe shown again is the same probe, in each form.
+dm_run "$DM_TMPDIR/shown.json" "$err" show --format json "$out"
+dm_check "/truth/first-write/show gives the saved first_write back" \
+  test "$(dm_json "$DM_TMPDIR/shown.json" "j['first_write'] == json.load(open('$out'))['first_write']")" = True
+dm_run "$DM_TMPDIR/shown.txt" "$err" show "$out"
+dm_check "/truth/first-write/show prints the probe's table" \
+  test "$(grep -c '^ *penalty *x' "$DM_TMPDIR/shown.txt")" = 2
 median() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 dm_log "ext4's own first-write cost on a RAM disk: RND4K_Q32T1 x$(median "${rnd[@]}") (${rnd[*]}), SEQ1M_Q8T1 x$(median "${seq[@]}") (${seq[*]})"
 dm_check "/truth/first-write/ext4: no test file left (files)" test "$(dm_fs_files "$DM_MNT")" = "$files0"
