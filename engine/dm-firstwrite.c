@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "dm-tags.h"
@@ -117,6 +118,17 @@ whole_bytes (const dm_result *res, uint64_t size)
   return size / s->block_size * s->block_size;
 }
 
+/* A figure as the JSON writes it, "%.3f": printf's rounding of the binary
+ * value, not round()'s of the decimal one (1.8155 prints as 1.815).
+ * snprintf and strtod agree on the decimal point in any locale. */
+static double
+as_written (double v)
+{
+  char text[64];
+  snprintf (text, sizeof text, "%.3f", isfinite (v) ? v : 0);
+  return strtod (text, NULL);
+}
+
 void
 dm_firstwrite_pair_of (const dm_report *r, unsigned i, dm_firstwrite_pair *out)
 {
@@ -134,9 +146,13 @@ dm_firstwrite_pair_of (const dm_report *r, unsigned i, dm_firstwrite_pair *out)
   out->whole = f->n_runs && f->runs[0].bytes >= whole_bytes (f, size);
   if (!out->measured)
     return;
-  out->penalty = w->iops / f->iops;
-  out->latency_ratio = w->latency.mean > 0 ? f->latency.mean / w->latency.mean : 0;
-  out->p99_ratio = w->latency.p99 > 0 ? f->latency.p99 / w->latency.p99 : 0;
+  /* From the figures as the JSON keeps them, so that a saved probe gives
+   * the very same ratios. */
+  double fm = as_written (f->latency.mean), wm = as_written (w->latency.mean);
+  double fp = as_written (f->latency.p99), wp = as_written (w->latency.p99);
+  out->penalty = as_written (w->iops) / as_written (f->iops);
+  out->latency_ratio = wm > 0 ? fm / wm : 0;
+  out->p99_ratio = wp > 0 ? fp / wp : 0;
 }
 
 /* ---- JSON ----------------------------------------------------------------- */
