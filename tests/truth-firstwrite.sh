@@ -17,7 +17,7 @@
 #    penalty is about 1; formatted ext4, the first pass also pays the
 #    filesystem's conversion of unwritten extents, and the device wrote at
 #    least every block in each pass. The figures go to the log (README).
-# Every run leaves no test file behind.
+# Ctrl-C ends a run with 130, and no run leaves its test file behind.
 
 . "$(dirname "$0")/lib.sh"
 
@@ -52,6 +52,16 @@ if [ -n "${DM_SLOW_FS:-}" ] && [ -c /dev/fuse ] && [ "$(id -u)" = 0 ]; then
     "$(dm_json "$out" "j['first_write']['tests'][0]['penalty']")" 5 5
   dm_within "/truth/first-write/slow-fs: mean latency ratio vs 200 ms / 40 ms" \
     "$(dm_json "$out" "j['first_write']['tests'][0]['latency_ratio']")" 5 5
+  # Ctrl-C in the slow first pass: 130, the report says cancelled, and the
+  # test file's 16 MiB are given back.
+  used0=$(dm_fs_used "$mnt")
+  dm_run_watch "$out" "$DM_TMPDIR/progress.log" 'first write +[0-9.]+ s' "$DM_CLI" first-write \
+    --tests RND64K_Q8T1 --size 16MiB --duration 60 --format json "$mnt"
+  dm_check "/truth/first-write/ctrl-c: exit status 130 (got $DM_RC)" test "$DM_RC" = 130
+  dm_check "/truth/first-write/ctrl-c: the report is marked cancelled" \
+    test "$(dm_json "$out" "j['status']")" = cancelled
+  for _ in $(seq 50); do [ "$(dm_fs_used "$mnt")" = "$used0" ] && break; sleep 0.1; done
+  dm_check "/truth/first-write/ctrl-c: no test file left on slow-fs" test "$(dm_fs_used "$mnt")" = "$used0"
   dm_slow_fs_unmount "$mnt"
 else
   dm_skip_part "slow-fs thin mode: needs root, /dev/fuse and a build with libfuse3"
