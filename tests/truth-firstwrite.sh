@@ -145,6 +145,11 @@ dm_check "/truth/first-write/show prints the probe's table" \
   test "$(grep -c '^ *penalty *x' "$DM_TMPDIR/shown.txt")" = 2
 median() { printf '%s\n' "$@" | sort -g | sed -n 2p; }
 dm_log "ext4's own first-write cost on a RAM disk: RND4K_Q32T1 x$(median "${rnd[@]}") (${rnd[*]}), SEQ1M_Q8T1 x$(median "${seq[@]}") (${seq[*]})"
+# More than the free space: refused before a byte is written.
+dm_run "$out" "$err" first-write --size 1GiB --format json --quiet "$DM_MNT"
+dm_check "/truth/first-write/ext4: 1 GiB on a 320 MiB filesystem is refused (exit $DM_RC)" \
+  test "$DM_RC" = 1
+dm_check "/truth/first-write/ext4: ... saying why" grep -q "not enough free space" "$err"
 dm_check "/truth/first-write/ext4: no test file left (files)" test "$(dm_fs_files "$DM_MNT")" = "$files0"
 used1=$(dm_fs_used "$DM_MNT")
 dm_check "/truth/first-write/ext4: no space left taken ($used0 -> $used1)" \
