@@ -24,7 +24,7 @@ dm_cli_usage_error (dm_cli_command command, const char *why)
 {
   const char *who = dm_cli_command_who (command);
   fprintf (stderr, _ ("%s: %s\nUsage: %s %s (see %s --help)\n"),
-           command & (DM_CLI_RUN | DM_CLI_SWEEP | DM_CLI_SUSTAINED) ? "diskmeter-cli" : who,
+           command & (DM_CLI_RUN | DM_CLI_SWEEP | DM_CLI_SUSTAINED | DM_CLI_FIRSTWRITE) ? "diskmeter-cli" : who,
            dm_cli_shown (why), who, dm_cli_command_usage (command), who);
   return DM_CLI_EXIT_USAGE;
 }

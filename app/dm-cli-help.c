@@ -49,7 +49,8 @@ static const command_info commands[] = {
   { DM_CLI_SHOW, "show", "diskmeter-cli show", { "[OPTIONS] FILE" },
     N_ ("a saved run again, as text, JSON or CSV"),
     N_ ("Prints a saved run (a JSON report) again, as text, JSON or CSV; a sweep as diskmeter-cli "
-    "sweep prints it, a sustained test as diskmeter-cli sustained does."), NULL, 1 },
+    "sweep prints it, a sustained test as diskmeter-cli sustained does, a first-write probe as "
+    "diskmeter-cli first-write does."), NULL, 1 },
   { DM_CLI_SWEEP, "sweep", "diskmeter-cli sweep", { "[OPTIONS] TARGET" },
     N_ ("every QD x threads, with the knee"),
     N_ ("Measures one pattern at every queue depth x thread count and finds the knee: the "
@@ -65,6 +66,15 @@ static const command_info commands[] = {
     "half of its opening rate for good (a write cache running out: the cliff), how much was "
     "written before, and the rates before and after."),
     N_ ("Ctrl-C stops it and keeps the samples so far; the test file is removed.\n"), 1 },
+  { DM_CLI_FIRSTWRITE, "first-write", "diskmeter-cli first-write", { "[OPTIONS] TARGET" },
+    N_ ("the penalty of a first write to a block against a rewrite"),
+    N_ ("Writes the blocks of a new test file that nothing has written (space allocated, "
+    "never filled), then the same blocks again, for each test, and reports both passes and the "
+    "penalty: how many times longer a first write took. Thin and lazy-zeroed virtual disks, "
+    "snapshots and copy-on-write layers pay it; the grid's filled test file hides it. In a "
+    "folder the filesystem's own conversion of unwritten space is part of the first write; a "
+    "whole device given with --destroy-data-on is measured alone, from its start."),
+    N_ ("Ctrl-C stops it and keeps the passes finished; the test file is removed.\n"), 1 },
   { DM_CLI_STUDY, "study", "diskmeter-cli study",
     { "run PLAN [--tag KEY=VALUE] [--redo]",
       "show NAME [--format=text|json|csv|xlsx] [--output FILE] [--threshold RULE]" },
@@ -156,6 +166,6 @@ dm_cli_write_help (dm_cli_command command, dm_buf *out)
         }
       dm_buf_add (out, "\n");
     }
-  dm_buf_add (out, command & (DM_CLI_RUN | DM_CLI_SWEEP | DM_CLI_SUSTAINED | DM_CLI_STUDY)
+  dm_buf_add (out, command & (DM_CLI_RUN | DM_CLI_SWEEP | DM_CLI_SUSTAINED | DM_CLI_FIRSTWRITE | DM_CLI_STUDY)
                      ? _(exit_statuses) : _("Exit status: 0 done, 1 failed, 2 bad usage.\n"));
 }

@@ -5,6 +5,7 @@
  * touches a disk.
  */
 #include "dm-cli-options.h"
+#include "dm-cli-options-private.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -76,7 +77,8 @@ typedef enum {
 #define HISTORY   DM_CLI_HISTORY
 #define MERGE     DM_CLI_MERGE
 #define STUDY     DM_CLI_STUDY
-#define MEASURE   (RUN | SWEEP | SUSTAINED)
+#define FIRSTWRITE DM_CLI_FIRSTWRITE
+#define MEASURE   (RUN | SWEEP | SUSTAINED | FIRSTWRITE)
 
 /* Every option of every command. An option that means something else in
  * another command (sweep's --qd LIST, sustained's --qd N) or has another
@@ -182,6 +184,14 @@ static const dm_opt table[] = {
   { .name = "progress", .kind = DM_OPT_FLAG, .commands = SUSTAINED, .id = OPT_PROGRESS,
     .group = N_ ("Sustained"), .help = N_ ("print each sample on stderr as it closes (for scripts)") },
 
+  /* The first-write probe's tests. */
+  { .name = "tests", .kind = DM_OPT_LIST, .arg = "LIST", .commands = FIRSTWRITE, .id = OPT_TESTS,
+    .group = N_ ("First write"), .def = "RND4K_Q32T1,SEQ1M_Q8T1",
+    .help = N_ ("tests to run, each over a new test file: its first write, then its rewrite") },
+  { .name = "duration", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0.1, .max = 3600,
+    .commands = FIRSTWRITE, .id = OPT_DURATION, .group = N_ ("First write"),
+    .help = N_ ("each pass at most this long; a rewrite repeats the blocks written"), .def = "30" },
+
   /* Settings of every measuring command. */
   { .name = "count", .kind = DM_OPT_UINT, .arg = "N", .min = DM_COUNT_MIN, .max = DM_COUNT_MAX,
     .commands = RUN, .id = OPT_COUNT, .group = N_ ("Settings"),
@@ -190,7 +200,8 @@ static const dm_opt table[] = {
     .commands = SWEEP, .id = OPT_COUNT, .group = N_ ("Settings"),
     .help = N_ ("measured runs per combination; the best one counts"), .def = "1" },
   { .name = "size", .kind = DM_OPT_SIZE, .arg = "SIZE", .min = DM_TEST_SIZE_MIN,
-    .max = DM_TEST_SIZE_MAX, .step = DM_BLOCK_MAX_ALIGN, .commands = RUN | SWEEP, .id = OPT_SIZE,
+    .max = DM_TEST_SIZE_MAX, .step = DM_BLOCK_MAX_ALIGN, .commands = RUN | SWEEP | FIRSTWRITE,
+    .id = OPT_SIZE,
     .group = N_ ("Settings"), .help = N_ ("test file size, whole MiB"), .def = "1GiB" },
   { .name = "duration", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0.1, .max = 3600,
     .commands = RUN, .id = OPT_DURATION, .group = N_ ("Settings"),
@@ -227,7 +238,8 @@ static const dm_opt table[] = {
     .group = N_ ("Settings"), .help = N_ ("run without O_DIRECT; results are marked cached") },
   { .name = "write-through", .kind = DM_OPT_FLAG, .commands = MEASURE, .id = OPT_WRITE_THROUGH,
     .group = N_ ("Settings"), .help = N_ ("ask the device not to cache writes (O_DSYNC)") },
-  { .name = "destroy-data-on", .kind = DM_OPT_PATH, .arg = "DEVICE", .commands = RUN | SWEEP,
+  { .name = "destroy-data-on", .kind = DM_OPT_PATH, .arg = "DEVICE",
+    .commands = RUN | SWEEP | FIRSTWRITE,
     .id = OPT_DESTROY, .group = N_ ("Settings"),
     .help = N_ ("allow write tests on this block device, the TARGET, destroying its data") },
 
@@ -243,6 +255,9 @@ static const dm_opt table[] = {
     .id = OPT_FORMAT, .group = N_ ("Output"),
     .help = N_ ("text: a summary and a chart; json: the report plus a \"sustained\" object; csv: "
             "one row per sample"), .def = "text" },
+  { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|json|csv", .commands = FIRSTWRITE,
+    .id = OPT_FORMAT, .group = N_ ("Output"), .def = "text",
+    .help = N_ ("json: the report plus a \"first_write\" object; csv: one row per pass") },
   { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|json|csv", .commands = SHOW,
     .id = OPT_FORMAT, .group = N_ ("Output"), .help = N_ ("as the run was printed"), .def = "text" },
   { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|csv|json|xlsx",
@@ -285,7 +300,7 @@ static const dm_opt table[] = {
     .id = OPT_QUIET, .group = N_ ("Output"), .help = N_ ("no estimate or progress line") },
   { .name = "no-history", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_NO_HISTORY,
     .group = N_ ("Output"), .help = N_ ("do not keep this run in the history (diskmeter-cli history)") },
-  { .name = "no-history", .kind = DM_OPT_FLAG, .commands = SWEEP | SUSTAINED,
+  { .name = "no-history", .kind = DM_OPT_FLAG, .commands = SWEEP | SUSTAINED | FIRSTWRITE,
     .id = OPT_NO_HISTORY, .group = N_ ("Output"),
     .help = N_ ("taken for scripts that give it to every run; this command keeps no history") },
   { .name = "latency", .kind = DM_OPT_FLAG, .commands = RUN | SHOW, .id = OPT_LATENCY,
@@ -611,60 +626,6 @@ on_arg (void *user, const char *arg, char *why, size_t ws)
   return 0;
 }
 
-/* Which kind of sweep the options ask for, and that they fit it. */
-static int
-check_sweep (dm_cli_options *o, char *why, size_t ws)
-{
-  dm_sweep_plan *p = &o->sweep;
-  bool load = o->n_tests || o->n_workloads || o->n_profile_files;
-  if (p->kind == DM_SWEEP_BLOCKS && o->rates_given)
-    return dm_why (why, ws, _ ("--blocks and --rates are two sweeps: give one"));
-  if (load && !o->rates_given)
-    return dm_why (why, ws, _ ("--tests, --workload and --profile-file give --rates curve its "
-                               "load"));
-  if (p->kind == DM_SWEEP_BLOCKS)
-    {
-      /* One load for every size, as ATTO runs them: its default is QD 4. */
-      if ((o->qd_given && p->n_queue_depths != 1) || (o->threads_given && p->n_threads != 1))
-        return dm_why (why, ws, _ ("--blocks measures at one load: give --qd and --threads one "
-                                   "value each"));
-      if (!o->qd_given)
-        p->queue_depths[0] = 4;
-      if (!o->threads_given)
-        p->threads[0] = 1;
-      /* ATTO moves sequential transfers of each size; --pattern RND asks
-       * for random ones. */
-      if (!o->pattern_given)
-        p->pattern = DM_SEQ;
-      p->n_queue_depths = p->n_threads = 1;
-      p->modes = o->mode_given || o->mix ? DM_MODE_BIT (p->mode)
-                                         : DM_MODE_BIT (DM_MODE_READ) | DM_MODE_BIT (DM_MODE_WRITE);
-      return 0;
-    }
-  if (!o->rates_given)
-    return 0;
-  p->kind = DM_SWEEP_RATES;
-  if ((o->n_tests > 0) + (o->n_workloads > 0) + (o->n_profile_files > 0) != 1
-      || o->n_workloads > 1 || o->n_profile_files > 1)
-    return dm_why (why, ws, _ ("--rates curve needs one load: --tests NAME, one --workload or "
-                               "one --profile-file"));
-  if (o->qd_given || o->threads_given)
-    return dm_why (why, ws, _ ("--rates curve takes its queue depth and threads from its load"));
-  if (o->n_tests)
-    {
-      /* A plain test is a workload row of one size, as the grid runs it. */
-      if (dm_sweep_curve_workload_of (&o->tests[0], p->mode, o->settings.mix_read_percent,
-                                      &p->workload, why, ws) < 0)
-        return -EINVAL;
-    }
-  else if (o->n_workloads)
-    p->workload = o->workloads[0];
-  if (o->n_workloads && p->workload.rate_unit != DM_RATE_NONE)
-    return dm_why (why, ws, _ ("--rates curve sets the rates itself: the workload has one "
-                               "(rate=) already"));
-  return 0;
-}
-
 static int
 check_target (const dm_cli_options *o, char *why, size_t ws)
 {
@@ -726,8 +687,18 @@ check_command (dm_cli_options *o, char *why, size_t ws)
     case DM_CLI_SWEEP:
       if (o->mix && !o->mode_given)
         o->sweep.mode = DM_MODE_MIX; /* --mix-read alone asks for mix, as in a plain run */
-      if ((err = check_sweep (o, why, ws)) < 0)
+      if ((err = _dm_cli_check_sweep (o, why, ws)) < 0)
         return err;
+      return check_target (o, why, ws);
+    case DM_CLI_FIRSTWRITE:
+      if (o->n_tests > DM_FIRSTWRITE_MAX_TESTS)
+        return dm_why (why, ws, _ ("--tests: at most %d tests"), DM_FIRSTWRITE_MAX_TESTS);
+      for (unsigned i = 0; i < o->n_tests; i++)
+        o->firstwrite.tests[i] = o->tests[i];
+      if (o->n_tests)
+        o->firstwrite.n_tests = o->n_tests;
+      o->firstwrite.size = o->settings.test_size;
+      o->firstwrite.duration_s = o->settings.measure_s;
       return check_target (o, why, ws);
     case DM_CLI_SUSTAINED:
       o->sustained.duration_s = o->settings.measure_s;
@@ -819,6 +790,9 @@ init_command (dm_cli_command command, dm_cli_options *o)
     }
   if (command == DM_CLI_SUSTAINED)
     s->measure_s = o->sustained.duration_s;
+  dm_firstwrite_plan_init (&o->firstwrite);
+  if (command == DM_CLI_FIRSTWRITE)
+    s->measure_s = o->firstwrite.duration_s;
 }
 
 int

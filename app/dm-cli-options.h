@@ -12,6 +12,7 @@
 
 #include "dm-buf.h"
 #include "dm-cli-opt-table.h"
+#include "dm-firstwrite.h"
 #include "dm-settings.h"
 #include "dm-spec.h"
 #include "dm-study.h"
@@ -44,9 +45,10 @@ typedef enum {
   DM_CLI_HISTORY = 1u << 5,
   DM_CLI_MERGE = 1u << 6,
   DM_CLI_STUDY = 1u << 7,
+  DM_CLI_FIRSTWRITE = 1u << 8,
 } dm_cli_command;
 
-#define DM_CLI_ALL_COMMANDS 0xffu
+#define DM_CLI_ALL_COMMANDS 0x1ffu
 
 typedef struct dm_cli_options {
   dm_cli_command command;
@@ -111,6 +113,8 @@ typedef struct dm_cli_options {
   bool        span_given;     /* --span */
   bool        span_free;      /* --span free, or no --span */
   bool        progress;       /* --progress: a line per sample on stderr */
+  /* first-write: its tests from --tests, size and duration from the settings */
+  dm_firstwrite_plan firstwrite;
   /* history */
   const char *verb;           /* list (default), show, comment, export, delete; study: run, show */
   /* study */

@@ -18,6 +18,7 @@
 #include "dm-i18n.h"
 #include "dm-latency.h"
 #include "dm-platform.h"
+#include "dm-firstwrite.h"
 #include "dm-sustained.h"
 #include "dm-sweep.h"
 #include "dm-units.h"
@@ -167,6 +168,19 @@ dm_cli_show_main (int argc, char **argv)
         dm_report_write_samples_csv (&r, &out);
       else
         dm_sustained_write_text (&r, &out);
+      err = emit (&out, output);
+    }
+  else if (dm_firstwrite_is (&r))
+    {
+      /* A first-write probe as its command prints it. */
+      dm_buf out;
+      dm_buf_init (&out);
+      if (format == DM_FORMAT_JSON)
+        dm_firstwrite_write_json (&r, &out);
+      else if (format == DM_FORMAT_CSV)
+        dm_firstwrite_write_csv (&r, &out);
+      else
+        dm_firstwrite_write_text (&r, &out);
       err = emit (&out, output);
     }
   else if (dm_sweep_plan_from_json (&r, text, len, &plan) == 0)

@@ -267,6 +267,30 @@ steady_sample (steady_state *st, const worker *workers, unsigned T, uint64_t now
   return st->spread <= margin;
 }
 
+/* A first-write pass's share of thread i of T (dm_runner_set_pass_repeat):
+ * a random test takes every T-th index of one shuffle of all the file's
+ * blocks, so that the threads together write each block once; a pass
+ * after the first takes as many I/Os as the first one issued. */
+static void
+repeat_plan (dm_runner *r, worker *w, unsigned i, unsigned T)
+{
+  if (w->n_blocks)
+    {
+      unsigned k = 0;
+      while (k < 63 && (1ull << k) < w->n_blocks)
+        k++;
+      w->shuffled = true;
+      w->shuffle_next = i;
+      w->shuffle_step = T;
+      w->shuffle_mask = (1ull << k) - 1;
+      w->shuffle_shift = k / 2 + 1;
+      w->shuffle_key = r->pass_key;
+      w->pass_left = i < w->n_blocks ? (w->n_blocks - i + T - 1) / T : 0;
+    }
+  if (r->pass_recorded)
+    w->pass_left = r->pass_issued[i];
+}
+
 int
 _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram *hists)
 {
@@ -287,6 +311,13 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
   res->n_runs = 0;
   res->status = DM_STATUS_RUNNING;
   res->error[0] = '\0';
+  if (r->pass && r->pass_repeat && r->pass_recorded
+      && (spec->pattern != r->pass_spec.pattern || spec->block_size != r->pass_spec.block_size
+          || spec->threads != r->pass_spec.threads))
+    {
+      snprintf (res->error, sizeof res->error, "a repeated pass must be of the first one's test");
+      return -EINVAL;
+    }
   dm_histogram_reset (res->hist_read);
   dm_histogram_reset (res->hist_write);
   atomic_init (&ready, 0);
@@ -340,6 +371,9 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
       memset (w->slots, 0, (size_t) r->n_samples * w->dirs * sizeof *w->slots);
       w->pass = r->pass;
       w->pass_left = (spec->pattern == DM_SEQ ? region : file_size / T) / spec->block_size;
+      if (r->pass && r->pass_repeat)
+        repeat_plan (r, w, i, T);
+      w->pass_total = w->pass_left;
       w->passed = w->pass && w->pass_left == 0;
       if (wl)
         {
@@ -405,12 +439,11 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
   uint64_t cpu0 = 0, cpu1 = 0, now, dev_t0 = 0, dev_t1 = 0;
   dm_device_counters dev0, dev1;
   bool measuring = false, dev_ok = false;
-  if (!steady && !warmup_ns)
+  /* Without a warm-up measuring starts with the first I/O: the disk's
+   * counters are read before it is sent, or a first pass's first queue
+   * would complete before them. */
+  if (!steady && !warmup_ns && err >= 0)
     {
-      /* Measuring starts with the first I/O: the disk's counters are read
-       * before the workers go, or the I/O that completes before this
-       * thread wakes again (a throttle's first budget, 4 MiB in an ASan
-       * build) would be counted by the workers and not by the disk. */
       cpu0 = dm_process_cpu_ns ();
       measuring = true;
       dev_ok = r->watch && dm_device_watch_read (r->watch, &dev0) == 0;
@@ -537,6 +570,14 @@ _dm_runner_run_test (dm_runner *r, dm_result *res, worker *workers, dm_histogram
       return err;
     }
 
+  /* The passes after it repeat what the first one issued. */
+  if (r->pass && r->pass_repeat && !r->pass_recorded)
+    {
+      for (unsigned i = 0; i < T; i++)
+        r->pass_issued[i] = workers[i].pass_total - workers[i].pass_left;
+      r->pass_spec = *spec;
+      r->pass_recorded = true;
+    }
   for (unsigned i = 0; i < T; i++)
     {
       worker *w = &workers[i];

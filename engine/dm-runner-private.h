@@ -60,6 +60,11 @@ struct dm_runner {
   uint64_t          sample_ns;
   bool              pass;       /* dm_runner_set_pass */
   bool              pass_fill;
+  bool              pass_repeat; /* dm_runner_set_pass_repeat */
+  uint64_t          pass_key;    /* the shuffle's key, new at each prepare */
+  bool              pass_recorded; /* pass_issued holds the first pass's I/Os */
+  dm_spec           pass_spec;   /* of the first pass */
+  uint64_t         *pass_issued; /* per thread: I/Os the first pass issued */
   dm_sample         live;       /* the last closed sample, for progress */
   dm_start_gate_fn  gate;       /* dm_runner_set_start_gate; NULL: start at once */
   void             *gate_user;
@@ -151,6 +156,16 @@ typedef struct worker {
   bool             pass;
   bool             passed;
   uint64_t         pass_left;
+  uint64_t         pass_total;   /* I/Os of the share: issued = total - left */
+  /* A shuffled pass (dm_runner_set_pass_repeat): the next index of the
+   * shuffle this thread takes (its own, then every T-th), which the
+   * permutation turns into a block of the n_blocks. */
+  bool             shuffled;
+  uint64_t         shuffle_next;
+  uint64_t         shuffle_step;
+  uint64_t         shuffle_mask; /* 2^k - 1, the smallest power of two >= n_blocks */
+  unsigned         shuffle_shift;
+  uint64_t         shuffle_key;
 
   /* What it measured. */
   window           win[DM_COUNT_MAX];

@@ -13,11 +13,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A bijection of [0, 2^k): rounds of a key xored in, an odd multiplier
+ * and a shift xored back, each one-to-one on k bits. */
+static inline uint64_t
+shuffle_step (const worker *w, uint64_t x)
+{
+  for (unsigned round = 0; round < 3; round++)
+    {
+      x = (x ^ (w->shuffle_key >> (round * 8))) & w->shuffle_mask;
+      x = (x * 0x9e3779b97f4a7c15ull) & w->shuffle_mask;
+      x ^= x >> w->shuffle_shift;
+    }
+  return x;
+}
+
 /* Chooses the next I/O of a worker into a slot. */
 static inline void
 next_io (worker *w, dm_io *io)
 {
-  if (w->n_blocks)
+  if (w->shuffled)
+    {
+      /* Walking the cycle out of [n_blocks, 2^k) keeps it a bijection of
+       * the blocks; fewer than two steps on average, as 2^k < 2n. */
+      uint64_t x = w->shuffle_next;
+      w->shuffle_next += w->shuffle_step;
+      do
+        x = shuffle_step (w, x);
+      while (x >= w->n_blocks);
+      io->offset = x * w->block;
+    }
+  else if (w->n_blocks)
     io->offset = dm_rng_below (&w->rng, w->n_blocks) * w->block;
   else
     {

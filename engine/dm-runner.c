@@ -70,6 +70,12 @@ dm_runner_set_pass (dm_runner *r, bool fill_first)
 }
 
 void
+dm_runner_set_pass_repeat (dm_runner *r)
+{
+  r->pass_repeat = true;
+}
+
+void
 dm_runner_set_backend (dm_runner *r, const dm_backend *backend)
 {
   r->forced = backend;
@@ -96,6 +102,7 @@ dm_runner_free (dm_runner *r)
   dm_device_watch_close (r->watch);
   free (r->slots);
   free (r->selected);
+  free (r->pass_issued);
   free (r);
 }
 
@@ -433,9 +440,14 @@ dm_runner_prepare (dm_runner *r)
 
   r->workers = calloc (max_threads, sizeof *r->workers);
   r->hists = malloc (sizeof *r->hists * 2 * max_threads);
+  /* Each prepare makes a new test file: its first pass is a new shuffle. */
+  free (r->pass_issued);
+  r->pass_issued = calloc (max_threads, sizeof *r->pass_issued);
+  r->pass_recorded = false;
+  r->pass_key = dm_clock_ns () * 0x9e3779b97f4a7c15ull;
   free (r->slots);
   r->slots = calloc ((size_t) r->n_samples * r->dirs * max_threads, sizeof *r->slots);
-  if (!r->workers || !r->hists || !r->slots)
+  if (!r->workers || !r->hists || !r->slots || !r->pass_issued)
     return set_error (rep, -ENOMEM, "out of memory");
 
   err = dm_testfile_open (&r->tf, rep, r->target, need_write);

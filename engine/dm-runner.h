@@ -50,6 +50,14 @@ void dm_runner_set_progress (dm_runner *runner, dm_progress_fn fn, void *user);
  * says whether the file is written before (a read pass needs data; a write
  * pass must meet the storage as it is). */
 void dm_runner_set_pass (dm_runner *runner, bool fill_first);
+/* With dm_runner_set_pass, the first-write probe's passes: a random test
+ * writes each block of the test file once, in a shuffled order the job
+ * keeps (offsets drawn anew would hit some blocks twice and miss others),
+ * and every pass after the first since dm_runner_prepare repeats the
+ * first one's I/Os, offsets and order, as many as it issued: a rewrite
+ * covers exactly the blocks the first write did, even when that pass ran
+ * out of time. All passes of a prepare are of one pattern, block and T. */
+void dm_runner_set_pass_repeat (dm_runner *runner);
 /* Uses this backend instead of choosing one (tests drive the runner through
  * an in-memory backend that records and can fail I/O). */
 struct dm_backend;

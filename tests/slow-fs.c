@@ -9,7 +9,7 @@
  * (one request served at a time, no latency floor) cannot show.
  *
  *   slow-fs MOUNTPOINT SERVICE_US PARALLEL [--write-us US] [--keep-writes FILE]
- *           [--write-cache MIB [--cache-us US]] [--log-requests FILE]
+ *           [--write-cache MIB [--cache-us US]] [--log-requests FILE] [--thin-us US]
  *
  * Runs in the foreground until unmounted or killed. Files live in memory,
  * up to 512 MiB in all; creation and the rest are immediate, and so are
@@ -40,6 +40,10 @@
  * was asked against the arithmetic: sizes, offsets, their spread, rates and
  * flushes. The log is flushed when a file is closed and when .served is
  * read, so it is complete once the program under test has closed its file.
+ * --thin-us models a thin disk: a write that touches a 4 KiB block never
+ * written since the file grew over it (by fallocate, truncate or a write
+ * past its end) is served in US, a rewrite in --write-us; .served then adds
+ * "first_writes N rewrites M", the requests of each kind.
  */
 
 #define FUSE_USE_VERSION 31
@@ -68,6 +72,7 @@ typedef struct {
   unsigned opened;
   char    *data;
   size_t   size;
+  unsigned char *written; /* --thin-us: per 4 KiB block, 1 once written */
 } node;
 
 static struct {
@@ -90,6 +95,8 @@ static struct {
   FILE           *log;   /* --log-requests, under lock */
   uint64_t        epoch_ns;
   uint64_t        kept_bytes, dropped_bytes;
+  long            thin_service_ns;   /* --thin-us: a first write's service; 0: off */
+  uint64_t        first_writes, rewrites;  /* --thin-us requests, under lock */
 } fs = { .lock = PTHREAD_MUTEX_INITIALIZER, .serve_lock = PTHREAD_MUTEX_INITIALIZER,
          .slot_free = PTHREAD_COND_INITIALIZER };
 
@@ -166,8 +173,48 @@ release_if_gone (node *n)
     {
       fs.bytes -= n->size;
       free (n->data);
+      free (n->written);
       memset (n, 0, sizeof *n);
     }
+}
+
+/* --thin-us: the blocks from old_size to size are new, never written:
+ * what fallocate leaves, as a thin disk's unallocated space. Under fs.lock. */
+#define THIN_BLOCK 4096u
+static int
+thin_grow (node *n, size_t old_size, size_t size)
+{
+  if (!fs.thin_service_ns)
+    return 0;
+  size_t from = (old_size + THIN_BLOCK - 1) / THIN_BLOCK, to = (size + THIN_BLOCK - 1) / THIN_BLOCK;
+  unsigned char *w = realloc (n->written, to ? to : 1);
+  if (!w)
+    return -ENOMEM;
+  if (to > from)
+    memset (w + from, 0, to - from);
+  n->written = w;
+  return 0;
+}
+
+/* Whether a write of [off, off + size) touches a block never written
+ * (past the end counts: grow makes it new). Under fs.lock. */
+static bool
+thin_first (const node *n, uint64_t off, size_t size)
+{
+  size_t have = (n->size + THIN_BLOCK - 1) / THIN_BLOCK;
+  for (uint64_t b = off / THIN_BLOCK; b * THIN_BLOCK < off + size; b++)
+    if (b >= have || !n->written[b])
+      return true;
+  return false;
+}
+
+/* The blocks of a write done, counted as a first write or a rewrite. */
+static void
+thin_mark (node *n, uint64_t off, size_t size, bool first)
+{
+  for (uint64_t b = off / THIN_BLOCK; b * THIN_BLOCK < off + size; b++)
+    n->written[b] = 1;
+  *(first ? &fs.first_writes : &fs.rewrites) += 1;
 }
 
 /* Grows a file to at least size bytes, zero-filled. Under fs.lock. */
@@ -182,8 +229,10 @@ grow (node *n, size_t size)
   if (!data)
     return -ENOMEM;
   memset (data + n->size, 0, size - n->size);
-  fs.bytes += size - n->size;
   n->data = data;
+  if (thin_grow (n, n->size, size) < 0)
+    return -ENOMEM;
+  fs.bytes += size - n->size;
   n->size = size;
   return 0;
 }
@@ -358,6 +407,11 @@ slow_read (const char *path, char *buf, size_t size, off_t off, struct fuse_file
                           (unsigned long long) hold_max_ns, fs.realtime ? 1 : 0,
                           (unsigned long long) fs.kept_bytes,
                           (unsigned long long) fs.dropped_bytes);
+      if (fs.thin_service_ns && len > 0)
+        len += snprintf (text + len - 1, sizeof text - (size_t) len + 1,
+                         " first_writes %llu rewrites %llu\n",
+                         (unsigned long long) fs.first_writes,
+                         (unsigned long long) fs.rewrites) - 1;
       if (fs.log)
         fflush (fs.log);
       pthread_mutex_unlock (&fs.lock);
@@ -424,6 +478,15 @@ slow_write (const char *path, const char *buf, size_t size, off_t off,
       pthread_mutex_unlock (&fs.lock);
     }
   long service = cached ? fs.cache_service_ns : fs.write_service_ns;
+  bool first = false;
+  if (fs.thin_service_ns)
+    {
+      pthread_mutex_lock (&fs.lock);
+      first = thin_first (&fs.files[fi->fh], (uint64_t) off, size);
+      pthread_mutex_unlock (&fs.lock);
+      if (first)
+        service = fs.thin_service_ns;
+    }
   if (service)
     serve (service, false);
   pthread_mutex_lock (&fs.lock);
@@ -431,6 +494,8 @@ slow_write (const char *path, const char *buf, size_t size, off_t off,
   int err = grow (n, (size_t) off + size);
   if (err == 0)
     {
+      if (fs.thin_service_ns)
+        thin_mark (n, (uint64_t) off, size, first);
       memcpy (n->data + off, buf, size);
       fs.writes++;
       fs.write_bytes += size;
@@ -524,7 +589,7 @@ main (int argc, char **argv)
     {
       fprintf (stderr, "usage: slow-fs MOUNTPOINT SERVICE_US PARALLEL [--write-us US] "
                "[--keep-writes FILE] [--write-cache MIB [--cache-us US]] "
-               "[--log-requests FILE]\n");
+               "[--log-requests FILE] [--thin-us US]\n");
       return 2;
     }
   long us = strtol (argv[2], &end1, 10);
@@ -553,6 +618,16 @@ main (int argc, char **argv)
               fprintf (stderr, "slow-fs: --write-us must be 0..10000000\n");
               return 2;
             }
+        }
+      else if (!strcmp (argv[i], "--thin-us"))
+        {
+          long v = strtol (argv[i + 1], &end1, 10);
+          if (*end1 || v < 1 || v > 10000000)
+            {
+              fprintf (stderr, "slow-fs: --thin-us must be 1..10000000\n");
+              return 2;
+            }
+          fs.thin_service_ns = v * 1000;
         }
       else if (!strcmp (argv[i], "--write-cache") || !strcmp (argv[i], "--cache-us"))
         {

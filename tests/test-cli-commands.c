@@ -20,7 +20,7 @@
 
 static const dm_cli_command all_commands[] = {
   DM_CLI_RUN, DM_CLI_COMPARE, DM_CLI_SHOW, DM_CLI_SWEEP, DM_CLI_SUSTAINED, DM_CLI_HISTORY,
-  DM_CLI_MERGE,
+  DM_CLI_MERGE, DM_CLI_FIRSTWRITE,
 };
 #define N_COMMANDS (sizeof all_commands / sizeof all_commands[0])
 
@@ -577,6 +577,37 @@ test_sustained (void)
     }
 }
 
+/* first-write: RND4K and SEQ1M over 1 GiB, 30 s a pass, unless told. */
+static void
+test_firstwrite (void)
+{
+  DM_CHECK_INT (parse_cmd (DM_CLI_FIRSTWRITE, NULL, 0), ==, 0);
+  DM_CHECK_INT (o.firstwrite.n_tests, ==, 2);
+  DM_CHECK_INT (o.firstwrite.tests[0].pattern, ==, DM_RND);
+  DM_CHECK_INT (o.firstwrite.tests[0].block_size, ==, 4096);
+  DM_CHECK_INT (o.firstwrite.tests[1].block_size, ==, 1u << 20);
+  DM_CHECK_INT (o.firstwrite.size, ==, 1ull << 30);
+  DM_CHECK (o.firstwrite.duration_s == 30);
+
+  const char *w[] = { "--tests", "RND8K_Q16T2", "--size", "64MiB", "--duration", "5",
+                      "--format", "csv" };
+  DM_CHECK_INT (parse_cmd (DM_CLI_FIRSTWRITE, w, 8), ==, 0);
+  DM_CHECK_INT (o.firstwrite.n_tests, ==, 1);
+  DM_CHECK_INT (o.firstwrite.tests[0].block_size, ==, 8192);
+  DM_CHECK_INT (o.firstwrite.tests[0].threads, ==, 2);
+  DM_CHECK_INT (o.firstwrite.size, ==, 64ull << 20);
+  DM_CHECK (o.firstwrite.duration_s == 5 && o.format == DM_FORMAT_CSV);
+
+  const char *refused[][2] = { { "--count", "3" }, { "--warmup", "1" }, { "--size", "15MiB" },
+                               { "--tests", "RND4K_Q0T1" }, { "--precondition", "1" },
+                               { "--destroy-data-on", "/dev/sdy" } };
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+    {
+      DM_CHECK_INT (parse_cmd (DM_CLI_FIRSTWRITE, refused[i], 2), ==, -EINVAL);
+      DM_CHECK (strstr (why, refused[i][0]) != NULL || strstr (why, "sdy") != NULL);
+    }
+}
+
 /* A slip of the fingers is one edit, a swap of two letters too; a word
  * that is far from every name is suggested nothing. */
 static void
@@ -608,5 +639,6 @@ main (void)
   DM_RUN ("/app/cli-options/show-merge-history", test_show_merge_history);
   DM_RUN ("/app/cli-options/sweep", test_sweep);
   DM_RUN ("/app/cli-options/sustained", test_sustained);
+  DM_RUN ("/app/cli-options/first-write", test_firstwrite);
   return dm_test_done ();
 }
