@@ -101,8 +101,8 @@ dm_cli_capture_main (int argc, char **argv)
     }
   if (j.refused)
     {
-      fprintf (stderr, _ ("diskmeter-cli: --profile-file needs the kernel's request events, "
-                          "and %s; the disk's counters tell no size split nor random share\n"),
+      fprintf (stderr, _ ("diskmeter-cli: --profile-file needs the kernel's request events, and "
+                          "%s; the disk's counters tell no size split nor random share\n"),
                dm_cli_shown (c.from_why));
       dm_capture_clear (&c);
       return DM_CLI_EXIT_FAILED;

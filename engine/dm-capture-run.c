@@ -69,7 +69,7 @@ dm_capture_run (dm_capture *c, const char *target, double seconds, atomic_int *c
   dm_capture_event *ev = NULL;
   dm_device_counters first, last, prev;
   char inner[320];
-  int err = dm_target_probe (target, &t);
+  int err = dm_capture_target (target, &t);
   if (err == -ENOENT)
     return dm_text_say (why, ws, target, "%s does not exist", target), err;
   if (err < 0)
@@ -85,6 +85,12 @@ dm_capture_run (dm_capture *c, const char *target, double seconds, atomic_int *c
 
   err = dm_capture_source_open (&t, &src, c->from_why, sizeof c->from_why);
   c->from = err < 0 ? DM_CAPTURE_FROM_COUNTERS : DM_CAPTURE_FROM_EVENTS;
+  if (err == -EPERM || err == -EACCES)
+    {
+      char cause[sizeof c->from_why];
+      dm_text_copy (cause, sizeof cause, c->from_why);
+      snprintf (c->from_why, sizeof c->from_why, "they need root or CAP_SYS_ADMIN (%s)", cause);
+    }
   if (src && !(ev = malloc (EVENTS_MAX * sizeof *ev)))
     {
       err = -ENOMEM;

@@ -31,6 +31,12 @@ typedef struct dm_capture_event {
 
 typedef struct dm_capture_source dm_capture_source;
 
+/* What a capture needs to know of a folder or device, found without a
+ * request to the disk: dm_target_probe may read a filesystem's label
+ * from the superblock, which the capture would then see as load of its
+ * own. Fills path, device, filesystem and is_block_device; -ENOENT... */
+int  dm_capture_target (const char *path, dm_target_info *info);
+
 /* Starts recording the requests of the disks dm_device_watch_open counts
  * for target (a partition's disk, the disks under dm and md). 0; -EPERM
  * or -EACCES without the privilege (root or CAP_SYS_ADMIN on Linux);

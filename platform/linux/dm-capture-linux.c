@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "dm-linux-private.h"
@@ -285,6 +286,43 @@ _dm_trace_page_parse (const dm_trace_page_layout *l, const unsigned char *page, 
         }
     }
   return events;
+}
+
+int
+dm_capture_target (const char *path, dm_target_info *info)
+{
+  struct stat st;
+  char real[PATH_MAX], line[3 * PATH_MAX];
+  memset (info, 0, sizeof *info);
+  snprintf (info->path, sizeof info->path, "%s", path);
+  if (stat (path, &st) < 0)
+    return -errno;
+  if (S_ISBLK (st.st_mode))
+    {
+      info->is_block_device = true;
+      info->kind = DM_TARGET_DEVICE;
+      snprintf (info->device, sizeof info->device, "%s", realpath (path, real) ? real : path);
+      return 0;
+    }
+  if (!S_ISDIR (st.st_mode))
+    return -ENOTDIR;
+  /* mountinfo: "36 35 MAJ:MIN ROOT MOUNTPOINT OPTIONS [TAGS] - TYPE SOURCE ...",
+   * the device number as stat gives it, btrfs's anonymous one too. */
+  FILE *f = fopen ("/proc/self/mountinfo", "re");
+  while (f && fgets (line, sizeof line, f))
+    {
+      unsigned ma, mi;
+      char *dash = strstr (line, " - "), type[32], source[256];
+      if (sscanf (line, "%*u %*u %u:%u", &ma, &mi) != 2 || !dash
+          || makedev (ma, mi) != st.st_dev
+          || sscanf (dash + 3, "%31s %255s", type, source) != 2)
+        continue;
+      snprintf (info->filesystem, sizeof info->filesystem, "%s", type);
+      snprintf (info->device, sizeof info->device, "%s", source);
+    }
+  if (f)
+    fclose (f);
+  return 0;
 }
 
 static void

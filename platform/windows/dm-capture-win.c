@@ -10,6 +10,13 @@
 #include <errno.h>
 #include <stdio.h>
 
+/* Windows' probe asks the volume, never reads its sectors. */
+int
+dm_capture_target (const char *path, dm_target_info *info)
+{
+  return dm_target_probe (path, info);
+}
+
 int
 dm_capture_source_open (const dm_target_info *target, dm_capture_source **out, char *why,
                         size_t why_size)
