@@ -92,6 +92,7 @@ dm_capture_write_json (const dm_capture *c, dm_buf *b)
   str (b, "started", when);
   dm_buf_add (b, "    ");
   num (b, "started_unix", (double) c->started, "%.0f", true);
+  num (b, "monotonic_ns", (double) c->started_ns, "%.0f", true);
   num (b, "seconds", c->seconds, "%.6f", true);
   dm_buf_printf (b, "\"interrupted\": %s,\n    ", c->interrupted ? "true" : "false");
   num (b, "read_percent", dm_capture_read_share (c), "%.3f", true);
@@ -100,6 +101,7 @@ dm_capture_write_json (const dm_capture *c, dm_buf *b)
   num (b, "cpu_percent", c->cpu_percent, "%.4f", false);
   dm_buf_add (b, ",\n    \"iops\": { ");
   num (b, "mean", io.mean, "%.3f", true);
+  num (b, "p50", io.p50, "%.0f", true);
   num (b, "p95", io.p95, "%.0f", true);
   num (b, "peak", io.peak, "%.0f", true);
   num (b, "samples", io.samples, "%.0f", true);
@@ -221,6 +223,7 @@ dm_capture_load_json (dm_capture *c, const char *text, size_t len, char *why, si
   c->from = !strcmp (dm_json_get_string (m, "from", ""), "events") ? DM_CAPTURE_FROM_EVENTS
                                                                   : DM_CAPTURE_FROM_COUNTERS;
   c->started = (int64_t) dm_json_get_number (m, "started_unix", 0);
+  c->started_ns = (uint64_t) dm_json_get_number (m, "monotonic_ns", 0);
   c->seconds = dm_json_get_number (m, "seconds", 0);
   c->interrupted = dm_json_get_bool (m, "interrupted", false);
   c->cpu_percent = dm_json_get_number (m, "cpu_percent", 0);

@@ -107,6 +107,7 @@ dm_capture_run (dm_capture *c, const char *target, double seconds, atomic_int *c
   size_t held = 0;
   unsigned tick = 0;
   c->started = dm_wall_time ();
+  c->started_ns = t0;
   if ((err = dm_capture_begin (c, t0)) < 0)
     goto out;
   if (progress)

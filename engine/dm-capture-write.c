@@ -212,6 +212,8 @@ dm_capture_write_text (const dm_capture *c, dm_buf *out)
   dm_buf_printf (out, "Mean size     read %s, write %s\n", s1, s2);
   dm_buf_add (out, "IOPS          mean ");
   dm_buf_add_double (out, "%.1f", io.mean);
+  dm_buf_add (out, ", median ");
+  dm_buf_add_double (out, "%.0f", io.p50);
   dm_buf_add (out, ", p95 ");
   dm_buf_add_double (out, "%.0f", io.p95);
   dm_buf_add (out, ", peak ");
@@ -307,6 +309,7 @@ dm_capture_write_csv (const dm_capture *c, dm_buf *out)
   csv_row (out, "bytes", "write", "", (double) (events ? c->dir[1].bytes : c->c_write_bytes), "%.0f");
   csv_row (out, "read_percent", "all", "", dm_capture_read_share (c), "%.2f");
   csv_row (out, "iops_mean", "all", "", io.mean, "%.2f");
+  csv_row (out, "iops_p50", "all", "", io.p50, "%.0f");
   csv_row (out, "iops_p95", "all", "", io.p95, "%.0f");
   csv_row (out, "iops_peak", "all", "", io.peak, "%.0f");
   csv_row (out, "bursts", "all", "", io.bursts, "%.0f");

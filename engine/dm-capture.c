@@ -319,12 +319,13 @@ dm_capture_iops_get (const dm_capture *c, dm_capture_iops *o)
       qsort (v, o->samples, sizeof *v, cmp_double);
       o->mean = sum / o->samples;
       /* Nearest rank: the value 95 % of the seconds do not exceed. */
+      o->p50 = v[(unsigned) ceil (0.5 * o->samples) - 1];
       o->p95 = v[(unsigned) ceil (0.95 * o->samples) - 1];
       o->peak = v[o->samples - 1];
       free (v);
     }
   else if (c->seconds > 0)
-    o->mean = o->p95 = o->peak = (double) all / c->seconds;
+    o->mean = o->p50 = o->p95 = o->peak = (double) all / c->seconds;
   /* A burst: 100 ms in a row at twice the mean rate or more, and at
    * least 2 requests in each, so an idle disk's lone request is none. */
   double mean_tick = c->seconds > 0 ? (double) all / (c->seconds * per_s) : 0;

@@ -68,6 +68,7 @@ typedef struct dm_capture {
   dm_capture_from from;
   char            from_why[320]; /* counters: why the events could not be read */
   int64_t         started;       /* wall clock, s */
+  uint64_t        started_ns;    /* dm_clock_ns then: lines up with other monotonic logs */
   double          seconds;       /* how long it captured */
   bool            interrupted;   /* ended by Ctrl-C before its time */
   dm_capture_dir  dir[DM_CAPTURE_DIRS];
@@ -111,7 +112,7 @@ int dm_capture_run (dm_capture *c, const char *target, double seconds, atomic_in
 /* Figures derived from the summary. */
 typedef struct dm_capture_iops {
   unsigned samples;                     /* whole seconds */
-  double   mean, p95, peak;             /* IOPS per 1 s sample */
+  double   mean, p50, p95, peak;        /* IOPS per 1 s sample */
   unsigned bursts;                      /* runs of 100 ms at twice the mean or more */
   double   burst_longest_s, burst_peak; /* the longest, the busiest 100 ms as IOPS */
   double   burst_share;                 /* of the requests, in bursts */

@@ -45,22 +45,19 @@ wait_capturing ()
   return 1
 }
 
-# --- Idle: no load of its own, nothing left behind ------------------------------
+# --- Nothing left behind --------------------------------------------------------
 
 mounted_before=no
 tracing_mounted && mounted_before=yes
-read -r r0 w0 < <(stat_ios)
-dm_run "$T/idle.json" "$T/idle.err" capture "$DM_LOOP" --for 2 --format json
-read -r r1 w1 < <(stat_ios)
-dm_check "an idle capture ends with 0" test "$DM_RC" = 0
-dm_check "it adds no request to the disk ($r0/$w0 -> $r1/$w1)" test "$r0 $w0" = "$r1 $w1"
-dm_check "it saw no request" test "$(dm_json "$T/idle.json" 'j["capture"]["directions"]["all"]["requests"]')" = 0
-dm_check "it read the kernel's events" test "$(dm_json "$T/idle.json" 'j["capture"]["from"]')" = events
+dm_run "$T/first.json" "$T/first.err" capture "$DM_LOOP" --for 1 --format json
+dm_check "a capture ends with 0" test "$DM_RC" = 0
+dm_check "it read the kernel's events" test "$(dm_json "$T/first.json" 'j["capture"]["from"]')" = events
 mounted_after=no
 tracing_mounted && mounted_after=yes
 dm_check "tracefs is mounted as before ($mounted_before)" test "$mounted_before" = "$mounted_after"
 
-# From here on tracefs stays mounted for this test's own trace instance.
+# From here on tracefs stays mounted for this test's own trace instance,
+# which records the same tracepoints as text, with the program of each.
 if ! tracing_mounted; then
   mount -t tracefs tracefs /sys/kernel/tracing || dm_die "cannot mount tracefs"
   dm_track_mount /sys/kernel/tracing
@@ -68,9 +65,6 @@ fi
 trace="$(awk '$3 == "tracefs" { print $2; exit }' /proc/self/mounts)"
 dm_check "no Diskmeter trace instance is left" \
   test -z "$(ls -d "$trace"/instances/diskmeter-* 2>/dev/null)"
-
-# --- fio's known job under capture, blktrace and a text trace -------------------
-
 inst="$trace/instances/truth-capture-$$"
 cleanup_inst ()
 {
@@ -83,10 +77,28 @@ trap 'rc=$?; cleanup_inst; (exit $rc); _dm_on_exit' EXIT
 mkdir "$inst" || dm_die "cannot make the trace instance $inst"
 IFS=: read -r ma mi < "/sys/block/$DM_LOOP_NAME/dev"
 echo 16384 > "$inst/buffer_size_kb"
+echo mono > "$inst/trace_clock" # the capture's clock: its seconds line up
 for e in block_rq_issue block_rq_complete; do
   echo "dev == $(( (ma << 20) | mi ))" > "$inst/events/block/$e/filter"
   echo 1 > "$inst/events/block/$e/enable"
 done
+
+# --- Idle: no load of its own -------------------------------------------------------
+# Other programs may read any disk now and then (a tool probing every
+# disk's label): the capture sees theirs, while none is its own.
+
+read -r r0 w0 < <(stat_ios)
+dm_run "$T/idle.json" "$T/idle.err" capture "$DM_LOOP" --for 2 --format json
+read -r r1 w1 < <(stat_ios)
+own="$(grep -c 'block_rq_issue:.*\[diskmeter-cli\]' "$inst/trace")"
+others="$(grep 'block_rq_issue:' "$inst/trace" | grep -v '\[diskmeter-cli\]' | grep -o '\[[^]]*\]$' | sort | uniq -c | tr -s ' \n' ' ')"
+dm_check "an idle capture issues no request of its own (others': ${others:-none})" test "$own" = 0
+dm_check "it saw each request the disk's counters count ($r0/$w0 -> $r1/$w1)" test \
+  "$(dm_json "$T/idle.json" 'j["capture"]["directions"]["all"]["requests"]')" = \
+  "$(( r1 - r0 + w1 - w0 ))"
+echo > "$inst/trace"
+
+# --- fio's known job under capture, blktrace and a text trace -------------------
 
 # blktrace needs debugfs; the kernel may refuse it its relay files.
 bt=""
@@ -163,7 +175,8 @@ out["cap_depth_mean"] = d["all"]["depth_mean"]
 out["cap_interarrival_us"] = d["all"]["interarrival"]["mean_us"]
 # The text trace: "...  1557.518908: block_rq_issue: 7,0 R 4096 () 63240 + 8 ...".
 ev = re.compile(r" (\d+\.\d+): (block_rq_issue|block_rq_complete): \d+,\d+ (\S+) .*?\) (\d+) \+ (\d+)")
-pending, lat, depth, gaps, last, comms = {}, [], [], [], None, {}
+pending, lat, depth, gaps, last, comms, seconds = {}, [], [], [], None, {}, {}
+t0, samples = c["monotonic_ns"] / 1e9, c["iops"]["samples"]
 for line in open(trace_path):
     m = ev.search(line)
     if not m or int(m.group(5)) == 0 or not re.search("[RW]", m.group(3)):
@@ -171,7 +184,11 @@ for line in open(trace_path):
     t, sector = float(m.group(1)), int(m.group(4))
     if m.group(2) == "block_rq_issue":
         who = line.rsplit("[", 1)[-1].strip(" ]\n")
-        comms[who] = comms.get(who, 0) + 1
+        if who != "fio":
+            kind = "other_writes" if "W" in m.group(3) else "other_reads"
+            comms[kind] = comms.get(kind, 0) + 1
+        s = int(t - t0) if t >= t0 else -1
+        seconds[s] = seconds.get(s, 0) + 1
         depth.append(len(pending) + 1)
         if last is not None:
             gaps.append(t - last)
@@ -180,7 +197,10 @@ for line in open(trace_path):
     elif sector in pending:
         lat.append(t - pending.pop(sector))
 out["trace_requests"] = len(depth)
-out["trace_by_program"] = ",".join("%s:%d" % kv for kv in sorted(comms.items()))
+out["other_reads"] = comms.get("other_reads", 0)
+out["other_writes"] = comms.get("other_writes", 0)
+per_s = sorted(seconds.get(s, 0) for s in range(samples))
+out["trace_iops_p95"] = per_s[-(-95 * samples // 100) - 1]
 out["trace_latency_us"] = 1e6 * sum(lat) / len(lat)
 out["trace_depth_mean"] = sum(depth) / len(depth)
 out["trace_interarrival_us"] = 1e6 * sum(gaps) / len(gaps)
@@ -196,10 +216,15 @@ fig () { awk -v k="$1" '$1 == k { print $2 }' "$T/figures"; }
 sed 's/^/# /' "$T/figures"
 
 # Every request of fio's lies inside the capture (it began before fio's
-# first and ended after its last) and nothing else used the disk: the
-# counts agree exactly, and 0.2 % is left for udev probing the device.
-dm_within "reads: the capture vs fio" "$(fig cap_reads)" "$(fig fio_reads)" 0.2
-dm_within "writes: the capture vs fio" "$(fig cap_writes)" "$(fig fio_writes)" 0.2
+# first and ended after its last): the counts agree exactly, once the
+# requests other programs made meanwhile (the text trace names them: a
+# label probe of every disk by some tool) are taken out; 0.2 % is left
+# for the one or two fio had in flight when its time ran out.
+dm_log "other programs' requests meanwhile: $(fig other_reads) reads, $(fig other_writes) writes"
+dm_within "reads: the capture vs fio" "$(( $(fig cap_reads) - $(fig other_reads) ))" \
+  "$(fig fio_reads)" 0.2
+dm_within "writes: the capture vs fio" "$(( $(fig cap_writes) - $(fig other_writes) ))" \
+  "$(fig fio_writes)" 0.2
 dm_within "reads: the capture vs the kernel's counters" "$(fig cap_reads)" "$(fig stat_reads)" 0.2
 dm_within "writes: the capture vs the kernel's counters" "$(fig cap_writes)" "$(fig stat_writes)" 0.2
 dm_within "requests: the capture vs the text trace" \
@@ -216,7 +241,8 @@ dm_check "64K share $(fig cap_64k_pct) within 1 point of fio's $(fig fio_64k_pct
   points "$(fig cap_64k_pct)" "$(fig fio_64k_pct)"
 # Binomial spread of 80 % over ~5000 requests: 0.6 points, a quarter of 3 %.
 dm_within "random share vs fio's percentage_random" "$(fig cap_random_pct)" 80 3
-dm_within "p95 IOPS vs fio's rate" "$(fig cap_iops_p95)" "$(fig fio_iops)" 3
+dm_within "p95 IOPS of the 1 s samples vs the text trace's" "$(fig cap_iops_p95)" \
+  "$(fig trace_iops_p95)" 3
 dm_within "latency vs the text trace" "$(fig cap_latency_us)" "$(fig trace_latency_us)" 3
 dm_within "outstanding at issue vs the text trace" "$(fig cap_depth_mean)" "$(fig trace_depth_mean)" 3
 dm_within "interarrival vs the text trace" \
@@ -245,9 +271,12 @@ done
 share4k='100.0 * j["capture"]["directions"]["all"]["sizes"][3] / j["capture"]["directions"]["all"]["requests"]'
 dm_within "4K share again vs the first capture" "$(dm_json "$T/again.json" "$share4k")" \
   "$(dm_json "$T/cap.json" "$share4k")" 5
-dm_within "p95 IOPS again vs the first capture" \
-  "$(dm_json "$T/again.json" 'j["capture"]["iops"]["p95"]')" \
-  "$(dm_json "$T/cap.json" 'j["capture"]["iops"]["p95"]')" 5
+# The profile offers the first capture's p95 as its rate; of a handful of
+# seconds the p95 is their peak, where a rate limiter's catching up after
+# a slow start shows, so the rate run is the median second.
+rate="$(awk -F' = ' '$1 == "rate" { print $2 + 0 }' "$T/cap.ini")"
+dm_within "median IOPS again vs the profile's rate" \
+  "$(dm_json "$T/again.json" 'j["capture"]["iops"]["p50"]')" "$rate" 5
 qd="$(awk -F' = ' '$1 == "qd" { print $2 }' "$T/cap.ini")"
 dm_check "outstanding at issue again rounds to the profile's qd = $qd" test \
   "$(dm_json "$T/again.json" 'round(j["capture"]["depth_mean"])')" = "$qd"
