@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,6 +344,31 @@ teardown (dm_capture_source *s)
   free (s->page);
 }
 
+/* Instances of captures that were killed (SIGKILL leaves no chance to
+ * remove one) would go on recording: those whose process is gone, or is
+ * this one under a reused id, are removed. */
+static void
+remove_stale (const char *root)
+{
+  char dir[PATH_MAX + 16];
+  snprintf (dir, sizeof dir, "%s/instances", root);
+  DIR *d = opendir (dir);
+  for (struct dirent *e; d && (e = readdir (d));)
+    {
+      char path[PATH_MAX + 300];
+      long pid;
+      int end = 0;
+      if (sscanf (e->d_name, "diskmeter-%ld%n", &pid, &end) != 1 || e->d_name[end])
+        continue;
+      if (pid != (long) getpid () && (kill ((pid_t) pid, 0) == 0 || errno != ESRCH))
+        continue;
+      snprintf (path, sizeof path, "%s/%s", dir, e->d_name);
+      rmdir (path);
+    }
+  if (d)
+    closedir (d);
+}
+
 static int
 setup (dm_capture_source *s, char *why, size_t ws)
 {
@@ -350,8 +376,8 @@ setup (dm_capture_source *s, char *why, size_t ws)
   int err;
   if ((err = find_tracefs (s)) < 0)
     return say (why, ws, "cannot mount tracefs at %s: %s", s->root, dm_strerror (err)), err;
+  remove_stale (s->root);
   snprintf (s->inst, sizeof s->inst, "%s/instances/diskmeter-%ld", s->root, (long) getpid ());
-  rmdir (s->inst); /* one left by a killed process of this id */
   if (mkdir (s->inst, 0700) < 0)
     {
       err = -errno;
