@@ -112,7 +112,12 @@ if command -v blktrace >/dev/null && command -v blkparse >/dev/null; then
   dm_track_pid "$bt"
   sleep 1
   if ! kill -0 "$bt" 2>/dev/null || grep -qi 'fail' "$T/bt.log"; then
-    dm_skip_part "blktrace: $(grep -i -m1 'fail' "$T/bt.log" || echo 'it ended at once')"
+    why="$(grep -i -m1 'fail' "$T/bt.log" || echo 'it ended at once')"
+    # A kernel in lockdown (integrity) refuses debugfs files that map
+    # memory, as blktrace's relay files do, even to root.
+    grep -q 'Operation not permitted' "$T/bt.log" \
+      && why="$why (the kernel's lockdown keeps debugfs relay files from root)"
+    dm_skip_part "blktrace: $why"
     kill -INT "$bt" 2>/dev/null
     wait "$bt" 2>/dev/null
     dm_untrack_pid "$bt"
