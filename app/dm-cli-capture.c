@@ -64,11 +64,13 @@ progress (void *user, const dm_capture *c, double done)
   if (!j->tty || j->o->quiet || done - j->last_print < 0.5)
     return;
   j->last_print = done;
+  /* The rate over the last second (or less, at the start). */
   uint64_t n = 0;
-  for (unsigned k = c->n_ticks > 10 ? c->n_ticks - 10 : 0; k < c->n_ticks; k++)
+  unsigned ticks = c->n_ticks < 10 ? c->n_ticks : 10;
+  for (unsigned k = c->n_ticks - ticks; k < c->n_ticks; k++)
     n += c->ticks[k][0] + c->ticks[k][1];
   fprintf (stderr, _ ("\rCapturing %s %7.1f s of %g s %9.0f IOPS"), dm_cli_shown (c->disk), done,
-           j->o->settings.measure_s, (double) n * 10 / (c->n_ticks < 10 ? (c->n_ticks ? c->n_ticks : 1) : 10));
+           j->o->settings.measure_s, ticks ? (double) n * 10 / ticks : 0.0);
   fputs ("\033[K", stderr);
 }
 

@@ -276,7 +276,8 @@ dm_capture_load_json (dm_capture *c, const char *text, size_t len, char *why, si
     {
       if (e->type != DM_JSON_ARRAY || e->n != 2 || e->child->type != DM_JSON_NUMBER
           || e->child->next->type != DM_JSON_NUMBER || e->child->num < 0
-          || e->child->next->num < 0 || e->child->num > UINT32_MAX || e->child->next->num > UINT32_MAX)
+          || e->child->next->num < 0 || e->child->num > UINT32_MAX
+          || e->child->next->num > UINT32_MAX)
         {
           dm_why (why, ws, "\"ticks_100ms\" holds something other than [reads, writes]");
           goto out;

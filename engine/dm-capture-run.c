@@ -81,7 +81,8 @@ dm_capture_run (dm_capture *c, const char *target, double seconds, atomic_int *c
   base = base ? base + 1 : t.device;
   if (base[0] && strcmp (base, c->disk))
     snprintf (c->note, sizeof c->note,
-              "%s lies on %s: every request to %s is captured, other partitions' too", base, c->disk, c->disk);
+              "%s lies on %s: every request to %s is captured, other partitions' too", base,
+              c->disk, c->disk);
 
   err = dm_capture_source_open (&t, &src, c->from_why, sizeof c->from_why);
   c->from = err < 0 ? DM_CAPTURE_FROM_COUNTERS : DM_CAPTURE_FROM_EVENTS;

@@ -294,6 +294,26 @@ csv_row (dm_buf *out, const char *figure, const char *dir, const char *bucket, d
   dm_buf_add (out, "\n");
 }
 
+/* A histogram's rows, those with any request. */
+static void
+csv_counts (dm_buf *out, const char *figure, const char *dir, const uint64_t *n, unsigned bins,
+            void (*label) (unsigned, char *, size_t))
+{
+  char l[24];
+  for (unsigned b = 0; b < bins; b++)
+    if (n[b])
+      {
+        label (b, l, sizeof l);
+        csv_row (out, figure, dir, l, (double) n[b], "%.0f");
+      }
+}
+
+static void
+depth_exact_label (unsigned b, char *buf, size_t size)
+{
+  snprintf (buf, size, "%u", b + 1);
+}
+
 void
 dm_capture_write_csv (const dm_capture *c, dm_buf *out)
 {
@@ -303,10 +323,11 @@ dm_capture_write_csv (const dm_capture *c, dm_buf *out)
   dm_capture_iops_get (c, &io);
   dm_buf_add (out, "figure,direction,bucket,value\n");
   csv_row (out, "seconds", "all", "", c->seconds, "%.3f");
-  csv_row (out, "requests", "read", "", (double) (events ? c->dir[0].requests : c->c_reads), "%.0f");
-  csv_row (out, "requests", "write", "", (double) (events ? c->dir[1].requests : c->c_writes), "%.0f");
-  csv_row (out, "bytes", "read", "", (double) (events ? c->dir[0].bytes : c->c_read_bytes), "%.0f");
-  csv_row (out, "bytes", "write", "", (double) (events ? c->dir[1].bytes : c->c_write_bytes), "%.0f");
+  const dm_capture_dir *r = &c->dir[DM_CAPTURE_READS], *w = &c->dir[DM_CAPTURE_WRITES];
+  csv_row (out, "requests", "read", "", (double) (events ? r->requests : c->c_reads), "%.0f");
+  csv_row (out, "requests", "write", "", (double) (events ? w->requests : c->c_writes), "%.0f");
+  csv_row (out, "bytes", "read", "", (double) (events ? r->bytes : c->c_read_bytes), "%.0f");
+  csv_row (out, "bytes", "write", "", (double) (events ? w->bytes : c->c_write_bytes), "%.0f");
   csv_row (out, "read_percent", "all", "", dm_capture_read_share (c), "%.2f");
   csv_row (out, "iops_mean", "all", "", io.mean, "%.2f");
   csv_row (out, "iops_p50", "all", "", io.p50, "%.0f");
@@ -333,27 +354,19 @@ dm_capture_write_csv (const dm_capture *c, dm_buf *out)
       const dm_capture_dir *x = &c->dir[d];
       csv_row (out, "random_percent", dir_names[d], "", dm_capture_random_share (x), "%.2f");
       csv_row (out, "depth_mean", dir_names[d], "", dm_capture_depth_mean (x), "%.3f");
-      csv_row (out, "latency_mean_us", dir_names[d], "", dm_histogram_mean (&x->latency) / 1e3, "%.3f");
+      csv_row (out, "latency_mean_us", dir_names[d], "", dm_histogram_mean (&x->latency) / 1e3,
+               "%.3f");
       csv_row (out, "interarrival_mean_us", dir_names[d], "",
                dm_histogram_mean (&x->interarrival) / 1e3, "%.3f");
-      for (unsigned b = 0; b < DM_CAPTURE_SIZES; b++)
-        if (x->sizes[b])
-          dm_capture_size_label (b, l, sizeof l), csv_row (out, "size", dir_names[d], l, (double) x->sizes[b], "%.0f");
-      for (unsigned b = 0; b < DM_CAPTURE_SEEKS; b++)
-        if (x->seeks[b])
-          dm_capture_seek_label (b, l, sizeof l), csv_row (out, "seek", dir_names[d], l, (double) x->seeks[b], "%.0f");
-      for (unsigned b = 0; b < DM_CAPTURE_DEPTH_MAX; b++)
-        if (x->depths[b])
-          snprintf (l, sizeof l, "%u", b + 1), csv_row (out, "outstanding", dir_names[d], l, (double) x->depths[b], "%.0f");
+      csv_counts (out, "size", dir_names[d], x->sizes, DM_CAPTURE_SIZES, dm_capture_size_label);
+      csv_counts (out, "seek", dir_names[d], x->seeks, DM_CAPTURE_SEEKS, dm_capture_seek_label);
+      csv_counts (out, "outstanding", dir_names[d], x->depths, DM_CAPTURE_DEPTH_MAX,
+                  depth_exact_label);
       uint64_t bins[TIME_BINS];
       time_bins (&x->latency, bins);
-      for (unsigned b = 0; b < TIME_BINS; b++)
-        if (bins[b])
-          time_label (b, l, sizeof l), csv_row (out, "latency_us", dir_names[d], l, (double) bins[b], "%.0f");
+      csv_counts (out, "latency_us", dir_names[d], bins, TIME_BINS, time_label);
       time_bins (&x->interarrival, bins);
-      for (unsigned b = 0; b < TIME_BINS; b++)
-        if (bins[b])
-          time_label (b, l, sizeof l), csv_row (out, "interarrival_us", dir_names[d], l, (double) bins[b], "%.0f");
+      csv_counts (out, "interarrival_us", dir_names[d], bins, TIME_BINS, time_label);
     }
 }
 
@@ -372,8 +385,8 @@ dm_capture_write_profile (const dm_capture *c, dm_buf *out, char *why, size_t ws
   dm_buf_printf (out, "# Diskmeter profile from a capture of %s (%s), %s, ", c->target, c->disk,
                  when);
   dm_buf_add_double (out, "%.1f", c->seconds);
-  dm_buf_printf (out, " s:\n# %llu requests the kernel issued to the disk (diskmeter-cli capture).\n",
-                 (unsigned long long) a->requests);
+  dm_buf_printf (out, " s:\n# %llu requests the kernel issued to the disk "
+                      "(diskmeter-cli capture).\n", (unsigned long long) a->requests);
   if (c->note[0])
     dm_buf_printf (out, "# %s.\n", c->note);
   dm_buf_add (out, "#\n# block:   the requests' sizes, each at the power of two at or above it "

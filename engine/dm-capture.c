@@ -136,7 +136,8 @@ remove_at (dm_capture_state *s, pending *p)
 static bool
 insert (dm_capture_state *s, const pending *e)
 {
-  for (unsigned i = slot_of (e->sector, e->disk), k = 0; k < PENDING; k++, i = (i + 1) & (PENDING - 1))
+  unsigned i = slot_of (e->sector, e->disk);
+  for (unsigned k = 0; k < PENDING; k++, i = (i + 1) & (PENDING - 1))
     if (!s->table[i].used)
       {
         s->table[i] = *e;
@@ -413,7 +414,10 @@ dm_capture_size_label (unsigned bucket, char *buf, size_t size)
 {
   char t[16];
   if (bucket + 1 >= DM_CAPTURE_SIZES)
-    bytes_label (dm_capture_size_bucket_top (bucket - 1), t, sizeof t), snprintf (buf, size, ">%s", t);
+    {
+      bytes_label (dm_capture_size_bucket_top (bucket - 1), t, sizeof t);
+      snprintf (buf, size, ">%s", t);
+    }
   else
     bytes_label (dm_capture_size_bucket_top (bucket), buf, size);
 }
@@ -469,7 +473,8 @@ dm_capture_workload (const dm_capture *c, dm_workload *w, char *why, size_t ws)
           best = b;
       if (best == DM_CAPTURE_SIZES)
         break;
-      unsigned weight = (unsigned) llround (1000.0 * (double) by_size[best] / (double) all->requests);
+      unsigned weight =
+        (unsigned) llround (1000.0 * (double) by_size[best] / (double) all->requests);
       by_size[best] = 0;
       if (!weight && w->n_sizes)
         continue;
