@@ -45,6 +45,18 @@ wait_capturing ()
   return 1
 }
 
+# --- Refusals: one line each ---------------------------------------------------
+
+dm_run "$T/u.out" "$T/u.err" capture "$DM_LOOP"
+dm_check "without --for: bad usage (2), one line" test "$DM_RC" = 2
+dm_check "  saying so" grep -q "^diskmeter-cli capture: --for DURATION" "$T/u.err"
+dm_run "$T/u.out" "$T/u.err" capture "$T/nothing-here" --for 1
+dm_check "a target that is not there: 1 and one line" test "$DM_RC" = 1
+dm_check "  saying so" dm_one_line_error "$T/u.err"
+dm_run "$T/u.out" "$T/u.err" capture /dev/shm --for 1
+dm_check "memory (tmpfs) has no disk to capture: 1 and one line" test "$DM_RC" = 1
+dm_check "  saying so" grep -q 'lives in memory' "$T/u.err"
+
 # --- Nothing left behind --------------------------------------------------------
 
 mounted_before=no
