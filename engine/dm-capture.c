@@ -224,14 +224,16 @@ issue (dm_capture *c, const dm_capture_event *e)
     s->outstanding++;
 }
 
+/* late: after the end, when a request not found was issued after it
+ * too, and left out, rather than before the capture began. */
 static void
-complete (dm_capture *c, const dm_capture_event *e)
+complete (dm_capture *c, const dm_capture_event *e, bool late)
 {
   dm_capture_state *s = c->state;
   pending *p = find (s, e->sector, e->disk);
   if (!p)
     {
-      c->unmatched++;
+      c->unmatched += !late;
       return;
     }
   if (e->bytes && e->bytes < p->bytes)
@@ -268,7 +270,7 @@ dm_capture_feed (dm_capture *c, const dm_capture_event *ev, size_t n, uint64_t e
             issue (c, e);
         }
       else if (e->op != DM_CAPTURE_OP_OTHER && e->t_ns >= s->t0)
-        complete (c, e);
+        complete (c, e, e->t_ns >= end_ns);
     }
 }
 
