@@ -49,7 +49,8 @@ static const command_info commands[] = {
   { DM_CLI_SHOW, "show", "diskmeter-cli show", { "[OPTIONS] FILE" },
     N_ ("a saved run again, as text, JSON or CSV"),
     N_ ("Prints a saved run (a JSON report) again, as text, JSON or CSV; a sweep as diskmeter-cli "
-    "sweep prints it, a sustained test as diskmeter-cli sustained does."), NULL, 1 },
+    "sweep prints it, a sustained test as diskmeter-cli sustained does, a capture as diskmeter-cli "
+    "capture does."), NULL, 1 },
   { DM_CLI_SWEEP, "sweep", "diskmeter-cli sweep", { "[OPTIONS] TARGET" },
     N_ ("every QD x threads, with the knee"),
     N_ ("Measures one pattern at every queue depth x thread count and finds the knee: the "
