@@ -29,6 +29,7 @@ static const struct {
   { "show", dm_cli_show_main },
   { "merge", dm_cli_merge_main },
   { "study", dm_cli_study_main },
+  { "capture", dm_cli_capture_main },
 };
 
 int

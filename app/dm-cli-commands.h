@@ -26,3 +26,5 @@ int dm_cli_merge_main (int argc, char **argv);
 int dm_cli_show_main (int argc, char **argv);
 /* diskmeter-cli study run PLAN | show NAME */
 int dm_cli_study_main (int argc, char **argv);
+/* diskmeter-cli capture [OPTIONS] TARGET --for DURATION */
+int dm_cli_capture_main (int argc, char **argv);

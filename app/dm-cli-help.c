@@ -50,7 +50,7 @@ static const command_info commands[] = {
     N_ ("a saved run again, as text, JSON or CSV"),
     N_ ("Prints a saved run (a JSON report) again, as text, JSON or CSV; a sweep as diskmeter-cli "
     "sweep prints it, a sustained test as diskmeter-cli sustained does, a first-write probe as "
-    "diskmeter-cli first-write does."), NULL, 1 },
+    "diskmeter-cli first-write does, a capture as diskmeter-cli capture does."), NULL, 1 },
   { DM_CLI_SWEEP, "sweep", "diskmeter-cli sweep", { "[OPTIONS] TARGET" },
     N_ ("every QD x threads, with the knee"),
     N_ ("Measures one pattern at every queue depth x thread count and finds the knee: the "
@@ -86,6 +86,15 @@ static const command_info commands[] = {
     "rules, and the scenarios green everywhere, ranked."),
     N_ ("Ctrl-C stops a run; the scenarios finished stay saved and the next run goes on\n"
     "from there.\n"), 2 },
+  { DM_CLI_CAPTURE, "capture", "diskmeter-cli capture", { "[OPTIONS] TARGET --for DURATION" },
+    N_ ("the load an application puts on a disk, as histograms and a profile"),
+    N_ ("Records every request the kernel issues to the disk under the folder or device TARGET "
+    "while your own application runs, and shows its shape per direction: request sizes, seek "
+    "distance, requests outstanding at issue, latency at the disk and interarrival time, with "
+    "the read share and the IOPS over time. It reads the kernel's block events (root or "
+    "CAP_SYS_ADMIN); without them it says so and gives the disk counters' means instead."),
+    N_ ("A partition is captured on its disk, so other partitions' requests count too.\n"
+    "Ctrl-C ends the capture and prints what it has.\n"), 1 },
 };
 
 static const command_info *

@@ -79,6 +79,7 @@ typedef enum {
 #define STUDY     DM_CLI_STUDY
 #define FIRSTWRITE DM_CLI_FIRSTWRITE
 #define MEASURE   (RUN | SWEEP | SUSTAINED | FIRSTWRITE)
+#define CAPTURE   DM_CLI_CAPTURE
 
 /* Every option of every command. An option that means something else in
  * another command (sweep's --qd LIST, sustained's --qd N) or has another
@@ -191,6 +192,16 @@ static const dm_opt table[] = {
   { .name = "duration", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0.1, .max = 3600,
     .commands = FIRSTWRITE, .id = OPT_DURATION, .group = N_ ("First write"),
     .help = N_ ("each pass at most this long; a rewrite repeats the blocks written"), .def = "30" },
+  /* A capture: what the disk under TARGET is asked while it runs. */
+  { .name = "for", .kind = DM_OPT_SECONDS, .arg = "DURATION", .min = 1, .max = 86400,
+    .commands = CAPTURE, .id = OPT_DURATION, .group = N_ ("Capture"),
+    .help = N_ ("how long to capture (90, 5m); Ctrl-C ends it sooner with what it has") },
+  { .name = "profile-file", .kind = DM_OPT_PATH, .arg = "FILE", .commands = CAPTURE,
+    .id = OPT_PROFILE_FILE, .group = N_ ("Capture"),
+    .help = N_ ("also write a profile file with the captured shape, for --profile-file") },
+  { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|json|csv", .commands = CAPTURE,
+    .id = OPT_FORMAT, .group = N_ ("Capture"), .def = "text",
+    .help = N_ ("text: a summary and the histograms; json: all of it, for show; csv: a figure a row") },
 
   /* Settings of every measuring command. */
   { .name = "count", .kind = DM_OPT_UINT, .arg = "N", .min = DM_COUNT_MIN, .max = DM_COUNT_MAX,
@@ -267,7 +278,7 @@ static const dm_opt table[] = {
     .commands = HISTORY, .id = OPT_FORMAT, .group = N_ ("Output"),
     .help = N_ ("for show and export; xlsx is for export only"), .def = "text" },
   { .name = "output", .kind = DM_OPT_PATH, .arg = "FILE",
-    .commands = MEASURE | COMPARE | SHOW | MERGE, .id = OPT_OUTPUT, .group = N_ ("Output"),
+    .commands = MEASURE | COMPARE | SHOW | MERGE | CAPTURE, .id = OPT_OUTPUT, .group = N_ ("Output"),
     .help = N_ ("write to FILE instead of stdout: a file is replaced whole, a FIFO or device "
                 "written into") },
   { .name = "allow-duplicates", .kind = DM_OPT_FLAG, .commands = MERGE,
@@ -296,7 +307,7 @@ static const dm_opt table[] = {
     .commands = MEASURE, .id = OPT_TAG, .group = N_ ("Output"),
     .help = N_ ("a label kept with the results (key of a-z 0-9 _ . -, value up to 128 bytes); "
             "replaces the fact of that name Diskmeter tags itself, e.g. \"vcpus=48 (HT)\"") },
-  { .name = "quiet", .short_name = 'q', .kind = DM_OPT_FLAG, .commands = MEASURE,
+  { .name = "quiet", .short_name = 'q', .kind = DM_OPT_FLAG, .commands = MEASURE | CAPTURE,
     .id = OPT_QUIET, .group = N_ ("Output"), .help = N_ ("no estimate or progress line") },
   { .name = "no-history", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_NO_HISTORY,
     .group = N_ ("Output"), .help = N_ ("do not keep this run in the history (diskmeter-cli history)") },
@@ -621,7 +632,7 @@ on_arg (void *user, const char *arg, char *why, size_t ws)
         return dm_why (why, ws, _ ("only one TARGET, got '%s' and '%s'"), o->args[0], arg);
       }
   o->args[o->n_args++] = arg;
-  if (o->command & MEASURE)
+  if (o->command & (MEASURE | CAPTURE))
     o->target = arg;
   return 0;
 }
@@ -699,6 +710,12 @@ check_command (dm_cli_options *o, char *why, size_t ws)
         o->firstwrite.n_tests = o->n_tests;
       o->firstwrite.size = o->settings.test_size;
       o->firstwrite.duration_s = o->settings.measure_s;
+      return check_target (o, why, ws);
+    case DM_CLI_CAPTURE:
+      if (!o->duration_given)
+        return dm_why (why, ws, _ ("--for DURATION: how long to capture"));
+      if (o->n_profile_files > 1)
+        return dm_why (why, ws, _ ("--profile-file: one file"));
       return check_target (o, why, ws);
     case DM_CLI_SUSTAINED:
       o->sustained.duration_s = o->settings.measure_s;

@@ -46,9 +46,10 @@ typedef enum {
   DM_CLI_MERGE = 1u << 6,
   DM_CLI_STUDY = 1u << 7,
   DM_CLI_FIRSTWRITE = 1u << 8,
+  DM_CLI_CAPTURE = 1u << 9,
 } dm_cli_command;
 
-#define DM_CLI_ALL_COMMANDS 0x1ffu
+#define DM_CLI_ALL_COMMANDS 0x3ffu
 
 typedef struct dm_cli_options {
   dm_cli_command command;

@@ -3,7 +3,7 @@
  * diskmeter-cli show FILE: a saved run (from the window, another machine
  * or a pipe) printed again as text in CrystalDiskMark's layout, JSON or
  * CSV, with its latency table if asked; a saved sweep as the sweep command
- * prints it (QD x T tables, the knee). It reads the file as the history
+ * prints it (QD x T tables, the knee), a saved capture as capture does. It reads the file as the history
  * and compare do, with their size limit, and never changes it.
  */
 #include <errno.h>
@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dm-capture.h"
 #include "dm-cli-commands.h"
 #include "dm-cli-common.h"
 #include "dm-concurrent.h"
@@ -107,6 +108,38 @@ show_concurrent (const char *path, const char *text, size_t len, dm_format forma
   return err < 0 ? err : 0;
 }
 
+/* A capture (diskmeter-cli capture --format json) as the capture printed
+ * it. 1 when the file is none; otherwise 0 or -errno, after saying why. */
+static int
+show_capture (const char *path, const char *text, size_t len, dm_format format, const char *file)
+{
+  static dm_capture c;
+  char why[320];
+  dm_capture_init (&c);
+  int err = dm_capture_load_json (&c, text, len, why, sizeof why);
+  if (err == 1)
+    return 1;
+  if (err < 0)
+    {
+      dm_capture_clear (&c);
+      fprintf (stderr, _ ("diskmeter-cli show: %s: %s\n"), dm_cli_shown (path), dm_cli_shown (why));
+      return err;
+    }
+  dm_buf out;
+  dm_buf_init (&out);
+  if (format == DM_FORMAT_JSON)
+    dm_capture_write_json (&c, &out);
+  else if (format == DM_FORMAT_CSV)
+    dm_capture_write_csv (&c, &out);
+  else
+    dm_capture_write_text (&c, &out);
+  dm_capture_clear (&c);
+  if ((err = emit (&out, file)) < 0)
+    fprintf (stderr, _ ("diskmeter-cli show: cannot write %s: %s\n"),
+             file ? dm_cli_shown (file) : "the capture", dm_strerror (err));
+  return err < 0 ? err : 0;
+}
+
 int
 dm_cli_show_main (int argc, char **argv)
 {
@@ -134,6 +167,11 @@ dm_cli_show_main (int argc, char **argv)
       fprintf (stderr, _ ("diskmeter-cli show: cannot read %s: %s\n"), dm_cli_shown (path),
                err == -EFBIG ? "larger than any result file" : dm_strerror (err));
       return 1;
+    }
+  if ((err = show_capture (path, text, len, format, output)) <= 0)
+    {
+      free (text);
+      return err < 0 ? 1 : 0;
     }
   memset (&r, 0, sizeof r);
   if (dm_report_load_json (&r, text, len, why, sizeof why) < 0)

@@ -6,6 +6,7 @@
  * counted on its disk, device-mapper and md devices on the disks below them.
  */
 #include "dm-platform.h"
+#include "dm-linux-private.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -218,4 +219,16 @@ void
 dm_device_watch_close (dm_device_watch *w)
 {
   free (w);
+}
+
+int
+_dm_device_watch_disk (const dm_device_watch *w, unsigned i, char *dir, size_t size)
+{
+  if (i >= w->n)
+    return -ENOENT;
+  snprintf (dir, size, "%s", w->stat[i]);
+  char *slash = strrchr (dir, '/');
+  if (slash)
+    *slash = '\0';
+  return 0;
 }
