@@ -10,6 +10,7 @@
  *
  *   slow-fs MOUNTPOINT SERVICE_US PARALLEL [--write-us US] [--keep-writes FILE]
  *           [--write-cache MIB [--cache-us US]] [--log-requests FILE]
+ *           [--read-cache MIB [--read-cache-us US]]
  *
  * Runs in the foreground until unmounted or killed. Files live in memory,
  * up to 512 MiB in all; creation and the rest are immediate, and so are
@@ -40,6 +41,13 @@
  * was asked against the arithmetic: sizes, offsets, their spread, rates and
  * flushes. The log is flushed when a file is closed and when .served is
  * read, so it is complete once the program under test has closed its file.
+ * --read-cache models a cache below the device, as a host's page cache is
+ * below a VM's disk (slow-fs-read-cache.c): per file, the first MIB MiB of
+ * distinct 4 KiB blocks touched (written, or read while there is room) are
+ * held for good, and the share of a read's blocks held is served in
+ * --read-cache-us each (0: at once), the rest in SERVICE_US. A set of SET
+ * MiB written whole and read at random is then served MIB / SET from the
+ * cache, so a cache-probe ladder must find MIB and both rates.
  */
 
 #define FUSE_USE_VERSION 31
@@ -56,6 +64,8 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
+
+#include "slow-fs-read-cache.h"
 
 #define MAX_FILES 16
 #define MAX_BYTES (512ull << 20)
@@ -166,6 +176,7 @@ release_if_gone (node *n)
     {
       fs.bytes -= n->size;
       free (n->data);
+      slow_read_cache_forget ((unsigned) (n - fs.files));
       memset (n, 0, sizeof *n);
     }
 }
@@ -368,7 +379,9 @@ slow_read (const char *path, char *buf, size_t size, off_t off, struct fuse_file
       return (int) got;
     }
   uint64_t arrived = now_ns ();
-  serve (fs.service_ns, true);
+  serve (slow_read_cache_on () ? slow_read_cache_read ((unsigned) fi->fh, (uint64_t) off, size,
+                                                       fs.service_ns)
+                               : fs.service_ns, true);
   pthread_mutex_lock (&fs.lock);
   node *n = &fs.files[fi->fh];
   size_t got = 0;
@@ -435,6 +448,8 @@ slow_write (const char *path, const char *buf, size_t size, off_t off,
       fs.writes++;
       fs.write_bytes += size;
       keep_write (buf, size, off);
+      if (slow_read_cache_on ())
+        slow_read_cache_write ((unsigned) fi->fh, (uint64_t) off, size);
       log_request ('W', (uint64_t) off, size, arrived, now_ns ());
     }
   pthread_mutex_unlock (&fs.lock);
@@ -519,12 +534,12 @@ main (int argc, char **argv)
 {
   char *end1, *end2;
   const char *kept = NULL, *logged = NULL;
-  long write_us = 0;
+  long write_us = 0, read_cache_mib = 0, read_cache_us = 0;
   if (argc < 4)
     {
       fprintf (stderr, "usage: slow-fs MOUNTPOINT SERVICE_US PARALLEL [--write-us US] "
                "[--keep-writes FILE] [--write-cache MIB [--cache-us US]] "
-               "[--log-requests FILE]\n");
+               "[--log-requests FILE] [--read-cache MIB [--read-cache-us US]]\n");
       return 2;
     }
   long us = strtol (argv[2], &end1, 10);
@@ -570,6 +585,17 @@ main (int argc, char **argv)
           else
             fs.cache_service_ns = v * 1000;
         }
+      else if (!strcmp (argv[i], "--read-cache") || !strcmp (argv[i], "--read-cache-us"))
+        {
+          long v = strtol (argv[i + 1], &end1, 10);
+          if (*end1 || v < 0 || v > (argv[i][12] ? 10000000 : 512))
+            {
+              fprintf (stderr, "slow-fs: %s must be 0..%d\n", argv[i],
+                       argv[i][12] ? 10000000 : 512);
+              return 2;
+            }
+          *(argv[i][12] ? &read_cache_us : &read_cache_mib) = v;
+        }
       else
         {
           fprintf (stderr, "slow-fs: unknown option %s\n", argv[i]);
@@ -579,6 +605,7 @@ main (int argc, char **argv)
   fs.service_ns = us * 1000;
   fs.write_service_ns = write_us * 1000;
   fs.parallel = (unsigned) parallel;
+  slow_read_cache_init ((uint64_t) read_cache_mib << 20, read_cache_us * 1000);
   if (kept && !(fs.kept = fopen (kept, "wbx")))
     {
       fprintf (stderr, "slow-fs: cannot create %s: %s\n", kept, strerror (errno));
