@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "dm-buf.h"
+#include "dm-cache-probe.h"
 #include "dm-cli-opt-table.h"
 #include "dm-settings.h"
 #include "dm-spec.h"
@@ -44,9 +45,10 @@ typedef enum {
   DM_CLI_HISTORY = 1u << 5,
   DM_CLI_MERGE = 1u << 6,
   DM_CLI_STUDY = 1u << 7,
+  DM_CLI_CACHE_PROBE = 1u << 8,
 } dm_cli_command;
 
-#define DM_CLI_ALL_COMMANDS 0xffu
+#define DM_CLI_ALL_COMMANDS 0x1ffu
 
 typedef struct dm_cli_options {
   dm_cli_command command;
@@ -111,6 +113,8 @@ typedef struct dm_cli_options {
   bool        span_given;     /* --span */
   bool        span_free;      /* --span free, or no --span */
   bool        progress;       /* --progress: a line per sample on stderr */
+  /* cache-probe */
+  dm_cache_probe_plan probe;
   /* history */
   const char *verb;           /* list (default), show, comment, export, delete; study: run, show */
   /* study */
@@ -154,3 +158,6 @@ const dm_spec *dm_cli_specs (const dm_cli_options *o, unsigned *n, unsigned *mod
 /* Reads the --profile-file files into o->workloads, after any --workload
  * rows. 0, or -EINVAL with one line naming the file, the line and why. */
 int dm_cli_load_profile_files (dm_cli_options *o, char *why, size_t why_size);
+/* --tests LIST into o->tests (dm-cli-specs.c, as the two above). 0, or
+ * -EINVAL with a one-line reason. */
+int dm_cli_parse_tests (const char *list, dm_cli_options *o, char *why, size_t why_size);
