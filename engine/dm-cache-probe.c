@@ -243,11 +243,16 @@ dm_cache_probe_find_steps (dm_cache_probe_ladder *l)
               break;
         }
       /* A fall the sizes after it climb back from is a stall, not a
-       * cache that ended: every size of the level after stays under the
-       * level before. */
+       * cache that ended: every size after it stays under the size
+       * before it. */
       bool stays = true;
-      for (unsigned k = i; k < end; k++)
+      for (unsigned k = i; k < n; k++)
         stays = stays && l->mb_per_s[k] < (1 - DM_CACHE_PROBE_RATE_FALL) * l->mb_per_s[i - 1];
+      /* Past a cache a larger set is never faster than a smaller one: a
+       * rise by more than the noise between two sizes after the fall says
+       * the fall was the machine, not a cache. */
+      for (unsigned k = i + 1; k < n; k++)
+        stays = stays && l->mb_per_s[k] < (1 + DM_CACHE_PROBE_RATE_FALL) * l->mb_per_s[k - 1];
       if (!stays)
         continue;
       dm_cache_probe_step *s = &l->steps[l->n_steps++];

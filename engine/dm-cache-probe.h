@@ -101,8 +101,10 @@ typedef struct dm_cache_probe_ladder {
  * cache is where they cross, kept between the two sizes. With one size
  * past the fall the cache is only bracketed, and the rate beyond is that
  * size's own (part of it still from the cache). A fall that a later
- * size of its level climbs back from (within DM_CACHE_PROBE_RATE_FALL of
- * the rate before it) is a stall, not a step. */
+ * size climbs back from (within DM_CACHE_PROBE_RATE_FALL of the rate
+ * before the fall), or after which a set is more than
+ * DM_CACHE_PROBE_RATE_FALL faster than the one before it (past a cache
+ * no larger set is faster), is the machine, not a step. */
 void dm_cache_probe_find_steps (dm_cache_probe_ladder *l);
 /* The ladder of test t (0: RND4K, 1: SEQ1M) of a report. */
 void dm_cache_probe_ladder_of (const dm_report *r, unsigned t, dm_cache_probe_ladder *l);

@@ -118,6 +118,19 @@ test_no_step (void)
     }
   dm_cache_probe_find_steps (&l);
   DM_CHECK_INT (l.n_steps, ==, 0);
+
+  /* A slide over three sizes that the largest climbs back from (a busy
+   * host): no cache is slower for a smaller set than for a larger one. */
+  static const double busy[] = { 220, 258, 230, 215, 227, 176, 146, 97, 199 };
+  memset (&l, 0, sizeof l);
+  l.n = 9;
+  for (unsigned i = 0; i < l.n; i++)
+    {
+      l.bytes[i] = (64 * MiB) << i;
+      l.mb_per_s[i] = busy[i];
+    }
+  dm_cache_probe_find_steps (&l);
+  DM_CHECK_INT (l.n_steps, ==, 0);
 }
 
 static void
