@@ -28,6 +28,7 @@
 #include "dm-file-dialog.h"
 #include "dm-sustained.h"
 #include "dm-sustained-window.h"
+#include "dm-cache-probe-window.h"
 #include "dm-sweep-window.h"
 #include "dm-ui.h"
 #include "dm-units.h"
@@ -178,6 +179,18 @@ action_sustained (GSimpleAction *action,
                                                            self->settings)));
 }
 
+/* The host-cache ladder, in a window of its own as the sweep. */
+static void
+action_cache_probe (GSimpleAction *action,
+                    GVariant      *param,
+                    gpointer       data)
+{
+  DmApplication *self = data;
+
+  gtk_window_present (GTK_WINDOW (dm_cache_probe_window_new (GTK_APPLICATION (self),
+                                                             self->settings)));
+}
+
 static gpointer
 ref_window (gconstpointer window,
             gpointer      unused)
@@ -210,6 +223,7 @@ static const GActionEntry app_actions[] = {
   { "about", action_about },
   { "sweep", action_sweep },
   { "sustained", action_sustained },
+  { "cache-probe", action_cache_probe },
   { "quit", action_quit },
 };
 
