@@ -2,10 +2,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 # The Cache Probe window run for real on a private X display, against the
-# host-cache model of tests/slow-fs.c (a read cache of 48 MiB per file,
-# 4 ms a held read, 40 ms any other, 8 at once; see truth-cache-probe.sh
-# for the arithmetic). The window's saved JSON must name the step at
-# 48 MiB within 10 % and both RND4K rates within 5 %, as the CLI's does,
+# host-cache model of tests/slow-fs.c (a read cache of 24 MiB per file,
+# 8 ms a held read, 80 ms any other, 8 at once; see truth-cache-probe.sh
+# for the arithmetic; 4 s per test, as there). The window's saved JSON must name the step at
+# 24 MiB within 10 % and both RND4K rates within 5 %, as the CLI's does,
 # and `diskmeter-cli show` of it print the same step; its screenshot is a
 # chart with the ladder drawn (blue) and the step marked (red). Stop after
 # the first set keeps that set and leaves no test file, as the run does.
@@ -19,11 +19,11 @@ dm_need_cli
 dm_tmpdir
 out="$DM_TMPDIR"
 mnt="$out/slow"
-dm_slow_fs_mount "$mnt" 40000 8 --read-cache 48 --read-cache-us 4000
+dm_slow_fs_mount "$mnt" 80000 8 --read-cache 24 --read-cache-us 8000
 dm_gui_start_display || dm_die "no X display for the window"
 dm_track_pid "$_dm_xvfb_pid"
 
-"$DM_UI_CACHE_PROBE" run "$mnt" 16MiB 256MiB "$out/probe.json" "$out/probe.png" 2> "$out/err.txt"
+DM_PROBE_DURATION=4 "$DM_UI_CACHE_PROBE" run "$mnt" 16MiB 256MiB "$out/probe.json" "$out/probe.png" 2> "$out/err.txt"
 dm_check "the window's run ended (exit $?: $(tail -c 300 "$out/err.txt"))" test -s "$out/probe.json"
 rnd="j['cache_probe']['ladders'][0]"
 dm_log "ladders: $(dm_json "$out/probe.json" "j['cache_probe']['ladders']")"
@@ -31,12 +31,12 @@ dm_check "/gui/cache-probe/ten tests complete" \
   test "$(dm_json "$out/probe.json" "[r['status'] for r in j['results']].count('complete')")" = 10
 dm_check "/gui/cache-probe/one step in RND4K" \
   test "$(dm_json "$out/probe.json" "len($rnd['steps'])")" = 1
-dm_within "/gui/cache-probe/cache size vs 48 MiB" \
-  "$(dm_json "$out/probe.json" "$rnd['steps'][0]['cache_bytes']")" $((48 << 20)) 10
-dm_within "/gui/cache-probe/cache rate vs 8 x 4 KiB / 4 ms" \
-  "$(dm_json "$out/probe.json" "$rnd['steps'][0]['cache_mb_per_s']")" 8.192 5
-dm_within "/gui/cache-probe/beyond rate vs 8 x 4 KiB / 40 ms" \
-  "$(dm_json "$out/probe.json" "$rnd['steps'][0]['beyond_mb_per_s']")" 0.8192 5
+dm_within "/gui/cache-probe/cache size vs 24 MiB" \
+  "$(dm_json "$out/probe.json" "$rnd['steps'][0]['cache_bytes']")" $((24 << 20)) 10
+dm_within "/gui/cache-probe/cache rate vs 8 x 4 KiB / 8 ms" \
+  "$(dm_json "$out/probe.json" "$rnd['steps'][0]['cache_mb_per_s']")" 4.096 5
+dm_within "/gui/cache-probe/beyond rate vs 8 x 4 KiB / 80 ms" \
+  "$(dm_json "$out/probe.json" "$rnd['steps'][0]['beyond_mb_per_s']")" 0.4096 5
 dm_check "/gui/cache-probe/no test file left" test -z "$(ls -A "$mnt")"
 dm_run "$out/show.txt" "$out/err.txt" show "$out/probe.json"
 dm_check "/gui/cache-probe/the CLI shows the window's step" \

@@ -22,7 +22,8 @@ start (const char *folder,
   GtkWidget *window = dm_cache_probe_window_new (NULL, NULL);
   g_autoptr (GError) error = NULL;
 
-  dm_cache_probe_window_set_plan (DM_CACHE_PROBE_WINDOW (window), min, max, "10m", folder);
+  dm_cache_probe_window_set_plan (DM_CACHE_PROBE_WINDOW (window), min, max, "10m",
+                                  g_getenv ("DM_PROBE_DURATION"), folder);
   gtk_window_present (GTK_WINDOW (window));
   if (!dm_cache_probe_window_start (DM_CACHE_PROBE_WINDOW (window), &error))
     {

@@ -35,6 +35,7 @@ struct _DmCacheProbeWindow
   GtkWidget      *min_entry;
   GtkWidget      *max_entry;
   GtkWidget      *limit_entry;
+  GtkWidget      *duration_entry;
   GtkWidget      *target_entry;
   GtkWidget      *status_label;
   GtkWidget      *progress_bar;
@@ -295,6 +296,7 @@ dm_cache_probe_window_start (DmCacheProbeWindow *self,
   const char *min = gtk_editable_get_text (GTK_EDITABLE (self->min_entry));
   const char *max = gtk_editable_get_text (GTK_EDITABLE (self->max_entry));
   const char *limit = gtk_editable_get_text (GTK_EDITABLE (self->limit_entry));
+  const char *duration = gtk_editable_get_text (GTK_EDITABLE (self->duration_entry));
 
   g_return_val_if_fail (DM_IS_CACHE_PROBE_WINDOW (self), FALSE);
   if (self->running)
@@ -314,6 +316,10 @@ dm_cache_probe_window_start (DmCacheProbeWindow *self,
   else if (dm_duration_parse (limit, &p.time_limit_s, inner, sizeof inner) < 0
            || p.time_limit_s < 1)
     g_snprintf (why, sizeof why, _ ("time limit: %s"), inner[0] ? inner : "at least 1 s"),
+      err = -EINVAL;
+  else if (dm_duration_parse (duration, &p.measure_s, inner, sizeof inner) < 0
+           || p.measure_s < 0.1 || p.measure_s > 3600)
+    g_snprintf (why, sizeof why, _ ("each test: %s"), inner[0] ? inner : "0.1 to 3600 s"),
       err = -EINVAL;
   else if ((err = dm_target_probe (self->target, &t)) < 0)
     g_snprintf (why, sizeof why, _ ("cannot use %s: %s"), self->target, g_strerror (-err));
@@ -529,6 +535,7 @@ dm_cache_probe_window_class_init (DmCacheProbeWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DmCacheProbeWindow, min_entry);
   gtk_widget_class_bind_template_child (widget_class, DmCacheProbeWindow, max_entry);
   gtk_widget_class_bind_template_child (widget_class, DmCacheProbeWindow, limit_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmCacheProbeWindow, duration_entry);
   gtk_widget_class_bind_template_child (widget_class, DmCacheProbeWindow, target_entry);
   gtk_widget_class_bind_template_child (widget_class, DmCacheProbeWindow, status_label);
   gtk_widget_class_bind_template_child (widget_class, DmCacheProbeWindow, progress_bar);
@@ -564,6 +571,7 @@ dm_cache_probe_window_set_plan (DmCacheProbeWindow *self,
                                 const char         *min,
                                 const char         *max,
                                 const char         *time_limit,
+                                const char         *duration,
                                 const char         *folder)
 {
   g_return_if_fail (DM_IS_CACHE_PROBE_WINDOW (self));
@@ -574,6 +582,8 @@ dm_cache_probe_window_set_plan (DmCacheProbeWindow *self,
     gtk_editable_set_text (GTK_EDITABLE (self->max_entry), max);
   if (time_limit)
     gtk_editable_set_text (GTK_EDITABLE (self->limit_entry), time_limit);
+  if (duration)
+    gtk_editable_set_text (GTK_EDITABLE (self->duration_entry), duration);
   if (folder)
     gtk_editable_set_text (GTK_EDITABLE (self->target_entry), folder);
 }

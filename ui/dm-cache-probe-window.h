@@ -21,12 +21,13 @@ G_DECLARE_FINAL_TYPE (DmCacheProbeWindow, dm_cache_probe_window, DM, CACHE_PROBE
 /* settings (may be NULL) supplies the folder and the test data. */
 GtkWidget *dm_cache_probe_window_new        (GtkApplication     *app,
                                              GSettings          *settings);
-/* The smallest and largest set, the time limit and the folder as a person
- * types them; NULL leaves one as it is. */
+/* The smallest and largest set, the time limit, each test's seconds and
+ * the folder as a person types them; NULL leaves one as it is. */
 void       dm_cache_probe_window_set_plan   (DmCacheProbeWindow *self,
                                              const char         *min,
                                              const char         *max,
                                              const char         *time_limit,
+                                             const char         *duration,
                                              const char         *folder);
 gboolean   dm_cache_probe_window_start      (DmCacheProbeWindow *self,
                                              GError            **error);
