@@ -210,7 +210,10 @@ dm_cache_probe_write_text (const dm_report *r, const dm_cache_probe_info *info, 
           dm_cache_probe_step_text (&l[t].steps[s], line, sizeof line);
           dm_buf_printf (b, "  %s: %s\n", name[t], line);
         }
-      if (!l[t].n_steps)
+      if (l[t].n == 1)
+        dm_buf_printf (b, "  %s: one working set measured, no ladder to find a step on\n",
+                       name[t]);
+      else if (!l[t].n_steps)
         {
           dm_size_human (l[t].bytes[0], a, sizeof a);
           dm_size_human (l[t].bytes[l[t].n - 1], c, sizeof c);
