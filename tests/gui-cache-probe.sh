@@ -7,7 +7,8 @@
 # for the arithmetic; 4 s per test, as there). The window's saved JSON must name the step at
 # 24 MiB within 10 % and both RND4K rates within 5 %, as the CLI's does,
 # and `diskmeter-cli show` of it print the same step; its screenshot is a
-# chart with the ladder drawn (blue) and the step marked (red). Stop after
+# chart with the ladder drawn (blue) and the step marked (red), and so is
+# the window's when it opens that JSON again. Stop after
 # the first set keeps that set and leaves no test file, as the run does.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/gui-lib.sh"
@@ -41,8 +42,10 @@ dm_check "/gui/cache-probe/no test file left" test -z "$(ls -A "$mnt")"
 dm_run "$out/show.txt" "$out/err.txt" show "$out/probe.json"
 dm_check "/gui/cache-probe/the CLI shows the window's step" \
   grep -q "RND4K_Q32T1: about .* served by a cache below this VM" "$out/show.txt"
-# The chart: the ladder's blue and the step's red are both drawn.
-dm_check "/gui/cache-probe/the screenshot has the ladder and the step" python3 - "$out/probe.png" <<'PY'
+# has_chart PNG: the ladder's blue and the step's red are both drawn.
+has_chart ()
+{
+  python3 - "$1" <<'PY'
 import sys, zlib, struct
 data = open(sys.argv[1], "rb").read()
 assert data[:8] == b"\x89PNG\r\n\x1a\n"
@@ -86,6 +89,13 @@ for y in range(h):
 print("blue %d red %d" % (blue, red))
 sys.exit(0 if blue > 200 and red > 50 else 1)
 PY
+}
+dm_check "/gui/cache-probe/the screenshot has the ladder and the step" has_chart "$out/probe.png"
+# The saved JSON opened again in the window: the same chart.
+"$DM_UI_CACHE_PROBE" show "$out/probe.json" "$out/shown.png" 2> "$out/err.txt"
+dm_check "/gui/cache-probe/the saved probe opens (exit $?: $(tail -c 200 "$out/err.txt"))" \
+  test -s "$out/shown.png"
+dm_check "/gui/cache-probe/the opened probe has the ladder and the step" has_chart "$out/shown.png"
 
 "$DM_UI_CACHE_PROBE" stop "$mnt" 16MiB 256MiB "$out/stop.json" 2> "$out/err.txt"
 dm_check "/gui/cache-probe/stopped, saved" test -s "$out/stop.json"

@@ -3,7 +3,8 @@
  * Drives the Cache Probe window on a real (Xvfb) display for
  * tests/gui-cache-probe.sh: "run FOLDER MIN MAX JSON PNG" runs the ladder
  * to its end and saves its JSON and the window; "stop FOLDER MIN MAX JSON"
- * presses Stop once the first set is done and saves what was kept.
+ * presses Stop once the first set is done and saves what was kept; "show
+ * JSON PNG" opens a saved probe and saves the window.
  */
 #include <stdlib.h>
 
@@ -78,13 +79,29 @@ int
 main (int   argc,
       char *argv[])
 {
-  if (argc < 6)
+  if (argc < 4)
     {
-      g_printerr ("usage: %s run FOLDER MIN MAX JSON PNG | stop FOLDER MIN MAX JSON\n", argv[0]);
+      g_printerr ("usage: %s run FOLDER MIN MAX JSON PNG | stop FOLDER MIN MAX JSON | "
+                  "show JSON PNG\n", argv[0]);
       return 2;
     }
   gtk_init ();
   dm_ui_init ();
+  if (g_str_equal (argv[1], "show") && argc == 4)
+    {
+      GtkWidget *window = dm_cache_probe_window_new (NULL, NULL);
+      g_autoptr (GError) error = NULL;
+
+      gtk_window_present (GTK_WINDOW (window));
+      if (!dm_cache_probe_window_load (DM_CACHE_PROBE_WINDOW (window), argv[2], &error))
+        return g_printerr ("test-ui-cache-probe: %s\n", error->message), 1;
+      /* Until the window is on screen and drawn. */
+      for (int i = 0; i < 200 && !gtk_widget_get_mapped (window); i++)
+        g_main_context_iteration (NULL, TRUE);
+      return save (DM_CACHE_PROBE_WINDOW (window), "png", argv[3]);
+    }
+  if (argc < 6)
+    return g_printerr ("test-ui-cache-probe: %s needs more arguments\n", argv[1]), 2;
   DmCacheProbeWindow *w = start (argv[2], argv[3], argv[4]);
   if (g_str_equal (argv[1], "run") && argc == 7)
     {

@@ -28,6 +28,7 @@
 #include "dm-file-dialog.h"
 #include "dm-sustained.h"
 #include "dm-sustained-window.h"
+#include "dm-cache-probe.h"
 #include "dm-cache-probe-window.h"
 #include "dm-sweep-window.h"
 #include "dm-ui.h"
@@ -674,7 +675,30 @@ open_file (DmApplication *self,
     }
   sweep = strcmp (r.profile, "sweep") == 0;
   sustained = dm_sustained_is (&r, NULL, 0);
+  gboolean probe = dm_cache_probe_is (&r);
   dm_report_clear (&r);
+
+  if (probe)
+    {
+      /* The Cache Probe window shows it; it has no scripted saves. */
+      GtkWidget *window;
+
+      if (!dm_script_is_empty (owned))
+        {
+          g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                               "a cache probe opens in the Cache Probe window, which takes no "
+                               "--save-* or --quit-when-done");
+          return 2;
+        }
+      window = dm_cache_probe_window_new (GTK_APPLICATION (self), self->settings);
+      if (!dm_cache_probe_window_load (DM_CACHE_PROBE_WINDOW (window), path, error))
+        {
+          gtk_window_destroy (GTK_WINDOW (window));
+          return 1;
+        }
+      gtk_window_present (GTK_WINDOW (window));
+      return 0;
+    }
 
   if (sustained)
     return open_sustained (self, path, g_steal_pointer (&owned), error);

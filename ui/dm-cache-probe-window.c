@@ -432,6 +432,46 @@ dm_cache_probe_window_save (DmCacheProbeWindow *self,
   return dm_tool_run_write (&buf, path, error);
 }
 
+gboolean
+dm_cache_probe_window_load (DmCacheProbeWindow *self,
+                            const char         *path,
+                            GError            **error)
+{
+  g_autofree char *text = NULL;
+  gsize len;
+  dm_report r;
+
+  g_return_val_if_fail (DM_IS_CACHE_PROBE_WINDOW (self), FALSE);
+  if (self->running)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY, _ ("A cache probe is under way"));
+      return FALSE;
+    }
+  if (!dm_tool_run_read_file (path, &r, &text, &len, error))
+    return FALSE;
+  if (!dm_cache_probe_is (&r))
+    {
+      dm_report_clear (&r);
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, _ ("%s is not a cache probe"), path);
+      return FALSE;
+    }
+  if (self->have_report)
+    dm_report_clear (&self->report);
+  self->report = r;
+  self->have_report = TRUE;
+  dm_cache_probe_info_from_json (text, len, &self->info);
+  if (r.target.path[0])
+    gtk_editable_set_text (GTK_EDITABLE (self->target_entry), r.target.path);
+  {
+    g_autofree char *status = g_strdup_printf (_ ("Opened %s"), path);
+
+    gtk_label_set_text (GTK_LABEL (self->status_label), status);
+  }
+  show_summary (self);
+  update_actions (self);
+  return TRUE;
+}
+
 /* --- actions --------------------------------------------------------------- */
 
 static void

@@ -35,6 +35,10 @@ void       dm_cache_probe_window_stop       (DmCacheProbeWindow *self);
 gboolean   dm_cache_probe_window_is_running (DmCacheProbeWindow *self);
 /* The probe shown (NULL before any); its results fill in as sets finish. */
 const dm_report *dm_cache_probe_window_get_report (DmCacheProbeWindow *self);
+/* Shows a probe saved by diskmeter-cli cache-probe or this window. */
+gboolean   dm_cache_probe_window_load       (DmCacheProbeWindow *self,
+                                             const char         *path,
+                                             GError            **error);
 /* The JSON of diskmeter-cli cache-probe --format json, or a PNG of the
  * window, to path. */
 gboolean   dm_cache_probe_window_save       (DmCacheProbeWindow *self,
