@@ -8,6 +8,7 @@
  * they become settings, windows and a DmScript (dm-script.c) for them.
  */
 #include "dm-application.h"
+#include "dm-application-private.h"
 #include "dm-i18n-ui.h"
 
 #include <stdlib.h>
@@ -46,6 +47,12 @@ struct _DmApplication
 };
 
 G_DEFINE_FINAL_TYPE (DmApplication, dm_application, GTK_TYPE_APPLICATION)
+
+GSettings *
+_dm_application_settings (DmApplication *self)
+{
+  return self->settings;
+}
 
 /* --- the main window's state ------------------------------------------------ */
 
@@ -123,75 +130,6 @@ dm_application_window_removed (GtkApplication *app,
 
 /* --- actions --------------------------------------------------------------- */
 
-static void
-action_preferences (GSimpleAction *action,
-                    GVariant      *param,
-                    gpointer       data)
-{
-  DmApplication *self = data;
-  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
-  GtkWindow *prefs = GTK_WINDOW (dm_preferences_new (self->settings));
-
-  gtk_window_set_transient_for (prefs, parent);
-  gtk_window_present (prefs);
-}
-
-static void
-action_about (GSimpleAction *action,
-              GVariant      *param,
-              gpointer       data)
-{
-  DmApplication *self = data;
-  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
-  const char *authors[] = { "The Diskmeter developers", NULL };
-
-  gtk_show_about_dialog (parent,
-                         "program-name", "Diskmeter",
-                         "logo-icon-name", DM_APPLICATION_ID,
-                         "version", DM_VERSION,
-                         "comments", _("Measure disk speed the way CrystalDiskMark does, "
-                                       "on Linux and Windows."),
-                         "license-type", GTK_LICENSE_GPL_3_0,
-                         "authors", authors,
-                         NULL);
-}
-
-/* A window of its own, beside the grid: a sweep takes minutes, and its
- * settings (size, timings, folder) are the grid's. */
-static void
-action_sweep (GSimpleAction *action,
-              GVariant      *param,
-              gpointer       data)
-{
-  DmApplication *self = data;
-
-  gtk_window_present (GTK_WINDOW (dm_sweep_window_new (GTK_APPLICATION (self), self->settings)));
-}
-
-/* The sustained test, in a window of its own as the sweep. */
-static void
-action_sustained (GSimpleAction *action,
-                  GVariant      *param,
-                  gpointer       data)
-{
-  DmApplication *self = data;
-
-  gtk_window_present (GTK_WINDOW (dm_sustained_window_new (GTK_APPLICATION (self),
-                                                           self->settings)));
-}
-
-/* The host-cache ladder, in a window of its own as the sweep. */
-static void
-action_cache_probe (GSimpleAction *action,
-                    GVariant      *param,
-                    gpointer       data)
-{
-  DmApplication *self = data;
-
-  gtk_window_present (GTK_WINDOW (dm_cache_probe_window_new (GTK_APPLICATION (self),
-                                                             self->settings)));
-}
-
 static gpointer
 ref_window (gconstpointer window,
             gpointer      unused)
@@ -220,11 +158,11 @@ static DmWindow *main_window (DmApplication *self);
 
 static const GActionEntry app_actions[] = {
   { "open", action_open },
-  { "preferences", action_preferences },
-  { "about", action_about },
-  { "sweep", action_sweep },
-  { "sustained", action_sustained },
-  { "cache-probe", action_cache_probe },
+  { "preferences", _dm_application_action_preferences },
+  { "about", _dm_application_action_about },
+  { "sweep", _dm_application_action_sweep },
+  { "sustained", _dm_application_action_sustained },
+  { "cache-probe", _dm_application_action_cache_probe },
   { "quit", action_quit },
 };
 
@@ -679,26 +617,7 @@ open_file (DmApplication *self,
   dm_report_clear (&r);
 
   if (probe)
-    {
-      /* The Cache Probe window shows it; it has no scripted saves. */
-      GtkWidget *window;
-
-      if (!dm_script_is_empty (owned))
-        {
-          g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                               "a cache probe opens in the Cache Probe window, which takes no "
-                               "--save-* or --quit-when-done");
-          return 2;
-        }
-      window = dm_cache_probe_window_new (GTK_APPLICATION (self), self->settings);
-      if (!dm_cache_probe_window_load (DM_CACHE_PROBE_WINDOW (window), path, error))
-        {
-          gtk_window_destroy (GTK_WINDOW (window));
-          return 1;
-        }
-      gtk_window_present (GTK_WINDOW (window));
-      return 0;
-    }
+    return _dm_application_open_probe (self, path, owned, error);
 
   if (sustained)
     return open_sustained (self, path, g_steal_pointer (&owned), error);
