@@ -26,6 +26,7 @@ static const struct {
   { "sweep", dm_cli_sweep_main },
   { "sustained", dm_cli_sustained_main },
   { "first-write", dm_cli_firstwrite_main },
+  { "cache-probe", dm_cli_cache_probe_main },
   { "show", dm_cli_show_main },
   { "merge", dm_cli_merge_main },
   { "study", dm_cli_study_main },

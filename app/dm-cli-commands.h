@@ -20,6 +20,8 @@ int dm_cli_sweep_main (int argc, char **argv);
 int dm_cli_sustained_main (int argc, char **argv);
 /* diskmeter-cli first-write [OPTIONS] TARGET */
 int dm_cli_firstwrite_main (int argc, char **argv);
+/* diskmeter-cli cache-probe [OPTIONS] TARGET */
+int dm_cli_cache_probe_main (int argc, char **argv);
 /* diskmeter-cli merge [OPTIONS] A.json B.json [C.json...] */
 int dm_cli_merge_main (int argc, char **argv);
 /* diskmeter-cli show [OPTIONS] FILE */

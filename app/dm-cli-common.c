@@ -61,7 +61,8 @@ on_interrupt (void *user)
 {
   dm_cli_job *job = user;
   job->interrupted = 1;
-  dm_runner_cancel (job->runner);
+  if (job->runner)
+    dm_runner_cancel (job->runner);
   if (job->runner_b)
     dm_runner_cancel (job->runner_b);
 }
@@ -89,6 +90,12 @@ on_progress (void *user, const dm_progress *p)
   double now = (double) dm_clock_ns () / 1e9;
   char line[200];
 
+  /* A time limit (the cache probe's) ends the runner's work where it is. */
+  if (job->deadline_s > 0 && now >= job->deadline_s && !job->timed_out)
+    {
+      job->timed_out = true;
+      dm_runner_cancel (job->runner);
+    }
   /* --progress: one line per sample, as it closes, for scripts. */
   if (job->opt.progress && p->phase == DM_PHASE_MEASURE && p->sample.t > job->last_sample_t)
     {

@@ -54,6 +54,8 @@ struct dm_cli_job {
   double         last_sample_t; /* --progress: the last sample printed */
   int            last_len;      /* the line's length on screen, to clear it */
   volatile sig_atomic_t interrupted; /* also ends a wait for --start-at */
+  double         deadline_s;    /* dm_clock_ns time in s at which the runner is cancelled; 0: none */
+  bool           timed_out;     /* it was */
 };
 
 /* A runner for report on target, reporting to job's progress line. NULL

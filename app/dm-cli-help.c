@@ -50,7 +50,8 @@ static const command_info commands[] = {
     N_ ("a saved run again, as text, JSON or CSV"),
     N_ ("Prints a saved run (a JSON report) again, as text, JSON or CSV; a sweep as diskmeter-cli "
     "sweep prints it, a sustained test as diskmeter-cli sustained does, a first-write probe as "
-    "diskmeter-cli first-write does, a capture as diskmeter-cli capture does."), NULL, 1 },
+    "diskmeter-cli first-write does, a capture as diskmeter-cli capture does, a cache probe as "
+    "diskmeter-cli cache-probe does."), NULL, 1 },
   { DM_CLI_SWEEP, "sweep", "diskmeter-cli sweep", { "[OPTIONS] TARGET" },
     N_ ("every QD x threads, with the knee"),
     N_ ("Measures one pattern at every queue depth x thread count and finds the knee: the "
@@ -75,6 +76,16 @@ static const command_info commands[] = {
     "folder the filesystem's own conversion of unwritten space is part of the first write; a "
     "whole device given with --destroy-data-on is measured alone, from its start."),
     N_ ("Ctrl-C stops it and keeps the passes finished; the test file is removed.\n"), 1 },
+  { DM_CLI_CACHE_PROBE, "cache-probe", "diskmeter-cli cache-probe", { "[OPTIONS] TARGET" },
+    N_ ("the host-cache ladder: where a cache below this VM ends"),
+    N_ ("Measures RND4K Q32T1 and SEQ1M Q8T1 over working sets that double from --min up to "
+    "--max (4 x this system's memory unless given, bounded by the free space), each set written "
+    "whole first so a cache can hold it, and names the steps where the rate falls. The test "
+    "file is O_DIRECT, so the guest's own page cache serves none of it: a step is a cache "
+    "below this VM (the host's page cache, a controller's or an array's)."),
+    N_ ("The estimate (sizes, bytes, time) is printed first. At the --time-limit, or on\n"
+    "Ctrl-C, it stops with the sizes measured by then; each working set's test file\n"
+    "is removed.\n"), 1 },
   { DM_CLI_STUDY, "study", "diskmeter-cli study",
     { "run PLAN [--tag KEY=VALUE] [--redo]",
       "show NAME [--format=text|json|csv|xlsx] [--output FILE] [--threshold RULE]" },
@@ -175,6 +186,7 @@ dm_cli_write_help (dm_cli_command command, dm_buf *out)
         }
       dm_buf_add (out, "\n");
     }
-  dm_buf_add (out, command & (DM_CLI_RUN | DM_CLI_SWEEP | DM_CLI_SUSTAINED | DM_CLI_FIRSTWRITE | DM_CLI_STUDY)
+  dm_buf_add (out, command & (DM_CLI_RUN | DM_CLI_SWEEP | DM_CLI_SUSTAINED | DM_CLI_FIRSTWRITE
+                                | DM_CLI_STUDY | DM_CLI_CACHE_PROBE)
                      ? _(exit_statuses) : _("Exit status: 0 done, 1 failed, 2 bad usage.\n"));
 }

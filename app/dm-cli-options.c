@@ -22,34 +22,6 @@
 #include "dm-report.h"
 #include "dm-units.h"
 
-static int
-parse_tests (const char *list, dm_cli_options *o, char *why, size_t why_size)
-{
-  const char *p = list;
-  o->n_tests = 0;
-  while (p && *p)
-    {
-      const char *end = strchr (p, ',');
-      size_t n = end ? (size_t) (end - p) : strlen (p);
-      char word[64], inner[200];
-      if (n == 0 || n >= sizeof word)
-        return dm_why (why, why_size, _ ("--tests: '%s' is not a list of test names"), list);
-      if (o->n_tests == DM_CLI_MAX_TESTS)
-        return dm_why (why, why_size, _ ("--tests: at most %d tests"), DM_CLI_MAX_TESTS);
-      memcpy (word, p, n);
-      word[n] = '\0';
-      /* The spec parser's reason names the test; say which option too. */
-      if (dm_spec_parse (word, &o->tests[o->n_tests], inner, sizeof inner) < 0)
-        return dm_why (why, why_size, _ ("--tests: %s"), inner);
-      o->n_tests++;
-      p = end ? end + 1 : NULL;
-    }
-  if (!o->n_tests)
-    return dm_why (why, why_size, _ ("--tests needs at least one test name"));
-  return 0;
-}
-
-
 typedef enum {
   OPT_PROFILE, OPT_NVME, OPT_MIX, OPT_MIX_READ, OPT_MODES, OPT_TESTS, OPT_COUNT, OPT_SIZE,
   OPT_DURATION, OPT_INTERVAL, OPT_WARMUP, OPT_PRECONDITION, OPT_DATA, OPT_BACKEND, OPT_BUFFERED,
@@ -65,6 +37,8 @@ typedef enum {
   OPT_PATTERN, OPT_BLOCK, OPT_MODE, OPT_QD_LIST, OPT_THREADS_LIST, OPT_LATENCY_BOUND, OPT_BLOCKS, OPT_RATES,
   OPT_SWEEP_TESTS,
   OPT_QD, OPT_THREADS, OPT_SPAN, OPT_PROGRESS,
+  /* cache-probe */
+  OPT_PROBE_MIN, OPT_PROBE_MAX, OPT_TIME_LIMIT,
   /* study */
   OPT_STUDY_RULE, OPT_THRESHOLDS, OPT_REDO,
 } opt_id;
@@ -78,7 +52,8 @@ typedef enum {
 #define MERGE     DM_CLI_MERGE
 #define STUDY     DM_CLI_STUDY
 #define FIRSTWRITE DM_CLI_FIRSTWRITE
-#define MEASURE   (RUN | SWEEP | SUSTAINED | FIRSTWRITE)
+#define PROBE     DM_CLI_CACHE_PROBE
+#define MEASURE   (RUN | SWEEP | SUSTAINED | FIRSTWRITE | PROBE)
 #define CAPTURE   DM_CLI_CAPTURE
 
 /* Every option of every command. An option that means something else in
@@ -202,6 +177,28 @@ static const dm_opt table[] = {
   { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|json|csv", .commands = CAPTURE,
     .id = OPT_FORMAT, .group = N_ ("Capture"), .def = "text",
     .help = N_ ("text: a summary and the histograms; json: all of it, for show; csv: a figure a row") },
+  /* The cache probe's ladder. */
+  { .name = "mode", .kind = DM_OPT_CHOICE, .choices = "read|write", .commands = PROBE,
+    .id = OPT_MODE, .group = N_ ("Cache probe"),
+    .help = N_ ("read each working set after writing it whole, or write it again"), .def = "read" },
+  { .name = "min", .kind = DM_OPT_SIZE, .arg = "SIZE", .min = DM_TEST_SIZE_MIN,
+    .max = DM_TEST_SIZE_MAX, .step = DM_BLOCK_MAX_ALIGN, .commands = PROBE, .id = OPT_PROBE_MIN,
+    .group = N_ ("Cache probe"), .help = N_ ("the smallest working set, whole MiB"), .def = "64MiB" },
+  { .name = "max", .kind = DM_OPT_SIZE, .arg = "SIZE", .min = DM_TEST_SIZE_MIN,
+    .max = DM_TEST_SIZE_MAX, .step = DM_BLOCK_MAX_ALIGN, .commands = PROBE, .id = OPT_PROBE_MAX,
+    .group = N_ ("Cache probe"),
+    .help = N_ ("the largest working set (the sets double up to it; the free space bounds it)"),
+    .def = N_ ("4 x memory") },
+  { .name = "time-limit", .kind = DM_OPT_SECONDS, .arg = "DURATION", .min = 1, .max = 86400,
+    .commands = PROBE, .id = OPT_TIME_LIMIT, .group = N_ ("Cache probe"),
+    .help = N_ ("stop after this long (600, 10m), with the sizes measured by then"),
+    .def = "10m" },
+  { .name = "duration", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0.1, .max = 3600,
+    .commands = PROBE, .id = OPT_DURATION, .group = N_ ("Cache probe"),
+    .help = N_ ("each test's measured run"), .def = "2" },
+  { .name = "warmup", .kind = DM_OPT_SECONDS, .arg = "SEC", .min = 0, .max = 3600,
+    .commands = PROBE, .id = OPT_WARMUP, .group = N_ ("Cache probe"),
+    .help = N_ ("unscored run before each test"), .def = "0.5" },
 
   /* Settings of every measuring command. */
   { .name = "count", .kind = DM_OPT_UINT, .arg = "N", .min = DM_COUNT_MIN, .max = DM_COUNT_MAX,
@@ -269,6 +266,10 @@ static const dm_opt table[] = {
   { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|json|csv", .commands = FIRSTWRITE,
     .id = OPT_FORMAT, .group = N_ ("Output"), .def = "text",
     .help = N_ ("json: the report plus a \"first_write\" object; csv: one row per pass") },
+  { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|json|csv", .commands = PROBE,
+    .id = OPT_FORMAT, .group = N_ ("Output"),
+    .help = N_ ("text: the rates per working set and the steps; json: the report plus a "
+            "\"cache_probe\" object; csv: one row per working set and test"), .def = "text" },
   { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|json|csv", .commands = SHOW,
     .id = OPT_FORMAT, .group = N_ ("Output"), .help = N_ ("as the run was printed"), .def = "text" },
   { .name = "format", .kind = DM_OPT_CHOICE, .choices = "text|csv|json|xlsx",
@@ -311,7 +312,7 @@ static const dm_opt table[] = {
     .id = OPT_QUIET, .group = N_ ("Output"), .help = N_ ("no estimate or progress line") },
   { .name = "no-history", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_NO_HISTORY,
     .group = N_ ("Output"), .help = N_ ("do not keep this run in the history (diskmeter-cli history)") },
-  { .name = "no-history", .kind = DM_OPT_FLAG, .commands = SWEEP | SUSTAINED | FIRSTWRITE,
+  { .name = "no-history", .kind = DM_OPT_FLAG, .commands = SWEEP | SUSTAINED | FIRSTWRITE | PROBE,
     .id = OPT_NO_HISTORY, .group = N_ ("Output"),
     .help = N_ ("taken for scripts that give it to every run; this command keeps no history") },
   { .name = "latency", .kind = DM_OPT_FLAG, .commands = RUN | SHOW, .id = OPT_LATENCY,
@@ -413,7 +414,7 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
       o->mix = true;
       break;
     case OPT_MODES: err = dm_modes_parse (t, &o->modes, inner, sizeof inner); break;
-    case OPT_TESTS: return parse_tests (t, o, why, ws);
+    case OPT_TESTS: return dm_cli_parse_tests (t, o, why, ws);
     case OPT_WORKLOAD:
       if (o->n_workloads == DM_CLI_MAX_WORKLOADS)
         return dm_why (why, ws, _ ("--workload: at most %d workloads"), DM_CLI_MAX_WORKLOADS);
@@ -565,7 +566,9 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
       *(sweep ? &o->sweep.block_size : &o->sustained.block_size) = (uint32_t) v->size;
       break;
     case OPT_MODE:
-      dm_mode_parse (t, sweep ? &o->sweep.mode : &o->sustained.mode);
+      dm_mode_parse (t, sweep                                  ? &o->sweep.mode
+                        : o->command == DM_CLI_CACHE_PROBE ? &o->probe.mode
+                                                           : &o->sustained.mode);
       o->mode_given = true;
       break;
     case OPT_QD_LIST:
@@ -586,7 +589,7 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
       return dm_sweep_blocks_parse (t, o->sweep.blocks, &o->sweep.n_blocks, why, ws);
     case OPT_RATES: o->rates_given = true; break;
     case OPT_SWEEP_TESTS:
-      err = parse_tests (t, o, why, ws);
+      err = dm_cli_parse_tests (t, o, why, ws);
       if (!err && o->n_tests != 1)
         return dm_why (why, ws, _ ("--tests: a rate curve is of one test"));
       return err;
@@ -599,6 +602,9 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
         o->sustained.span = v->size;
       break;
     case OPT_PROGRESS: o->progress = true; break;
+    case OPT_PROBE_MIN: o->probe.min = v->size; break;
+    case OPT_PROBE_MAX: o->probe.max = v->size; break;
+    case OPT_TIME_LIMIT: o->probe.time_limit_s = v->seconds; break;
     case OPT_STUDY_RULE:
       if (o->n_study_rules == DM_THRESHOLDS_MAX)
         return dm_why (why, ws, _ ("--threshold: at most %d rules"), DM_THRESHOLDS_MAX);
@@ -722,6 +728,15 @@ check_command (dm_cli_options *o, char *why, size_t ws)
       if (o->sample_s > 0)
         o->sustained.sample_s = o->sample_s;
       return check_target (o, why, ws);
+    case DM_CLI_CACHE_PROBE:
+      o->probe.measure_s = o->settings.measure_s;
+      o->probe.warmup_s = o->settings.warmup_s;
+      if (o->settings.buffered)
+        return dm_why (why, ws, _ ("--buffered: the cache probe needs O_DIRECT, so that no "
+                                   "step is the guest's own page cache"));
+      if (o->probe.max && o->probe.max < o->probe.min)
+        return dm_why (why, ws, _ ("--max is under --min"));
+      return check_target (o, why, ws);
     case DM_CLI_COMPARE:
       if (o->n_args < 2)
         return dm_why (why, ws, _ ("needs at least two result files"));
@@ -810,6 +825,12 @@ init_command (dm_cli_command command, dm_cli_options *o)
   dm_firstwrite_plan_init (&o->firstwrite);
   if (command == DM_CLI_FIRSTWRITE)
     s->measure_s = o->firstwrite.duration_s;
+  dm_cache_probe_plan_init (&o->probe);
+  if (command == DM_CLI_CACHE_PROBE)
+    {
+      s->measure_s = o->probe.measure_s;
+      s->warmup_s = o->probe.warmup_s;
+    }
 }
 
 int
@@ -839,34 +860,4 @@ int
 dm_cli_parse (int argc, char **argv, dm_cli_options *o, char *why, size_t why_size)
 {
   return dm_cli_parse_command (DM_CLI_RUN, argc, argv, o, why, why_size);
-}
-
-int
-dm_cli_load_profile_files (dm_cli_options *o, char *why, size_t why_size)
-{
-  for (unsigned i = 0; i < o->n_profile_files; i++)
-    {
-      unsigned got = 0;
-      char reason[400];
-      if (dm_profile_file_load (o->profile_files[i], o->workloads + o->n_workloads,
-                                DM_CLI_MAX_WORKLOADS - o->n_workloads, &got, reason,
-                                sizeof reason) < 0)
-        return dm_why (why, why_size, _ ("--profile-file: %s"), reason);
-      o->n_workloads += got;
-    }
-  /* A reason quotes the file; a control character in it stays one line. */
-  return 0;
-}
-
-const dm_spec *
-dm_cli_specs (const dm_cli_options *o, unsigned *n, unsigned *modes)
-{
-  const dm_profile *p = dm_profile_find (o->profile);
-  *modes = o->modes ? o->modes : p->modes | (o->mix ? DM_MODE_BIT (DM_MODE_MIX) : 0);
-  if (o->n_tests)
-    {
-      *n = o->n_tests;
-      return o->tests;
-    }
-  return dm_profile_specs (p, o->nvme, n);
 }

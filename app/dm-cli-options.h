@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "dm-buf.h"
+#include "dm-cache-probe.h"
 #include "dm-cli-opt-table.h"
 #include "dm-firstwrite.h"
 #include "dm-settings.h"
@@ -47,9 +48,10 @@ typedef enum {
   DM_CLI_STUDY = 1u << 7,
   DM_CLI_FIRSTWRITE = 1u << 8,
   DM_CLI_CAPTURE = 1u << 9,
+  DM_CLI_CACHE_PROBE = 1u << 10,
 } dm_cli_command;
 
-#define DM_CLI_ALL_COMMANDS 0x3ffu
+#define DM_CLI_ALL_COMMANDS 0x7ffu
 
 typedef struct dm_cli_options {
   dm_cli_command command;
@@ -116,6 +118,8 @@ typedef struct dm_cli_options {
   bool        progress;       /* --progress: a line per sample on stderr */
   /* first-write: its tests from --tests, size and duration from the settings */
   dm_firstwrite_plan firstwrite;
+  /* cache-probe */
+  dm_cache_probe_plan probe;
   /* history */
   const char *verb;           /* list (default), show, comment, export, delete; study: run, show */
   /* study */
@@ -159,3 +163,6 @@ const dm_spec *dm_cli_specs (const dm_cli_options *o, unsigned *n, unsigned *mod
 /* Reads the --profile-file files into o->workloads, after any --workload
  * rows. 0, or -EINVAL with one line naming the file, the line and why. */
 int dm_cli_load_profile_files (dm_cli_options *o, char *why, size_t why_size);
+/* --tests LIST into o->tests (dm-cli-specs.c, as the two above). 0, or
+ * -EINVAL with a one-line reason. */
+int dm_cli_parse_tests (const char *list, dm_cli_options *o, char *why, size_t why_size);

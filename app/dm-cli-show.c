@@ -21,6 +21,7 @@
 #include "dm-platform.h"
 #include "dm-firstwrite.h"
 #include "dm-sustained.h"
+#include "dm-cache-probe.h"
 #include "dm-sweep.h"
 #include "dm-units.h"
 
@@ -193,6 +194,21 @@ dm_cli_show_main (int argc, char **argv)
       dm_buf out;
       dm_buf_init (&out);
       dm_report_write_samples_csv (&r, &out);
+      err = emit (&out, output);
+    }
+  else if (dm_cache_probe_is (&r))
+    {
+      /* A cache probe as the cache-probe command prints it. */
+      dm_cache_probe_info info;
+      dm_buf out;
+      dm_cache_probe_info_from_json (text, len, &info);
+      dm_buf_init (&out);
+      if (format == DM_FORMAT_JSON)
+        dm_cache_probe_write_json (&r, &info, &out);
+      else if (format == DM_FORMAT_CSV)
+        dm_cache_probe_write_csv (&r, &out);
+      else
+        dm_cache_probe_write_text (&r, &info, &out);
       err = emit (&out, output);
     }
   else if (dm_sustained_is (&r, text, len))

@@ -30,7 +30,9 @@ only ()  # header allowed...: fails when another ui/ file includes header
 }
 
 dm_check "only the application includes dm-application.h (the window does not call up)" \
-  only dm-application.h dm-application.c
+  only dm-application.h dm-application.c dm-application-private.h
+dm_check "dm-application-private.h stays among the application's own files" \
+  only dm-application-private.h dm-application.c dm-application-windows.c
 dm_check "dm-window.h is included by the window's files and the application only" \
   only dm-window.h dm-window.c dm-window-private.h dm-application.c
 dm_check "dm-window-private.h stays among the window's own files" \

@@ -10,6 +10,7 @@
  *
  *   slow-fs MOUNTPOINT SERVICE_US PARALLEL [--write-us US] [--keep-writes FILE]
  *           [--write-cache MIB [--cache-us US]] [--log-requests FILE] [--thin-us US]
+ *           [--read-cache MIB [--read-cache-us US]]
  *
  * Runs in the foreground until unmounted or killed. Files live in memory,
  * up to 512 MiB in all; creation and the rest are immediate, and so are
@@ -44,6 +45,13 @@
  * written since the file grew over it (by fallocate, truncate or a write
  * past its end) is served in US, a rewrite in --write-us; .served then adds
  * "first_writes N rewrites M", the requests of each kind.
+ * --read-cache models a cache below the device, as a host's page cache is
+ * below a VM's disk (slow-fs-read-cache.c): per file, the first MIB MiB of
+ * distinct 4 KiB blocks touched (written, or read while there is room) are
+ * held for good, and the share of a read's blocks held is served in
+ * --read-cache-us each (0: at once), the rest in SERVICE_US. A set of SET
+ * MiB written whole and read at random is then served MIB / SET from the
+ * cache, so a cache-probe ladder must find MIB and both rates.
  */
 
 #define FUSE_USE_VERSION 31
@@ -60,6 +68,8 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <time.h>
+
+#include "slow-fs-read-cache.h"
 
 #define MAX_FILES 16
 #define MAX_BYTES (512ull << 20)
@@ -174,6 +184,7 @@ release_if_gone (node *n)
       fs.bytes -= n->size;
       free (n->data);
       free (n->written);
+      slow_read_cache_forget ((unsigned) (n - fs.files));
       memset (n, 0, sizeof *n);
     }
 }
@@ -422,7 +433,9 @@ slow_read (const char *path, char *buf, size_t size, off_t off, struct fuse_file
       return (int) got;
     }
   uint64_t arrived = now_ns ();
-  serve (fs.service_ns, true);
+  serve (slow_read_cache_on () ? slow_read_cache_read ((unsigned) fi->fh, (uint64_t) off, size,
+                                                       fs.service_ns)
+                               : fs.service_ns, true);
   pthread_mutex_lock (&fs.lock);
   node *n = &fs.files[fi->fh];
   size_t got = 0;
@@ -500,6 +513,8 @@ slow_write (const char *path, const char *buf, size_t size, off_t off,
       fs.writes++;
       fs.write_bytes += size;
       keep_write (buf, size, off);
+      if (slow_read_cache_on ())
+        slow_read_cache_write ((unsigned) fi->fh, (uint64_t) off, size);
       log_request ('W', (uint64_t) off, size, arrived, now_ns ());
     }
   pthread_mutex_unlock (&fs.lock);
@@ -584,12 +599,12 @@ main (int argc, char **argv)
 {
   char *end1, *end2;
   const char *kept = NULL, *logged = NULL;
-  long write_us = 0;
+  long write_us = 0, read_cache_mib = 0, read_cache_us = 0;
   if (argc < 4)
     {
       fprintf (stderr, "usage: slow-fs MOUNTPOINT SERVICE_US PARALLEL [--write-us US] "
                "[--keep-writes FILE] [--write-cache MIB [--cache-us US]] "
-               "[--log-requests FILE] [--thin-us US]\n");
+               "[--log-requests FILE] [--thin-us US] [--read-cache MIB [--read-cache-us US]]\n");
       return 2;
     }
   long us = strtol (argv[2], &end1, 10);
@@ -645,6 +660,17 @@ main (int argc, char **argv)
           else
             fs.cache_service_ns = v * 1000;
         }
+      else if (!strcmp (argv[i], "--read-cache") || !strcmp (argv[i], "--read-cache-us"))
+        {
+          long v = strtol (argv[i + 1], &end1, 10);
+          if (*end1 || v < 0 || v > (argv[i][12] ? 10000000 : 512))
+            {
+              fprintf (stderr, "slow-fs: %s must be 0..%d\n", argv[i],
+                       argv[i][12] ? 10000000 : 512);
+              return 2;
+            }
+          *(argv[i][12] ? &read_cache_us : &read_cache_mib) = v;
+        }
       else
         {
           fprintf (stderr, "slow-fs: unknown option %s\n", argv[i]);
@@ -654,6 +680,7 @@ main (int argc, char **argv)
   fs.service_ns = us * 1000;
   fs.write_service_ns = write_us * 1000;
   fs.parallel = (unsigned) parallel;
+  slow_read_cache_init ((uint64_t) read_cache_mib << 20, read_cache_us * 1000);
   if (kept && !(fs.kept = fopen (kept, "wbx")))
     {
       fprintf (stderr, "slow-fs: cannot create %s: %s\n", kept, strerror (errno));

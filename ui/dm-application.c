@@ -8,6 +8,7 @@
  * they become settings, windows and a DmScript (dm-script.c) for them.
  */
 #include "dm-application.h"
+#include "dm-application-private.h"
 #include "dm-i18n-ui.h"
 
 #include <stdlib.h>
@@ -28,6 +29,8 @@
 #include "dm-file-dialog.h"
 #include "dm-sustained.h"
 #include "dm-sustained-window.h"
+#include "dm-cache-probe.h"
+#include "dm-cache-probe-window.h"
 #include "dm-sweep-window.h"
 #include "dm-ui.h"
 #include "dm-units.h"
@@ -44,6 +47,12 @@ struct _DmApplication
 };
 
 G_DEFINE_FINAL_TYPE (DmApplication, dm_application, GTK_TYPE_APPLICATION)
+
+GSettings *
+_dm_application_settings (DmApplication *self)
+{
+  return self->settings;
+}
 
 /* --- the main window's state ------------------------------------------------ */
 
@@ -121,63 +130,6 @@ dm_application_window_removed (GtkApplication *app,
 
 /* --- actions --------------------------------------------------------------- */
 
-static void
-action_preferences (GSimpleAction *action,
-                    GVariant      *param,
-                    gpointer       data)
-{
-  DmApplication *self = data;
-  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
-  GtkWindow *prefs = GTK_WINDOW (dm_preferences_new (self->settings));
-
-  gtk_window_set_transient_for (prefs, parent);
-  gtk_window_present (prefs);
-}
-
-static void
-action_about (GSimpleAction *action,
-              GVariant      *param,
-              gpointer       data)
-{
-  DmApplication *self = data;
-  GtkWindow *parent = gtk_application_get_active_window (GTK_APPLICATION (self));
-  const char *authors[] = { "The Diskmeter developers", NULL };
-
-  gtk_show_about_dialog (parent,
-                         "program-name", "Diskmeter",
-                         "logo-icon-name", DM_APPLICATION_ID,
-                         "version", DM_VERSION,
-                         "comments", _("Measure disk speed the way CrystalDiskMark does, "
-                                       "on Linux and Windows."),
-                         "license-type", GTK_LICENSE_GPL_3_0,
-                         "authors", authors,
-                         NULL);
-}
-
-/* A window of its own, beside the grid: a sweep takes minutes, and its
- * settings (size, timings, folder) are the grid's. */
-static void
-action_sweep (GSimpleAction *action,
-              GVariant      *param,
-              gpointer       data)
-{
-  DmApplication *self = data;
-
-  gtk_window_present (GTK_WINDOW (dm_sweep_window_new (GTK_APPLICATION (self), self->settings)));
-}
-
-/* The sustained test, in a window of its own as the sweep. */
-static void
-action_sustained (GSimpleAction *action,
-                  GVariant      *param,
-                  gpointer       data)
-{
-  DmApplication *self = data;
-
-  gtk_window_present (GTK_WINDOW (dm_sustained_window_new (GTK_APPLICATION (self),
-                                                           self->settings)));
-}
-
 static gpointer
 ref_window (gconstpointer window,
             gpointer      unused)
@@ -206,10 +158,11 @@ static DmWindow *main_window (DmApplication *self);
 
 static const GActionEntry app_actions[] = {
   { "open", action_open },
-  { "preferences", action_preferences },
-  { "about", action_about },
-  { "sweep", action_sweep },
-  { "sustained", action_sustained },
+  { "preferences", _dm_application_action_preferences },
+  { "about", _dm_application_action_about },
+  { "sweep", _dm_application_action_sweep },
+  { "sustained", _dm_application_action_sustained },
+  { "cache-probe", _dm_application_action_cache_probe },
   { "quit", action_quit },
 };
 
@@ -660,7 +613,11 @@ open_file (DmApplication *self,
     }
   sweep = strcmp (r.profile, "sweep") == 0;
   sustained = dm_sustained_is (&r, NULL, 0);
+  gboolean probe = dm_cache_probe_is (&r);
   dm_report_clear (&r);
+
+  if (probe)
+    return _dm_application_open_probe (self, path, owned, error);
 
   if (sustained)
     return open_sustained (self, path, g_steal_pointer (&owned), error);

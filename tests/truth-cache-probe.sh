@@ -1,0 +1,98 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The host-cache model: tests/slow-fs.c with a read cache of 24 MiB per
+# file serves a read of a held block in 8 ms and any other in 80 ms, in
+# 8 slots. RND4K Q32T1 (32 reads queued on 8 slots) then reads 8 x 4 KiB
+# per 8 ms from the cache (4.096 MB/s) and per 80 ms past it
+# (0.4096 MB/s); over a set of W > 24 MiB written whole, 24 / W of the
+# reads hit. Service times this long keep FUSE's own time per read (tens
+# of microseconds, a hundred and more on a busy machine) near 1 % of them,
+# and 4 s per test reads enough that the share of hits, a draw, is within
+# about 1 % of 24 / W. The ladder over 16..256 MiB must name a step at 24 MiB
+# within 10 % and both rates within 5 %, and leave no test file behind,
+# nor when its time limit or Ctrl-C stops it. A device without the cache
+# shows no step.
+
+. "$(dirname "$0")/lib.sh"
+
+dm_need_cli
+dm_tmpdir
+mnt="$DM_TMPDIR/slow"
+dm_slow_fs_mount "$mnt" 80000 8 --read-cache 24 --read-cache-us 8000
+out="$DM_TMPDIR/out.json"
+err="$DM_TMPDIR/err.txt"
+
+dm_run "$out" "$err" cache-probe --min 16MiB --max 256MiB --duration 4 --format json "$mnt"
+dm_check "exit status 0 (got $DM_RC: $(tail -c 300 "$err"))" test "$DM_RC" = 0
+[ -s "$out" ] || dm_die "no JSON report: $(head -c 300 "$err")"
+dm_log "estimate: $(head -n 1 "$err")"
+dm_check "/truth/cache-probe/the estimate comes first" \
+  grep -q "over 5 working sets from 16.0MiB to 256.0MiB: writes 496.0MiB" "$err"
+dm_log "ladders: $(dm_json "$out" "j['cache_probe']['ladders']")"
+dm_check "/truth/cache-probe/five sizes, each complete" \
+  test "$(dm_json "$out" "[r['status'] for r in j['results']].count('complete')")" = 10
+rnd="j['cache_probe']['ladders'][0]"
+dm_check "/truth/cache-probe/one step in RND4K" \
+  test "$(dm_json "$out" "len($rnd['steps'])")" = 1
+dm_check "/truth/cache-probe/the step is estimated" \
+  test "$(dm_json "$out" "$rnd['steps'][0]['estimated']")" = True
+dm_within "/truth/cache-probe/cache size vs 24 MiB" \
+  "$(dm_json "$out" "$rnd['steps'][0]['cache_bytes']")" $((24 << 20)) 10
+dm_within "/truth/cache-probe/cache rate vs 8 x 4 KiB / 8 ms" \
+  "$(dm_json "$out" "$rnd['steps'][0]['cache_mb_per_s']")" 4.096 5
+dm_within "/truth/cache-probe/beyond rate vs 8 x 4 KiB / 80 ms" \
+  "$(dm_json "$out" "$rnd['steps'][0]['beyond_mb_per_s']")" 0.4096 5
+dm_check "/truth/cache-probe/no test file left" \
+  test -z "$(ls -A "$mnt")"
+
+# The text names the step in words, and show reprints the saved file as
+# the command printed it.
+dm_run "$DM_TMPDIR/show.txt" "$err" show "$out"
+dm_check "show: exit status 0 (got $DM_RC)" test "$DM_RC" = 0
+dm_log "$(cat "$DM_TMPDIR/show.txt")"
+dm_check "/truth/cache-probe/show names the step" \
+  grep -q "RND4K_Q32T1: about .* served by a cache below this VM at .* MB/s; beyond it .* MB/s" \
+  "$DM_TMPDIR/show.txt"
+dm_run "$DM_TMPDIR/show.json" "$err" show --format json "$out"
+dm_check "/truth/cache-probe/show --format json gives the same steps" \
+  test "$(dm_json "$DM_TMPDIR/show.json" "j['cache_probe']['ladders']")" \
+    = "$(dm_json "$out" "j['cache_probe']['ladders']")"
+
+# A time limit shorter than the ladder: exit 0 with the sets measured by
+# then, said so, nothing left. Then Ctrl-C mid-set: exit 130, the sets
+# finished kept, nothing left.
+dm_run "$out" "$err" cache-probe --min 16MiB --max 256MiB --duration 1 --warmup 0 \
+  --time-limit 5 --format json "$mnt"
+dm_check "time limit: exit status 0 (got $DM_RC)" test "$DM_RC" = 0
+dm_check "/truth/cache-probe/time limit said" grep -q "stopped at the time limit" "$err"
+dm_log "time limit: $(dm_json "$out" "[r['status'] for r in j['results']]")"
+dm_check "/truth/cache-probe/time limit: stopped so, with some sets measured" \
+  test "$(dm_json "$out" "j['cache_probe']['stopped'] == 'time-limit' and 2 <= [r['status'] for r in j['results']].count('complete') < 10")" = True
+dm_check "/truth/cache-probe/time limit: no test file left" test -z "$(ls -A "$mnt")"
+printf '# $ diskmeter-cli cache-probe ... & kill -INT after the first set\n'
+"$DM_CLI" cache-probe --min 16MiB --max 256MiB --duration 1 --warmup 0 --format json \
+  "$mnt" > "$out" 2> "$err" &
+pid=$!
+dm_track_pid "$pid"
+sleep 4
+kill -INT "$pid"
+wait "$pid"
+rc=$?
+dm_untrack_pid "$pid"
+dm_check "Ctrl-C: exit status 130 (got $rc)" test "$rc" = 130
+dm_check "/truth/cache-probe/Ctrl-C: cancelled, the first set kept" \
+  test "$(dm_json "$out" "j['cache_probe']['stopped'] == 'cancelled' and j['results'][0]['status'] == 'complete'")" = True
+for _ in $(seq 30); do [ -z "$(ls -A "$mnt")" ] && break; sleep 0.1; done
+dm_check "/truth/cache-probe/Ctrl-C: no test file left" test -z "$(ls -A "$mnt")"
+dm_slow_fs_unmount "$mnt"
+
+# Without the cache: the same ladder at the device's rate, no step.
+dm_slow_fs_mount "$mnt" 8000 4
+dm_run "$out" "$err" cache-probe --min 16MiB --max 64MiB --duration 1 --format json "$mnt"
+dm_check "no cache: exit status 0 (got $DM_RC)" test "$DM_RC" = 0
+dm_log "no cache: $(dm_json "$out" "j['cache_probe']['ladders']")"
+dm_check "/truth/cache-probe/no cache, no step" \
+  test "$(dm_json "$out" "sum(len(l['steps']) for l in j['cache_probe']['ladders'])")" = 0
+dm_slow_fs_unmount "$mnt"
+dm_finish
