@@ -11,31 +11,7 @@
 # numbers are not Windows' numbers: this proves correctness only.
 set -uo pipefail
 
-: "${DM_CLI:?}" "${DM_BUILD_ROOT:?}"
-wine=${DM_WINE-wine}
-failures=0
-fail() { echo "  FAIL: $*"; failures=$((failures + 1)); }
-skip() { echo "SKIP: $*"; exit 77; }
-
-if [ -n "$wine" ]; then
-  command -v "$wine" >/dev/null || skip "no $wine"
-  [ -n "${WINEPREFIX:-}" ] || skip "WINEPREFIX is not set (build-aux/test-windows sets it)"
-  export WINEDEBUG=${WINEDEBUG:--all}
-fi
-command -v python3 >/dev/null || skip "python3 is needed to read the JSON report"
-[ -x /usr/bin/python3 ] && python3() { /usr/bin/python3 "$@"; }
-
-scratch=$(mktemp -d "$DM_BUILD_ROOT/windows-cache-probe.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
-winpath() {
-  if [ -n "$wine" ]; then
-    local p=${1//\//\\}
-    printf 'Z:%s' "$p"
-  else
-    cygpath -w "$1"
-  fi
-}
-run_win() { ${wine:+"$wine"} "$@"; }
+. "$(dirname "$0")/windows-lib.sh" windows-cache-probe
 dir="$scratch/target"
 mkdir -p "$dir"
 

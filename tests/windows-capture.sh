@@ -9,24 +9,10 @@
 # real Windows, where the counters exist, it must name them as its source.
 set -uo pipefail
 
-: "${DM_CLI:?}" "${DM_BUILD_ROOT:?}"
-wine=${DM_WINE-wine}
-failures=0
-fail() { echo "  FAIL: $*"; failures=$((failures + 1)); }
-skip() { echo "SKIP: $*"; exit 77; }
-
-if [ -n "$wine" ]; then
-  command -v "$wine" >/dev/null || skip "no $wine"
-  [ -n "${WINEPREFIX:-}" ] || skip "WINEPREFIX is not set (build-aux/test-windows sets it)"
-  export WINEDEBUG=${WINEDEBUG:--all}
-fi
-run_win() { ${wine:+"$wine"} "$@"; }
+. "$(dirname "$0")/windows-lib.sh" windows-capture
 # Wine's own complaints (a missing wine32, no display) are no part of it.
 own_lines() { grep -v -e 'wine32' -e 'multiarch' -e 'dpkg --add' -e 'apt-get install' \
                       -e 'nodrv_CreateWindow' "$1"; }
-
-scratch=$(mktemp -d "$DM_BUILD_ROOT/windows-capture.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
 
 run_win "$DM_CLI" capture --help > "$scratch/help" 2> /dev/null
 grep -q 'Usage: diskmeter-cli capture \[OPTIONS\] TARGET --for DURATION' "$scratch/help" \

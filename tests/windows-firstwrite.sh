@@ -10,38 +10,7 @@
 # with no NTFS zero-fill): this proves the command works, not its figures.
 set -uo pipefail
 
-: "${DM_CLI:?}" "${DM_BUILD_ROOT:?}"
-wine=${DM_WINE-wine}
-failures=0
-fail() { echo "  FAIL: $*"; failures=$((failures + 1)); }
-skip() { echo "SKIP: $*"; exit 77; }
-
-if [ -n "$wine" ]; then
-  command -v "$wine" >/dev/null || skip "no $wine"
-  [ -n "${WINEPREFIX:-}" ] || skip "WINEPREFIX is not set (build-aux/test-windows sets it)"
-  export WINEDEBUG=${WINEDEBUG:--all}
-fi
-command -v python3 >/dev/null || skip "python3 is needed to read the JSON report"
-[ -x /usr/bin/python3 ] && python3() { /usr/bin/python3 "$@"; }
-
-scratch=$(mktemp -d "$DM_BUILD_ROOT/windows-firstwrite.XXXXXX")
-pids=()
-mounts=()
-cleanup() {
-  for p in "${pids[@]}"; do kill -KILL "$p" 2>/dev/null; done
-  for m in "${mounts[@]}"; do umount "$m" 2>/dev/null; done
-  rm -rf "$scratch"
-}
-trap cleanup EXIT
-
-winpath() {
-  if [ -n "$wine" ]; then
-    local p=${1//\//\\}
-    printf 'Z:%s' "$p"
-  else
-    cygpath -w "$1"
-  fi
-}
+. "$(dirname "$0")/windows-lib.sh" windows-firstwrite
 
 # A tmpfs of the test's own where it can mount one, so that the space in
 # use there is the runs' alone.
