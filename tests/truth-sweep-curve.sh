@@ -84,14 +84,16 @@ dm_check "/truth/sweep-curve/blocks: the device was written in the sweep's sizes
 
 # MB/s per size: 4 in flight, 5 ms each, is 800 a second of any size,
 # less FUSE's own time per request (3-8 % on a quiet machine, 11 % seen
-# with a build beside it): held to 15 %. The order of sizes above is exact.
+# with a build beside it, 9-16 % for reads in the ASan build, whose slow-fs
+# is sanitized too): held to 20 %, where a wrong size is 50 % off or more.
+# The order of sizes above is exact.
 rate=$(python3 -c "print($parallel * 1e6 / $service_us)")
 for mode in read write; do
   for b in $blocks; do
     sel="[r for r in j['results'] if r['block_size'] == $b and r['mode'] == '$mode'][0]"
     want=$(python3 -c "print('%.3f' % ($rate * $b / 1e6))")
     dm_within "/truth/sweep-curve/blocks: $mode $((b / 1024))K MB/s vs $parallel x $b B / ${service_us} us" \
-      "$(dm_json "$out" "$sel['mb_per_s']")" "$want" 15
+      "$(dm_json "$out" "$sel['mb_per_s']")" "$want" 20
   done
 done
 "$DM_CLI" show "$out" --format json > "$DM_TMPDIR/blocks.shown"
