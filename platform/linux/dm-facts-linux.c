@@ -27,10 +27,13 @@ static void
 topology_at (const char *root, dm_system_info *info)
 {
   enum { MAX_CPUS = 4096 };
-  static unsigned pkg[MAX_CPUS], core[MAX_CPUS]; /* caller is one thread at a time */
+  /* Each caller its own: targets run at once prepare in their own threads. */
+  unsigned *pkg = calloc (2 * MAX_CPUS, sizeof *pkg), *core = pkg ? pkg + MAX_CPUS : NULL;
   char path[PATH_MAX + 300], v[32];
   unsigned n = 0, sockets = 0, cores = 0;
 
+  if (!pkg)
+    return;
   snprintf (path, sizeof path, "%s/sys/devices/system/cpu", root);
   DIR *d = opendir (path);
   for (struct dirent *e; d && (e = readdir (d)) && n < MAX_CPUS;)
@@ -64,6 +67,7 @@ topology_at (const char *root, dm_system_info *info)
       sockets += new_pkg;
       cores += new_core;
     }
+  free (pkg);
   if (!n)
     return;
   info->sockets = sockets;
