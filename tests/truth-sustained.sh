@@ -76,8 +76,11 @@ want, cond = float(sys.argv[2]), sys.argv[3]
 s = j['results'][0]['samples']
 near = lambda v: abs(v - want) <= 0.03 * want
 bad = []
+# The last sample has no neighbour after it: a throttle's burst that its
+# closing completion split (1 MiB of 4 in it, the rest after the end)
+# left it 5-10 % low about once in nine runs. It counts in the median.
 for i, x in enumerate(s):
-    if not eval(cond) or near(x['mb_per_s']):
+    if not eval(cond) or near(x['mb_per_s']) or i == len(s) - 1:
         continue
     if not any(0 <= k < len(s) and near((x['mb_per_s'] + s[k]['mb_per_s']) / 2) for k in (i - 1, i + 1)):
         bad.append((x['t'], x['mb_per_s']))
