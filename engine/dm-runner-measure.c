@@ -217,9 +217,7 @@ summarize (dm_result *res, const dm_histogram *rd, const dm_histogram *wr,
  * the plain tests' one block size it is IOPS times the block, and for a
  * workload row of many sizes it is the one that weighs them as the device
  * must. */
-#define STEADY_N 10 /* DM_STEADY_WINDOW_S / DM_STEADY_SAMPLE_S */
-
-_Static_assert (STEADY_N * DM_STEADY_SAMPLE_S == DM_STEADY_WINDOW_S, "the window's samples");
+#define STEADY_N 10 /* DM_STEADY_WINDOW_S / DM_STEADY_SAMPLE_S, 5 s / 0.5 s */
 
 typedef struct steady_state {
   double   rate[STEADY_N];
