@@ -24,16 +24,6 @@
 static dm_cache_probe_info probe_info;
 static unsigned probe_size;   /* the size being run, for the progress line */
 
-static void
-format_time (double seconds, char *buf, size_t size)
-{
-  long s = (long) (seconds + 0.5);
-  if (s >= 3600)
-    snprintf (buf, size, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-  else
-    snprintf (buf, size, "%ld:%02ld", s / 60, s % 60);
-}
-
 static bool
 progress_line (const dm_cli_job *c, const dm_progress *p, char *line, size_t size)
 {
@@ -142,8 +132,8 @@ dm_cli_cache_probe_main (int argc, char **argv)
       dm_size_human (sizes[0], a, sizeof a);
       dm_size_human (sizes[n - 1], b, sizeof b);
       dm_size_human (fill, f, sizeof f);
-      format_time (n * per_size, m, sizeof m);
-      format_time (plan->time_limit_s, l, sizeof l);
+      dm_cli_format_time (n * per_size, m, sizeof m);
+      dm_cli_format_time (plan->time_limit_s, l, sizeof l);
       fprintf (stderr, _ ("diskmeter-cli: cache probe (%s) over %u working sets from %s to %s: "
                           "writes %s to fill them, about %s of measuring plus the filling, "
                           "at most %s (--time-limit)\n"),

@@ -254,3 +254,13 @@ dm_cli_job_clear (dm_cli_job *job)
   dm_report_clear (&job->report);
   job->runner = job->runner_b = NULL;
 }
+
+void
+dm_cli_format_time (double seconds, char *buf, size_t size)
+{
+  long s = seconds > 0 ? (long) (seconds + 0.5) : 0;
+  if (s >= 3600)
+    snprintf (buf, size, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
+  else
+    snprintf (buf, size, "%ld:%02ld", s / 60, s % 60);
+}

@@ -103,6 +103,8 @@ int dm_cli_finish (int status);
 const char *dm_cli_shown (const char *s);
 
 /* The columns a terminal gives s (a kanji two, a combining accent none). */
+/* A time left or taken, "m:ss" or "h:mm:ss", for a progress line. */
+void dm_cli_format_time (double seconds, char *buf, size_t size);
 int dm_cli_columns (const char *s);
 
 /* s as a table's cell of width columns: cut in the middle with "…" when

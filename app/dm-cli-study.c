@@ -20,18 +20,6 @@
 #include "dm-study.h"
 #include "dm-units.h"
 
-static void
-format_time (double seconds, char *buf, size_t size)
-{
-  long s = (long) (seconds + 0.5);
-  if (s < 0)
-    s = 0;
-  if (s >= 3600)
-    snprintf (buf, size, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-  else
-    snprintf (buf, size, "%ld:%02ld", s / 60, s % 60);
-}
-
 typedef struct study_cli {
   const dm_study_plan     *plan;
   const dm_study_scenario *s;
@@ -59,7 +47,7 @@ on_progress (void *user, const dm_study_progress *p)
   char left[32];
   if (c->quiet)
     return;
-  format_time (p->seconds_left, left, sizeof left);
+  dm_cli_format_time (p->seconds_left, left, sizeof left);
   if (p->finished)
     {
       clear_line (c);
@@ -152,7 +140,7 @@ study_run (dm_cli_options *o)
   if (!o->quiet)
     {
       char t[32];
-      format_time (todo * dm_study_scenario_seconds (&plan), t, sizeof t);
+      dm_cli_format_time (todo * dm_study_scenario_seconds (&plan), t, sizeof t);
       fprintf (stderr, _ ("diskmeter-cli: study %s: %u scenarios, %u done, %u to run, about %s "
                           "plus preparing the test files\n"),
                dm_cli_shown (plan.name), n, o->redo ? 0 : (unsigned) done, todo, t);

@@ -18,22 +18,12 @@
 #include "dm-sweep.h"
 #include "dm-units.h"
 
-static void
-format_time (double seconds, char *buf, size_t size)
-{
-  long s = (long) (seconds + 0.5);
-  if (s >= 3600)
-    snprintf (buf, size, "%ld:%02ld:%02ld", s / 3600, s / 60 % 60, s % 60);
-  else
-    snprintf (buf, size, "%ld:%02ld", s / 60, s % 60);
-}
-
 /* The combination, its phase and the time left. */
 static bool
 progress_line (const dm_cli_job *c, const dm_progress *p, char *line, size_t size)
 {
   char left[32];
-  format_time (p->seconds_left, left, sizeof left);
+  dm_cli_format_time (p->seconds_left, left, sizeof left);
   if (p->phase == DM_PHASE_PREPARE || !p->result)
     snprintf (line, size, _ ("Preparing test file %3.0f%%"), p->fraction * 100);
   else
@@ -117,7 +107,7 @@ dm_cli_sweep_main (int argc, char **argv)
   if (!c.opt.quiet)
     {
       char t[32];
-      format_time (dm_sweep_estimate_seconds (&c.report), t, sizeof t);
+      dm_cli_format_time (dm_sweep_estimate_seconds (&c.report), t, sizeof t);
       fprintf (stderr, _ ("diskmeter-cli: sweeping %u %s, about %s plus preparing the test "
                           "file\n"), c.report.n_results,
                plan->kind == DM_SWEEP_BLOCKS ? _ ("block sizes and modes")
