@@ -363,6 +363,13 @@ dm_slow_fs_mount ()
   dm_die "slow-fs did not mount $mnt: $(head -c 300 "$mnt.log")"
 }
 
+# dm_slow_fs_field FOLDER KEY: the number after KEY in the .served of the
+# slow-fs mounted on FOLDER (reading it also flushes the request log).
+dm_slow_fs_field ()
+{
+  tr -d '\n' < "$1/.served" | awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
+}
+
 # dm_slow_fs_unmount FOLDER: unmounts it and waits for slow-fs to end; its
 # exit status. The kernel may hold the test file's last release a moment
 # after diskmeter-cli exits ("target is busy"), so unmounting is retried.

@@ -18,9 +18,11 @@
  * what Diskmeter does to its test file is implemented: create, unlink while
  * open, fallocate, read, write, fsync, statfs. The file ".served" reads as
  * "reads N read_bytes B writes N write_bytes B" and then the service it
- * really delivered to reads, "held N hold_ns S hold_max_ns M" (how long
- * each read kept its slot: the service time plus however late the sleep
- * ended, so a test can tell the device's time from the machine's), and
+ * really delivered to reads, "held N hold_ns S hold_max_ns M late_ns L"
+ * (how long each read kept its slot: the service time plus however late
+ * the sleep ended, so a test can tell the device's time from the
+ * machine's; L adds up only the lateness, for reads of mixed service
+ * times), and
  * "realtime 0|1 kept_bytes K dropped_bytes D": what the device served, to
  * hold against what Diskmeter reports, as the block tests hold it against
  * the kernel's sector counters.
@@ -99,6 +101,7 @@ static struct {
   uint64_t        cache_left;        /* --write-cache bytes not yet written, under lock */
   bool            cache;
   uint64_t        held, hold_ns, hold_max_ns;  /* reads' slot time, under serve_lock */
+  uint64_t        late_ns;   /* of it, past each read's service time */
   uint64_t        reads, read_bytes, writes, write_bytes;  /* under lock */
   bool            realtime;
   FILE           *kept;  /* --keep-writes, under lock */
@@ -156,6 +159,7 @@ serve (long service_ns, bool count)
       uint64_t hold = now_ns () - start;
       fs.held++;
       fs.hold_ns += hold;
+      fs.late_ns += hold > (uint64_t) service_ns ? hold - (uint64_t) service_ns : 0;
       if (hold > fs.hold_max_ns)
         fs.hold_max_ns = hold;
     }
@@ -401,21 +405,23 @@ slow_read (const char *path, char *buf, size_t size, off_t off, struct fuse_file
   if (fi->fh == SERVED)
     {
       char text[512];
-      uint64_t held, hold_ns, hold_max_ns;
+      uint64_t held, hold_ns, hold_max_ns, late_ns;
       pthread_mutex_lock (&fs.serve_lock);
       held = fs.held;
       hold_ns = fs.hold_ns;
       hold_max_ns = fs.hold_max_ns;
+      late_ns = fs.late_ns;
       pthread_mutex_unlock (&fs.serve_lock);
       pthread_mutex_lock (&fs.lock);
       int len = snprintf (text, sizeof text,
                           "reads %llu read_bytes %llu writes %llu write_bytes %llu"
-                          " held %llu hold_ns %llu hold_max_ns %llu"
+                          " held %llu hold_ns %llu hold_max_ns %llu late_ns %llu"
                           " realtime %d kept_bytes %llu dropped_bytes %llu\n",
                           (unsigned long long) fs.reads, (unsigned long long) fs.read_bytes,
                           (unsigned long long) fs.writes, (unsigned long long) fs.write_bytes,
                           (unsigned long long) held, (unsigned long long) hold_ns,
-                          (unsigned long long) hold_max_ns, fs.realtime ? 1 : 0,
+                          (unsigned long long) hold_max_ns, (unsigned long long) late_ns,
+                          fs.realtime ? 1 : 0,
                           (unsigned long long) fs.kept_bytes,
                           (unsigned long long) fs.dropped_bytes);
       if (fs.thin_service_ns && len > 0)

@@ -33,8 +33,7 @@ mnt="$DM_TMPDIR/mnt"
 dm_slow_fs_mount "$mnt" "$service_us" "$parallel"
 dm_log "slow-fs on $mnt: $service_us us per read, $parallel at once"
 
-served () { tr -d '\n' < "$mnt/.served"; }
-served_field () { served | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
+served_field () { dm_slow_fs_field "$mnt" "$1"; }
 # The mean time a read held its slot since the counters read "HELD HOLD_NS".
 mean_hold_since ()
 {

@@ -34,7 +34,7 @@ dm_tmpdir
 mnt="$DM_TMPDIR/mnt"
 log="$DM_TMPDIR/requests.log"
 dm_slow_fs_mount "$mnt" "$service_us" "$parallel" --write-us "$service_us" --log-requests "$log"
-served_field () { tr -d '\n' < "$mnt/.served" | awk -v k="$1" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'; }
+served_field () { dm_slow_fs_field "$mnt" "$1"; }
 dm_log "slow-fs: $service_us us per request, $parallel at once, realtime $(served_field realtime)"
 rt=()
 if command -v chrt >/dev/null && chrt -f 5 true 2>/dev/null; then
