@@ -94,7 +94,7 @@ static const dm_opt table[] = {
                 "shares of that maximum; says how far the disk is from the load") },
   { .name = "headroom-p99", .kind = DM_OPT_STRING, .arg = "DURATION", .commands = RUN,
     .id = OPT_HEADROOM_P99, .group = N_ ("Tests"), .def = N_ ("twice the p99 at the rate"),
-    .help = N_ ("--headroom: the p99 latency the highest rate must stay under (2ms, 500us)") },
+    .help = N_ ("with --headroom, the p99 latency the highest rate must stay under (2ms, 500us)") },
 
   /* A sweep's load. */
   { .name = "pattern", .kind = DM_OPT_CHOICE, .choices = "SEQ|RND", .commands = SWEEP,
