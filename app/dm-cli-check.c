@@ -2,11 +2,14 @@
  *
  * Checks across a command's options that only the whole command line can
  * make, apart from the option table (dm-cli-options.c) so that each file
- * stays one topic: here, which sweep the options ask for.
+ * stays one topic: here, which sweep the options ask for, and what a
+ * headroom run goes with.
  */
 #include "dm-cli-options-private.h"
 
 #include <errno.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "dm-i18n.h"
 
@@ -64,3 +67,44 @@ _dm_cli_check_sweep (dm_cli_options *o, char *why, size_t ws)
   return 0;
 }
 
+
+int
+_dm_cli_parse_headroom_p99 (dm_cli_options *o, const char *text, char *why, size_t ws)
+{
+  char inner[200];
+  if (dm_sweep_bound_parse (text, &o->headroom_p99_us, inner, sizeof inner) < 0)
+    {
+      /* The sweep's parser names its own option; this one is ours. */
+      const char *colon = strchr (inner, ':');
+      return dm_why (why, ws, _ ("--headroom-p99:%s"), colon ? colon + 1 : inner);
+    }
+  return 0;
+}
+
+int
+_dm_cli_check_headroom (dm_cli_options *o, char *why, size_t ws)
+{
+  if (!o->headroom)
+    return o->headroom_p99_us > 0 ? dm_why (why, ws, _ ("--headroom-p99 goes with --headroom"))
+                                  : 0;
+  if (o->n_profile_files != 1 || o->n_workloads)
+    return dm_why (why, ws, _ ("--headroom runs the workload rows of one --profile-file (a "
+                               "capture's, with rate=), and no --workload"));
+  if (o->compare_with || o->n_concurrent || o->start_at)
+    return dm_why (why, ws, _ ("--headroom measures one target on its own: --compare-with, "
+                               "--concurrent and --start-at do not go with it"));
+  if (o->samples || o->latency || o->n_thresholds)
+    return dm_why (why, ws, _ ("--headroom prints its own rows: --samples, --latency and "
+                               "--threshold do not go with it"));
+  /* Eight runs per workload: the sweep's 1 x 3 s each, not the grid's
+   * 5 x 5 s, unless the user gave them. */
+  if (!o->count_given)
+    o->settings.count = 1;
+  if (!o->duration_given)
+    o->settings.measure_s = 3;
+  if (!o->warmup_given)
+    o->settings.warmup_s = 2;
+  if (!o->interval_given)
+    o->settings.interval_s = 0;
+  return 0;
+}

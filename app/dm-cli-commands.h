@@ -9,6 +9,9 @@
 
 /* diskmeter-cli [OPTIONS] TARGET: the plain run, argv[0] the program */
 int dm_cli_run_main (int argc, char **argv);
+/* The plain run with --headroom (dm-cli-headroom.c), its options parsed. */
+struct dm_cli_job;
+int dm_cli_headroom_main (struct dm_cli_job *job);
 /* The others get argv[0] their own name. */
 /* diskmeter-cli compare A.json B.json [C.json...] */
 int dm_cli_compare_main (int argc, char **argv);

@@ -28,7 +28,7 @@ typedef enum {
   OPT_WRITE_THROUGH, OPT_DESTROY, OPT_FORMAT, OPT_OUTPUT, OPT_COMMENT, OPT_TAG, OPT_QUIET,
   OPT_LIST_TARGETS, OPT_ALL_TARGETS, OPT_HELP, OPT_VERSION, OPT_COMPARE_WITH, OPT_CONCURRENT, OPT_NO_HISTORY,
   OPT_THRESHOLD, OPT_LATENCY, OPT_START_AT, OPT_SAMPLE, OPT_SAMPLES,
-  OPT_WORKLOAD, OPT_PROFILE_FILE,
+  OPT_WORKLOAD, OPT_PROFILE_FILE, OPT_HEADROOM, OPT_HEADROOM_P99,
   /* merge */
   OPT_ALLOW_DUPLICATES, OPT_ALLOW_PROFILES,
   /* compare */
@@ -88,6 +88,13 @@ static const dm_opt table[] = {
   { .name = "profile-file", .kind = DM_OPT_PATH, .arg = "FILE", .flags = DM_OPT_REPEAT,
     .commands = RUN, .id = OPT_PROFILE_FILE, .group = N_ ("Tests"),
     .help = N_ ("run the workloads of a profile file ([name] sections of key = value lines)") },
+  { .name = "headroom", .kind = DM_OPT_FLAG, .commands = RUN, .id = OPT_HEADROOM,
+    .group = N_ ("Tests"),
+    .help = N_ ("with --profile-file (a capture's): each row at its rate=, then unbounded, then at "
+                "shares of that maximum; says how far the disk is from the load") },
+  { .name = "headroom-p99", .kind = DM_OPT_STRING, .arg = "DURATION", .commands = RUN,
+    .id = OPT_HEADROOM_P99, .group = N_ ("Tests"), .def = N_ ("twice the p99 at the rate"),
+    .help = N_ ("with --headroom, the p99 latency the highest rate must stay under (2ms, 500us)") },
 
   /* A sweep's load. */
   { .name = "pattern", .kind = DM_OPT_CHOICE, .choices = "SEQ|RND", .commands = SWEEP,
@@ -429,11 +436,12 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
         return dm_why (why, ws, _ ("--profile-file: at most %d files"), DM_CLI_MAX_PROFILE_FILES);
       o->profile_files[o->n_profile_files++] = t;
       break;
-    case OPT_COUNT: s->count = v->u; break;
+    case OPT_COUNT: s->count = v->u; o->count_given = true; break;
     case OPT_SIZE: s->test_size = v->size; break;
     case OPT_DURATION: s->measure_s = v->seconds; o->duration_given = true; break;
     case OPT_INTERVAL: s->interval_s = v->seconds; o->interval_given = true; break;
     case OPT_WARMUP:
+      o->warmup_given = true;
       if (v->choice >= 0)
         {
           if (dm_steady_parse (t, s, inner, sizeof inner) < 0)
@@ -584,6 +592,8 @@ set_option (void *user, const dm_opt *opt, const dm_opt_value *v, char *why, siz
       break;
     case OPT_LATENCY_BOUND:
       return dm_sweep_bound_parse (t, &o->sweep.latency_bound_us, why, ws);
+    case OPT_HEADROOM: o->headroom = true; break;
+    case OPT_HEADROOM_P99: return _dm_cli_parse_headroom_p99 (o, t, why, ws);
     case OPT_BLOCKS:
       o->sweep.kind = DM_SWEEP_BLOCKS;
       return dm_sweep_blocks_parse (t, o->sweep.blocks, &o->sweep.n_blocks, why, ws);
@@ -679,6 +689,8 @@ check_command (dm_cli_options *o, char *why, size_t ws)
             o->settings.interval_s = p->interval_s;
         }
       if ((err = check_target (o, why, ws)) < 0)
+        return err;
+      if ((err = _dm_cli_check_headroom (o, why, ws)) < 0)
         return err;
       if (o->compare_with && !strcmp (o->compare_with, o->target))
         return dm_why (why, ws, _ ("--compare-with names the same target as TARGET"));

@@ -89,6 +89,13 @@ typedef struct dm_cli_options {
   bool        version;
   bool        list_targets;
   bool        all_targets;    /* --all-targets: tmpfs in the list too */
+  /* --headroom: the profile file's rows at their rate, unbounded, and the
+   * rate curve's points between (dm-headroom.h); the p99 bound given with
+   * --headroom-p99, 0 = twice the p99 at the captured rate. */
+  bool        headroom;
+  double      headroom_p99_us;
+  bool        count_given;    /* --count, --warmup: --headroom's shorter */
+  bool        warmup_given;   /* defaults do not override them */
 
   /* Arguments that are not options, in order: TARGET (also in target),
    * the files of compare, merge and show, history's verb and its words. */

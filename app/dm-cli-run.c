@@ -563,6 +563,8 @@ dm_cli_run_main (int argc, char **argv)
     return status;
   if (c.opt.list_targets)
     return list_targets (&c.opt);
+  if (c.opt.headroom)
+    return dm_cli_headroom_main (&c);
 
   char why[600];
   if (dm_cli_load_profile_files (&c.opt, why, sizeof why) < 0)

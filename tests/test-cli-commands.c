@@ -75,6 +75,7 @@ example (const dm_opt *opt, char *buf, size_t size)
     { "sort", "B" },
     { "workload", "name=OLTP;block=8K;read=70;qd=8" }, { "profile-file", "oltp.ini" },
     { "latency-bound", "2ms" },       { "blocks", "4K,8K,...,8M" },
+    { "headroom-p99", "2ms" },
   };
   switch (opt->kind)
     {
@@ -127,6 +128,13 @@ parse_option (dm_cli_command c, const dm_opt *opt, const char *value, bool joine
     words[n++] = "--rates=curve";
   if (c == DM_CLI_SWEEP && !strcmp (opt->name, "rates"))
     words[n++] = "--tests=RND4K_Q32T1";
+  /* A headroom is of one profile file; its bound goes with it. */
+  if (c == DM_CLI_RUN && !strncmp (opt->name, "headroom", 8))
+    {
+      words[n++] = "--profile-file=app.ini";
+      if (strcmp (opt->name, "headroom"))
+        words[n++] = "--headroom";
+    }
   return parse_cmd (c, words, n);
 }
 
@@ -356,7 +364,7 @@ test_help (void)
       /* Options named in prose belong to some command. */
       for (const char *p = help.data; (p = strstr (p, "--")); p += 2)
         {
-          size_t name_len = strspn (p + 2, "abcdefghijklmnopqrstuvwxyz-");
+          size_t name_len = strspn (p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
           if (name_len && !dm_opt_find (t, n, DM_CLI_ALL_COMMANDS, p + 2, name_len))
             {
               fprintf (stderr, "%s --help mentions %.*s, an option of no command\n", label,
