@@ -363,6 +363,25 @@ dm_slow_fs_mount ()
   dm_die "slow-fs did not mount $mnt: $(head -c 300 "$mnt.log")"
 }
 
+# dm_need_wine: for a test of diskmeter-cli.exe (DM_CLI) built on this
+# file: sets wine (DM_WINE; empty on real Windows), skips where Wine or its
+# prefix is missing, turns Wine's own debug output off, and defines winpath
+# (a Unix path as the program sees it: Wine maps / to Z:) and win (the
+# program, through Wine where there is one).
+dm_need_wine ()
+{
+  : "${DM_CLI:?}"
+  wine=${DM_WINE-wine}
+  dm_need_cli
+  if [ -n "$wine" ]; then
+    command -v "$wine" >/dev/null || dm_skip "no $wine"
+    [ -n "${WINEPREFIX:-}" ] || dm_skip "WINEPREFIX is not set (build-aux/test-windows sets it)"
+    export WINEDEBUG=${WINEDEBUG:--all}
+  fi
+  winpath () { if [ -n "$wine" ]; then local p=${1//\//\\}; printf 'Z:%s' "$p"; else printf '%s' "$1"; fi; }
+  win () { $wine "$DM_CLI" "$@"; }
+}
+
 # dm_slow_fs_field FOLDER KEY: the number after KEY in the .served of the
 # slow-fs mounted on FOLDER (reading it also flushes the request log).
 dm_slow_fs_field ()

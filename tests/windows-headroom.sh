@@ -14,18 +14,7 @@
 
 . "$(dirname "$0")/lib.sh"
 
-: "${DM_CLI:?}"
-wine=${DM_WINE-wine}
-dm_need_cli
-if [ -n "$wine" ]; then
-  command -v "$wine" >/dev/null || dm_skip "no $wine"
-  [ -n "${WINEPREFIX:-}" ] || dm_skip "WINEPREFIX is not set (build-aux/test-windows sets it)"
-  export WINEDEBUG=${WINEDEBUG:--all}
-fi
-
-# A Unix path as the Windows program sees it: Wine maps / to Z:.
-winpath () { if [ -n "$wine" ]; then local p=${1//\//\\}; printf 'Z:%s' "$p"; else printf '%s' "$1"; fi; }
-win () { $wine "$DM_CLI" "$@"; }
+dm_need_wine
 
 dm_tmpdir
 target="$DM_TMPDIR/plain"

@@ -86,8 +86,9 @@ elif kind == "rate":
     # The first and last 10 % are the ramp of the schedule and its end.
     a = arr[len(arr) // 10:len(arr) * 9 // 10]
     rate = (len(a) - 1) / ((a[-1] - a[0]) / 1e9)
-    near("requests per second the device was asked", rate, 2000, 20)
-    near("the report's IOPS", res["iops"], 2000, 20)
+    offered = res["rate"]["offered"]
+    near("requests per second the device was asked", rate, offered, 0.01 * offered)
+    near("the report's IOPS", res["iops"], offered, 0.01 * offered)
     if not res["rate"]["met"]:
         bad.append("the report says the rate was not met")
 elif kind == "behind":
