@@ -4,6 +4,9 @@
  * block device for reading is refused, udisks2 is asked to open it
  * (OpenForBenchmark), polkit decides whether this user may, and the
  * descriptor comes back over the system bus. Writes never go this way.
+ * libsystemd is loaded on first use, not linked: it brings libgcrypt,
+ * liblz4, libcap and others into every start of the window and the CLI,
+ * which read a whole disk without root rarely, if ever.
  */
 #include "config.h"
 #include "dm-linux-private.h"
@@ -11,15 +14,90 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #ifdef DM_HAVE_SDBUS
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <systemd/sd-bus.h>
 #endif
 
 #ifdef DM_HAVE_SDBUS
 #define UDISKS_NAME "org.freedesktop.UDisks2"
+
+/* The sd-bus calls this file makes, resolved from libsystemd.so.0 (the
+ * soname, which the Debian package depends on) the first time a disk is
+ * opened through udisks2. The macros below keep the calls as they read. */
+static struct
+{
+  int (*error_has_name) (const sd_bus_error *, const char *);
+  int (*error_is_set) (const sd_bus_error *);
+  void (*error_free) (sd_bus_error *);
+  int (*call_method) (sd_bus *, const char *, const char *, const char *, const char *,
+                      sd_bus_error *, sd_bus_message **, const char *, ...);
+  int (*message_enter_container) (sd_bus_message *, char, const char *);
+  int (*message_read) (sd_bus_message *, const char *, ...);
+  sd_bus_message *(*message_unref) (sd_bus_message *);
+  int (*open_system) (sd_bus **);
+  int (*set_allow_interactive_authorization) (sd_bus *, int);
+  sd_bus *(*flush_close_unref) (sd_bus *);
+} sdbus;
+static bool sdbus_loaded;
+static pthread_once_t sdbus_once = PTHREAD_ONCE_INIT;
+
+static void
+sdbus_load (void)
+{
+  static const struct { const char *name; size_t offset; } symbols[] = {
+    { "sd_bus_error_has_name", offsetof (__typeof__ (sdbus), error_has_name) },
+    { "sd_bus_error_is_set", offsetof (__typeof__ (sdbus), error_is_set) },
+    { "sd_bus_error_free", offsetof (__typeof__ (sdbus), error_free) },
+    { "sd_bus_call_method", offsetof (__typeof__ (sdbus), call_method) },
+    { "sd_bus_message_enter_container", offsetof (__typeof__ (sdbus), message_enter_container) },
+    { "sd_bus_message_read", offsetof (__typeof__ (sdbus), message_read) },
+    { "sd_bus_message_unref", offsetof (__typeof__ (sdbus), message_unref) },
+    { "sd_bus_open_system", offsetof (__typeof__ (sdbus), open_system) },
+    { "sd_bus_set_allow_interactive_authorization",
+      offsetof (__typeof__ (sdbus), set_allow_interactive_authorization) },
+    { "sd_bus_flush_close_unref", offsetof (__typeof__ (sdbus), flush_close_unref) },
+  };
+  void *lib = dlopen ("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
+
+  if (!lib)
+    {
+      /* The run then fails with what the kernel said about the device. */
+      fprintf (stderr, "diskmeter: cannot ask udisks2 to open the disk: %s\n", dlerror ());
+      return;
+    }
+  for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++)
+    {
+      void *f = dlsym (lib, symbols[i].name);
+
+      if (!f)
+        {
+          fprintf (stderr, "diskmeter: cannot ask udisks2 to open the disk: %s lacks %s\n",
+                   "libsystemd.so.0", symbols[i].name);
+          dlclose (lib);
+          return;
+        }
+      memcpy ((char *) &sdbus + symbols[i].offset, &f, sizeof f);
+    }
+  sdbus_loaded = true;  /* kept loaded: the process may open another disk */
+}
+
+#define sd_bus_error_has_name sdbus.error_has_name
+#define sd_bus_error_is_set sdbus.error_is_set
+#define sd_bus_error_free sdbus.error_free
+#define sd_bus_call_method sdbus.call_method
+#define sd_bus_message_enter_container sdbus.message_enter_container
+#define sd_bus_message_read sdbus.message_read
+#define sd_bus_message_unref sdbus.message_unref
+#define sd_bus_open_system sdbus.open_system
+#define sd_bus_set_allow_interactive_authorization sdbus.set_allow_interactive_authorization
+#define sd_bus_flush_close_unref sdbus.flush_close_unref
 
 /* Whether a failed call means udisks2 is not there to answer: no system
  * bus, or no one owning (or able to start) its name. The bus's own codes
@@ -79,6 +157,9 @@ udisks_open (const char *device, int flags)
   char *object = NULL;
   int r, fd = -1;
 
+  pthread_once (&sdbus_once, sdbus_load);
+  if (!sdbus_loaded)
+    return DM_E_NOUDISKS;
   r = sd_bus_open_system (&bus);
   if (r < 0)
     return DM_E_NOUDISKS; /* no system bus, so no udisks2 either */
