@@ -9,7 +9,7 @@
 #pragma once
 
 #include <stddef.h>
-#include <xlsxwriter.h>
+#include "dm-xlsx-lib.h"
 
 #include "dm-threshold.h"
 #include "dm-units.h"

@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <xlsxwriter.h>
-
 #include "dm-xlsx.h"
 #include "dm-xlsx-book.h"
 #include "dm-platform.h"
@@ -47,6 +45,8 @@ book_open (book *b, bool big, char *why, size_t why_size)
   char *dir = b->dir;
   int err;
   memset (b, 0, sizeof *b);
+  if ((err = _dm_xlsx_lib_load (why, why_size)) < 0)
+    return err;
   /* libxlsxwriter writes its file by name, with fopen("wb"); only then
    * is the workbook put at the user's path, by the platform's rules for
    * output files (a file replaced atomically, a stream such as

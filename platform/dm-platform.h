@@ -20,6 +20,8 @@ enum {
   DM_E_BLOCKDEV = -10004, /* an output path names a disk, not a file */
   DM_E_NOTFILE  = -10005, /* an output path names a socket or the like */
   DM_E_NOUDISKS = -10006, /* a disk read through udisks2, which is not running */
+  DM_E_NOLIBRARY = -10007, /* a library loaded on first use is missing (dm-library.h) */
+  DM_E_NOLIBSYSTEMD = -10008, /* a disk read through udisks2, without libsystemd to ask */
 };
 
 /* Translate a negative code from any dm_ function into a sentence fragment. */

@@ -202,6 +202,10 @@ dm_strerror (int code)
     case DM_E_NOTFILE:   return "neither a file nor a stream to write into";
     case DM_E_NOUDISKS:  return "udisks2, which opens disks for users, is not running "
                                 "(start it: systemctl start udisks2; or run as root)";
+    case DM_E_NOLIBRARY: return "a shared library Diskmeter loads on first use is missing";
+    case DM_E_NOLIBSYSTEMD:
+      return "the disk needs root, or udisks2 asked through libsystemd.so.0, "
+             "which cannot be loaded (install libsystemd0; or run as root)";
     case -ECANCELED:     return "cancelled";
     default:
       /* strerror's table is static and read-only in glibc, so sharing it

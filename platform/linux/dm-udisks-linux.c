@@ -19,10 +19,10 @@
 #include <string.h>
 #include <unistd.h>
 #ifdef DM_HAVE_SDBUS
-#include <dlfcn.h>
 #include <pthread.h>
-#include <stdio.h>
 #include <systemd/sd-bus.h>
+
+#include "dm-library.h"
 #endif
 
 #ifdef DM_HAVE_SDBUS
@@ -45,13 +45,13 @@ static struct
   int (*set_allow_interactive_authorization) (sd_bus *, int);
   sd_bus *(*flush_close_unref) (sd_bus *);
 } sdbus;
-static bool sdbus_loaded;
+static int sdbus_status = 1;  /* 1 until loaded, then 0 or DM_E_NOLIBSYSTEMD */
 static pthread_once_t sdbus_once = PTHREAD_ONCE_INIT;
 
 static void
 sdbus_load (void)
 {
-  static const struct { const char *name; size_t offset; } symbols[] = {
+  static const dm_library_symbol symbols[] = {
     { "sd_bus_error_has_name", offsetof (__typeof__ (sdbus), error_has_name) },
     { "sd_bus_error_is_set", offsetof (__typeof__ (sdbus), error_is_set) },
     { "sd_bus_error_free", offsetof (__typeof__ (sdbus), error_free) },
@@ -64,28 +64,14 @@ sdbus_load (void)
       offsetof (__typeof__ (sdbus), set_allow_interactive_authorization) },
     { "sd_bus_flush_close_unref", offsetof (__typeof__ (sdbus), flush_close_unref) },
   };
-  void *lib = dlopen ("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
+  char why[256];
 
-  if (!lib)
-    {
-      /* The run then fails with what the kernel said about the device. */
-      fprintf (stderr, "diskmeter: cannot ask udisks2 to open the disk: %s\n", dlerror ());
-      return;
-    }
-  for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++)
-    {
-      void *f = dlsym (lib, symbols[i].name);
-
-      if (!f)
-        {
-          fprintf (stderr, "diskmeter: cannot ask udisks2 to open the disk: %s lacks %s\n",
-                   "libsystemd.so.0", symbols[i].name);
-          dlclose (lib);
-          return;
-        }
-      memcpy ((char *) &sdbus + symbols[i].offset, &f, sizeof f);
-    }
-  sdbus_loaded = true;  /* kept loaded: the process may open another disk */
+  /* The loader's own words (a file not found, a symbol missing) are not
+   * printed from here: the caller says in one line why the disk was not
+   * opened, from DM_E_NOLIBSYSTEMD. */
+  sdbus_status = dm_library_load ("libsystemd.so.0", symbols,
+                                  sizeof symbols / sizeof symbols[0], &sdbus, why, sizeof why)
+                 < 0 ? DM_E_NOLIBSYSTEMD : 0;
 }
 
 #define sd_bus_error_has_name sdbus.error_has_name
@@ -147,7 +133,8 @@ out:
 
 /* A read-only descriptor for device from udisks2, with O_DIRECT as flags
  * ask; -EACCES where polkit says no, DM_E_NOUDISKS where udisks2 is not
- * there, another negative code from the bus. */
+ * there, DM_E_NOLIBSYSTEMD where libsystemd.so.0 cannot be loaded to ask,
+ * another negative code from the bus. */
 static int
 udisks_open (const char *device, int flags)
 {
@@ -158,8 +145,8 @@ udisks_open (const char *device, int flags)
   int r, fd = -1;
 
   pthread_once (&sdbus_once, sdbus_load);
-  if (!sdbus_loaded)
-    return DM_E_NOUDISKS;
+  if (sdbus_status < 0)
+    return sdbus_status;
   r = sd_bus_open_system (&bus);
   if (r < 0)
     return DM_E_NOUDISKS; /* no system bus, so no udisks2 either */
@@ -227,8 +214,9 @@ _dm_device_open (const char *device, int flags, bool writable)
   int fd = udisks_open (device, flags);
   if (fd >= 0)
     return fd;
-  /* Without udisks2 the user is told what the kernel said. */
-  return fd == -EACCES || !only ? err : fd;
+  /* Without udisks2 the user is told what the kernel said; without
+   * libsystemd, that udisks2 could not be asked, which a user can fix. */
+  return fd == DM_E_NOLIBSYSTEMD || (fd != -EACCES && only) ? fd : err;
 #else
   return err;
 #endif
