@@ -6,8 +6,9 @@
 # its own (unshare) that sees one udev entry, the test's loop device. With
 # DM_UDISKS=only diskmeter-cli must read the device through udisks2's
 # OpenForBenchmark, and the kernel's counters must show the bytes it
-# reports; with udisks2 gone the same run must fail in one line. A user
-# without rights on the device gets one line too. Where udisks2 cannot run
+# reports; with udisks2 gone the same run must fail in one line, and with
+# libsystemd gone in another that says so. A user without rights on the
+# device gets one line too. Where udisks2 cannot run
 # here, the test skips saying what stops it.
 
 . "$(dirname "$0")/lib.sh"
@@ -138,5 +139,26 @@ sed 's/^/#   stderr: /' "$tmp/nobody.err"
 dm_check "a user without rights is refused (exit $rc)" test "$rc" = 1
 dm_check "... in one line" dm_one_line_error "$tmp/nobody.err"
 dm_check "... saying permission is denied" grep -q "cannot open $loop: Permission denied" "$tmp/nobody.err"
+
+
+# udisks2 running, but libsystemd.so.0, which diskmeter-cli loads to ask
+# it, missing: a mount namespace of the run's own lays an empty file over
+# the library the loader would find. The one line must name that cause,
+# not udisks2 (which is there to answer), and nothing else is printed.
+libsystemd=$(ldconfig -p | awk '/libsystemd\.so\.0 / { print $NF; exit }')
+if [ -n "$libsystemd" ]; then
+  printf '#!/bin/sh\nmount --bind /dev/null "%s" || exit 99\nexec "$@"\n' "$libsystemd" \
+    > "$tmp/no-libsystemd.sh"
+  chmod +x "$tmp/no-libsystemd.sh"
+  DM_RUN_PREFIX="unshare --mount --propagation private $tmp/no-libsystemd.sh" DM_UDISKS=only \
+    dm_run "$out" "$err" --modes read --tests SEQ1M_Q8T1 --count 1 --duration 1 --warmup 0 \
+    --size 32MiB --quiet --no-history "$loop"
+  dm_check "without libsystemd, DM_UDISKS=only fails (exit $DM_RC)" test "$DM_RC" = 1
+  dm_check "... in one line" dm_one_line_error "$err"
+  dm_check "... saying libsystemd.so.0 cannot be loaded, not that udisks2 is not running" \
+    grep -qF "diskmeter-cli: cannot open $loop: the disk needs root, or udisks2 asked through libsystemd.so.0, which cannot be loaded (install libsystemd0; or run as root)" "$err"
+else
+  dm_log "ldconfig knows no libsystemd.so.0: its absence is not checked"
+fi
 
 dm_finish
