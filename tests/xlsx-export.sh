@@ -67,5 +67,26 @@ dm_check "merge workbook: the sums, percentiles and spread of the JSON" [ $? = 0
 
 dm_run u.out u.err merge h1.json h2.json --format xlsx
 dm_check "xlsx without --output is a usage error" [ "$DM_RC" = 2 ]
+
+# libxlsxwriter is loaded when a workbook is first written, not linked,
+# so a start that writes none does not map it (nor minizip and libcrypto).
+dm_check "diskmeter-cli does not link libxlsxwriter" \
+  eval '! ldd "$DM_CLI" | grep -q libxlsxwriter'
+# Where the library is missing (an empty file laid over it in a mount
+# namespace of the run's own), a workbook is refused in one line that
+# names the library, and no scratch file is left.
+lib=$(ldconfig -p | awk '/libxlsxwriter\.so\./ { print $NF; exit }')
+if [ "$(id -u)" = 0 ] && [ -n "$lib" ] && command -v unshare >/dev/null; then
+  printf '#!/bin/sh\nmount --bind /dev/null "%s" || exit 99\nexec "$@"\n' "$lib" > no-xlsx.sh
+  chmod +x no-xlsx.sh
+  DM_RUN_PREFIX="unshare --mount --propagation private ./no-xlsx.sh" \
+    dm_run n.out n.err compare one.json two.json --format xlsx --output none.xlsx
+  dm_check "without libxlsxwriter, compare --format xlsx fails (exit $DM_RC)" [ "$DM_RC" = 1 ]
+  dm_check "... in one line" eval '[ "$(wc -l < n.err)" = 1 ] && grep -q "^diskmeter-cli compare: cannot write none.xlsx: " n.err'
+  dm_check "... naming the library to install" grep -qF "Excel workbooks need ${lib##*/}" n.err
+  dm_check "... and writes no workbook" [ ! -e none.xlsx ]
+else
+  dm_log "not root, or no libxlsxwriter known to ldconfig: its absence is not checked"
+fi
 dm_check "no workbook is left half-written" [ -z "$(ls ./*.part 2>/dev/null)" ]
 dm_finish
