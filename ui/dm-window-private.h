@@ -136,7 +136,6 @@ gboolean    _dm_window_save_pdf            (DmWindow        *self,
                                             GError         **error);
 void        _dm_window_actions_update      (DmWindow        *self);
 void        _dm_window_menu_init           (DmWindow        *self);
-void        _dm_window_menu_start          (DmWindow        *self);
 
 /* dm-window-grid.c */
 void        _dm_window_class_grid_init     (GtkWidgetClass  *widget_class);

@@ -592,9 +592,10 @@ dm_window_set_compare_target (DmWindow   *self,
 
 /* --- after the first frame -------------------------------------------------- */
 
-/* What the first frame does not show waits until it is on screen: the main
- * menu's popover and the scan of mounts and disks, whose answer refills
- * the target list and footer and would lay the window out again. The
+/* What the first frame does not show waits until it is on screen: the scan
+ * of mounts and disks, whose answer refills the target list and footer and
+ * would lay the window out again. The main menu's popover waits longer,
+ * until the menu is first opened (dm-window-actions.c). The
  * window has settled once that answer is drawn (dm-window-targets.c);
  * scripts and actions sent to the window wait for it (dm-application.c). */
 static gboolean
@@ -604,7 +605,6 @@ after_first_frame (gpointer data)
 
   if (self->cancellable)  /* not disposed meanwhile */
     {
-      _dm_window_menu_start (self);
       _dm_window_targets_scan (self);
     }
   return G_SOURCE_REMOVE;
