@@ -1,0 +1,162 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The Capture window run for real on a private X display, opened from the
+# application's menu action with a loop device as the main window's
+# target, while fio runs the job of known shape truth-capture.sh uses
+# (sizes 4K/70 % 64K/30 % by request, 70 % reads, 80 % random, iodepth 4,
+# 500 IOPS; see there for fio's rate in its smallest block). Cancel ends
+# the capture with what it saw. The figures the window shows in words
+# must be the kernel's requests (/sys/block/loopN/stat) within 0.2 %,
+# fio's read share, random share and rate within 3 % and its sizes within
+# 1 point, as truth-capture asks of the CLI, and be the engine's own
+# figures (its JSON: truth-capture proves those of the queue, latency and
+# IOPS over time against a trace of the same seconds); the histograms are drawn for reads and writes; Use
+# as Grid Row gives the main grid one row of that shape.
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/gui-lib.sh"
+
+DM_UI_CAPTURE="${DM_UI_CAPTURE:-}"
+[ -n "$DM_UI_CAPTURE" ] && [ -x "$DM_UI_CAPTURE" ] \
+  || dm_die "DM_UI_CAPTURE is not set to test-ui-capture (run through meson test)"
+dm_need_loop
+command -v fio >/dev/null || dm_die "fio is missing (build-aux/dev installs it)"
+dm_tmpdir
+out="$DM_TMPDIR"
+export XDG_DATA_HOME="$out/data" TZ=UTC LC_ALL=C.UTF-8
+unset LANGUAGE
+dm_loop_create 256
+dm_gui_start_display || dm_die "no X display for the window"
+dm_track_pid "$_dm_xvfb_pid"
+stat_ios () { awk '{ print $1, $5 }' "/sys/block/$DM_LOOP_NAME/stat"; }
+
+"$DM_UI_CAPTURE" run "$DM_LOOP" "$out" 2> "$out/err.txt" &
+ui=$!
+dm_track_pid "$ui"
+for _ in $(seq 300); do
+  [ -e "$out/capturing" ] && break
+  kill -0 "$ui" 2>/dev/null || break
+  sleep 0.1
+done
+dm_check "the window says it captures ($(cat "$out/capturing" 2>/dev/null; tail -c 300 "$out/err.txt"))" \
+  test -e "$out/capturing"
+dm_log "status: $(cat "$out/capturing" 2>/dev/null)"
+# From here to the end of the capture: the main window reads its target
+# (its label, its size) while it starts, before the capture does.
+read -r r0 w0 < <(stat_ios)
+fio --name=gui-capture --filename="$DM_LOOP" --bssplit=4k/70:64k/30 --rw=randrw \
+  --rwmixread=70 --percentage_random=80 --iodepth=4 --rate_iops=1908,818 --direct=1 \
+  --norandommap=1 --ioengine=io_uring --output-format=json --runtime=10 --time_based \
+  > "$out/fio.json" || dm_die "fio failed"
+sleep 0.3
+touch "$out/stop"
+wait "$ui"
+rc=$?
+dm_untrack_pid "$ui"
+read -r r1 w1 < <(stat_ios)
+sed 's/^/#   ui: /' "$out/err.txt" | grep -v "^#   ui: $" | head -20
+dm_check "the window ran, was cancelled and saved (exit $rc)" test "$rc" = 0
+sed 's/^/#   window: /' "$out/summary.txt"; echo
+
+# The window's words, read as a user reads them, against fio and the kernel.
+dm_check "/gui/capture/the summary's figures are fio's and the kernel's" \
+  python3 - "$out/summary.txt" "$out/fio.json" "$out/capture.json" "$((r1 - r0))" "$((w1 - w0))" <<'PY'
+import json, re, sys
+text = open(sys.argv[1]).read()
+f = json.load(open(sys.argv[2]))["jobs"][0]
+c = json.load(open(sys.argv[3]))["capture"]
+stat_r, stat_w = int(sys.argv[4]), int(sys.argv[5])
+def num(pattern):
+    m = re.search(pattern, text)
+    assert m, "the summary has no %r" % pattern
+    return [float(g) for g in m.groups()]
+good = True
+def within(what, got, want, pct=None, points=None):
+    global good
+    ok = abs(got - want) <= (points if points is not None else abs(want) * pct / 100)
+    print("#   %s: window %.2f, want %.2f%s" % (what, got, want, "" if ok else "  <-- off"))
+    good &= ok
+n, reads, writes = num(r"Requests: (\d+) \((\d+) reads, (\d+) writes\)")
+within("reads vs the kernel's counters", reads, stat_r, 0.2)
+within("writes vs the kernel's counters", writes, stat_w, 0.2)
+fr, fw = f["read"]["total_ios"], f["write"]["total_ios"]
+within("requests vs fio's (others' label probes aside)", n, fr + fw, 1)
+read_pct, random_pct = num(r"Read share: ([\d.]+) %; random: ([\d.]+) %")
+within("read share vs fio's", read_pct, 100.0 * fr / (fr + fw), 3)
+within("random share vs fio's percentage_random", random_pct, 80, 3)
+big = (f["read"]["io_bytes"] + f["write"]["io_bytes"] - 4096 * (fr + fw)) / (65536 - 4096)
+k4, = num(r"I/O sizes:.* 4K ([\d.]+) %")
+k64, = num(r"I/O sizes:.* 64K ([\d.]+) %")
+within("4K share vs fio's", k4, 100.0 * (fr + fw - big) / (fr + fw), points=1)
+within("64K share vs fio's", k64, 100.0 * big / (fr + fw), points=1)
+mean, p95, peak = num(r"IOPS over \d+ samples of 1 s: mean ([\d.]+), p95 ([\d.]+), peak ([\d.]+)")
+# fio's rate is its mean; its seconds do not line up with the capture's,
+# whose p95 truth-capture.sh proves against a trace of the same seconds.
+# Here: the window's IOPS are the JSON's, in their order.
+print("#   IOPS: mean %.1f, p95 %.1f, peak %.0f; fio's mean %.1f" % (mean, p95, peak, (fr + fw) / (f["job_runtime"] / 1000.0)))
+good &= mean <= p95 <= peak
+within("the JSON's mean IOPS", mean, c["iops"]["mean"], points=0.051)
+within("the JSON's peak IOPS", peak, c["iops"]["peak"], points=0.51)
+depth, = num(r"Queue: ([\d.]+) outstanding at issue")
+# What the window says is the engine's: the JSON's figures, as rounded.
+within("the JSON's read share", read_pct, c["read_percent"], points=0.051)
+within("the JSON's random share", random_pct, c["random_percent"], points=0.051)
+within("the JSON's p95", p95, c["iops"]["p95"], points=0.051)
+within("the JSON's outstanding at issue", depth, c["directions"]["all"]["depth_mean"], points=0.0051)
+within("the JSON's requests", n, c["directions"]["all"]["requests"], points=0)
+good &= "from the kernel's request events" in text and "ended early by Cancel" in text
+good &= c["interrupted"] is True
+sys.exit(0 if good else 1)
+PY
+
+# The histograms: bars of both directions' colours (reads blue, writes
+# orange), in each of the six panels' places.
+dm_check "/gui/capture/the histograms are drawn for reads and writes" \
+  python3 - "$DM_SOURCE_ROOT/tests" "$out/capture.png" <<'PY'
+import sys, types
+png = types.SimpleNamespace()
+exec(open(sys.argv[1] + "/png.py").read().rsplit("main(sys.argv)", 1)[0], vars(png))
+w, h, bpp, rows = png.read_png(sys.argv[2])
+def near(p, rgb):
+    return all(abs(p[i] - rgb[i]) <= 12 for i in range(3))
+BLUE, ORANGE = (38, 115, 217), (230, 128, 26)
+cells = {}
+for y in range(h):
+    line = rows[y]
+    for x in range(w):
+        p = line[x * bpp:x * bpp + 3]
+        for name, rgb in (("read", BLUE), ("write", ORANGE)):
+            if near(p, rgb):
+                key = (name, 3 * x // w, 2 * y // h)
+                cells[key] = cells.get(key, 0) + 1
+print("#   coloured pixels per (direction, column, row of the window): %s" % sorted(cells.items()))
+panels = {(x, y) for (_, x, y) in cells}
+ok = sum(v for (d, _, _), v in cells.items() if d == "read") > 500 \
+     and sum(v for (d, _, _), v in cells.items() if d == "write") > 300 and len(panels) >= 5
+sys.exit(0 if ok else 1)
+PY
+
+# Use as Grid Row: the main grid's one row is the captured shape.
+dm_log "profile: $(ls "$XDG_DATA_HOME"/diskmeter/captures/ 2>/dev/null)"
+sed 's/^/#   profile: /' "$XDG_DATA_HOME"/diskmeter/captures/*.ini 2>/dev/null | tail -12
+dm_check "/gui/capture/the grid's row has the captured shape" \
+  python3 - "$out/grid.json" "$out/capture.json" <<'PY'
+import json, sys
+g = json.load(open(sys.argv[1]))
+c = json.load(open(sys.argv[2]))["capture"]
+print("#   grid: profile %s, rows %s" % (g["profile"], [x.get("workload") for x in g["results"]]))
+assert g["profile"] == "workloads" and len(g["results"]) == 1, "not one workload row"
+kv = dict(p.split("=", 1) for p in g["results"][0]["workload"].split(";") if "=" in p)
+print("#   row: %s" % kv)
+sizes = dict(s.split("/") for s in kv["block"].split(",")) if "/" in kv["block"] else {kv["block"]: "100"}
+tot = sum(float(v) for v in sizes.values())
+s4, s64 = 100 * float(sizes.get("4K", 0)) / tot, 100 * float(sizes.get("64K", 0)) / tot
+print("#   4K %.1f %%, 64K %.1f %%" % (s4, s64))
+assert abs(s4 - 70) <= 2 and abs(s64 - 30) <= 2, (s4, s64)
+assert abs(float(kv["read"]) - 70) <= 0.03 * 70, kv["read"]
+assert abs(float(kv["random"]) - 80) <= 0.03 * 80, kv["random"]
+assert kv["qd"] == str(round(c["directions"]["all"]["depth_mean"])), kv["qd"]
+rate = float(kv["rate"].rstrip("iops"))
+assert abs(rate - c["iops"]["p95"]) <= 1, (rate, c["iops"]["p95"])
+PY
+dm_finish

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Drives the Capture window on a real (Xvfb) display for
+ * tests/gui-capture.sh, the way a user does: "run DISK OUT" opens the
+ * application's main window with DISK as its target, opens Capture…
+ * from the application's menu action, starts a capture of 60 s, writes
+ * OUT/capturing once the window says it captures, presses Cancel once
+ * OUT/stop appears, saves the window's summary (summary.txt), the
+ * capture's JSON and a PNG of the window, then presses Use as Grid Row
+ * and saves the main window's JSON (grid.json) and screenshot (grid.png).
+ */
+#include <stdlib.h>
+
+#include <gtk/gtk.h>
+
+#include "dm-capture-window.h"
+#include "dm-ui-test.h"
+
+#define WAIT_S 120
+
+static const char *out;
+
+static char *
+out_path (const char *name)
+{
+  return g_build_filename (out, name, NULL);
+}
+
+/* The first label under root whose text begins with prefix. */
+static GtkWidget *
+find_label (GtkWidget  *root,
+            const char *prefix)
+{
+  if (GTK_IS_LABEL (root) && g_str_has_prefix (gtk_label_get_text (GTK_LABEL (root)), prefix))
+    return root;
+  for (GtkWidget *c = gtk_widget_get_first_child (root); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found = find_label (c, prefix);
+
+      if (found)
+        return found;
+    }
+  return NULL;
+}
+
+static gboolean
+wait_for (gboolean (*until) (gpointer), gpointer data)
+{
+  gint64 deadline = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
+
+  while (!until (data))
+    {
+      if (g_get_monotonic_time () > deadline)
+        return FALSE;
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (10000);
+    }
+  return TRUE;
+}
+
+static gboolean
+capturing (gpointer w)
+{
+  return find_label (w, "Capturing ") != NULL || !dm_capture_window_is_running (w);
+}
+
+static gboolean
+stop_asked (gpointer w)
+{
+  g_autofree char *stop = out_path ("stop");
+
+  return g_file_test (stop, G_FILE_TEST_EXISTS) || !dm_capture_window_is_running (w);
+}
+
+static gboolean
+ended (gpointer w)
+{
+  return !dm_capture_window_is_running (w);
+}
+
+static void
+fail (const char *what, GError *error)
+{
+  g_printerr ("test-ui-capture: %s%s%s\n", what, error ? ": " : "", error ? error->message : "");
+  exit (1);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  DmApplication *app;
+  GSettings *settings;
+  DmWindow *main_window;
+  DmCaptureWindow *w = NULL;
+  g_autoptr (GError) error = NULL;
+  g_autofree char *summary = NULL, *path = NULL;
+
+  if (argc != 4 || !g_str_equal (argv[1], "run"))
+    {
+      g_printerr ("usage: %s run DISK OUT\n", argv[0]);
+      return 2;
+    }
+  out = argv[3];
+  main_window = dm_ui_test_open_window (NULL, &app, &settings);
+  g_settings_set_string (settings, "target", argv[2]);
+  dm_ui_test_spin ();
+  /* The menu's entry: Capture… (app.capture). */
+  g_action_group_activate_action (G_ACTION_GROUP (app), "capture", NULL);
+  dm_ui_test_spin ();
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (app)); l; l = l->next)
+    if (DM_IS_CAPTURE_WINDOW (l->data))
+      w = l->data;
+  if (!w)
+    fail ("Capture… opened no capture window", NULL);
+  for (int i = 0; i < 200 && !gtk_widget_get_mapped (GTK_WIDGET (w)); i++)
+    g_main_context_iteration (NULL, TRUE);
+  dm_capture_window_set_plan (w, "60", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (w), "capture.start", NULL);
+  if (!dm_capture_window_is_running (w))
+    fail ("Start did not start a capture", NULL);
+  if (!wait_for (capturing, w) || !dm_capture_window_is_running (w))
+    fail ("the window never said it was capturing", NULL);
+  path = out_path ("capturing");
+  g_file_set_contents (path, gtk_label_get_text (GTK_LABEL (find_label (GTK_WIDGET (w),
+                                                                       "Capturing "))),
+                       -1, NULL);
+  if (!wait_for (stop_asked, w) || !dm_capture_window_is_running (w))
+    fail ("the capture ended before it was cancelled", NULL);
+  gtk_widget_activate_action (GTK_WIDGET (w), "capture.stop", NULL);
+  if (!wait_for (ended, w))
+    fail ("Cancel did not end the capture", NULL);
+  for (int i = 0; i < 20; i++)
+    g_main_context_iteration (NULL, FALSE);
+  summary = dm_capture_window_get_summary (w);
+  g_free (path), path = out_path ("summary.txt");
+  g_file_set_contents (path, summary, -1, NULL);
+  g_free (path), path = out_path ("capture.json");
+  if (!dm_capture_window_save (w, "json", path, &error))
+    fail ("save json", error);
+  g_free (path), path = out_path ("capture.png");
+  if (!dm_capture_window_save (w, "png", path, &error))
+    fail ("save png", error);
+  /* The button, then the main window as a user sees it. */
+  gtk_widget_activate_action (GTK_WIDGET (w), "capture.use-row", NULL);
+  dm_ui_test_spin ();
+  for (int i = 0; i < 50; i++)
+    g_main_context_iteration (NULL, FALSE);
+  g_free (path), path = out_path ("grid.json");
+  if (!dm_window_save (main_window, "json", path, &error))
+    fail ("save the grid's json", error);
+  g_free (path), path = out_path ("grid.png");
+  if (!dm_window_save_screenshot (main_window, path, &error))
+    fail ("save the grid's screenshot", error);
+  return 0;
+}
