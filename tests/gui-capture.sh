@@ -12,7 +12,9 @@
 # 1 point, as truth-capture asks of the CLI, and be the engine's own
 # figures (its JSON: truth-capture proves those of the queue, latency and
 # IOPS over time against a trace of the same seconds); the histograms are drawn for reads and writes; Use
-# as Grid Row gives the main grid one row of that shape.
+# as Grid Row gives the main grid one row of that shape. A user without
+# root gets the counters' means, the window saying so and what they cannot
+# tell, and no grid row from them.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 . "$(dirname "${BASH_SOURCE[0]}")/gui-lib.sh"
 
@@ -159,4 +161,70 @@ assert kv["qd"] == str(round(c["directions"]["all"]["depth_mean"])), kv["qd"]
 rate = float(kv["rate"].rstrip("iops"))
 assert abs(rate - c["iops"]["p95"]) <= 1, (rate, c["iops"]["p95"])
 PY
+
+# --- Without root: the counters -----------------------------------------------
+# A folder of the user's own, where it can reach it (this test's is private).
+dm_tmpdir
+chmod 0755 "$DM_TMPDIR"
+user="$DM_TMPDIR/user"
+mkdir -p "$user"
+chown 65534:65534 "$user"
+dm_cli_for_user 65534 65534
+ui_user="$DM_UI_CAPTURE"
+if ! setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$DM_UI_CAPTURE"; then
+  cp "$DM_UI_CAPTURE" "$(dirname "$DM_USER_CLI")/test-ui-capture"
+  ui_user="$(dirname "$DM_USER_CLI")/test-ui-capture"
+fi
+HOME="$user" XDG_DATA_HOME="$user/data" XDG_CACHE_HOME="$user/cache" XDG_RUNTIME_DIR="$user" \
+  setpriv --reuid=65534 --regid=65534 --clear-groups "$ui_user" counters "$DM_LOOP" "$user" \
+  2> "$out/user-err.txt" &
+ui=$!
+dm_track_pid "$ui"
+for _ in $(seq 300); do
+  [ -e "$user/capturing" ] && break
+  kill -0 "$ui" 2>/dev/null || break
+  sleep 0.1
+done
+read -r r0 w0 < <(stat_ios)
+dm_log "status: $(cat "$user/capturing" 2>/dev/null)"
+fio --name=gui-capture --filename="$DM_LOOP" --bssplit=4k/70:64k/30 --rw=randrw \
+  --rwmixread=70 --percentage_random=80 --iodepth=4 --rate_iops=1908,818 --direct=1 \
+  --norandommap=1 --ioengine=io_uring --output-format=json --runtime=2 --time_based \
+  > "$out/fio-user.json" || dm_die "fio failed"
+wait "$ui"
+rc=$?
+dm_untrack_pid "$ui"
+read -r r1 w1 < <(stat_ios)
+sed 's/^/#   ui: /' "$out/user-err.txt" | grep -v "^#   ui: $" | head -10
+dm_check "/gui/capture/a user's capture ran and saved (exit $rc)" test "$rc" = 0
+sed 's/^/#   window: /' "$user/summary.txt"; echo
+dm_log "Use as Grid Row: $(cat "$user/use-row.txt")"
+dm_check "/gui/capture/a user's capture says it is the counters', and why" \
+  grep -q "from the disk's counters.*No request events: they need root or CAP_SYS_ADMIN" \
+  <(tr '\n' ' ' < "$user/summary.txt")
+dm_check "/gui/capture/and what they cannot tell" \
+  grep -q "cannot tell the size split, seek distance" "$user/summary.txt"
+dm_check "/gui/capture/its requests are the kernel's counters'" python3 - "$user/summary.txt" \
+  "$((r1 - r0))" "$((w1 - w0))" <<'PY'
+import re, sys
+m = re.search(r"Requests: (\d+) \((\d+) reads, (\d+) writes\)", open(sys.argv[1]).read())
+got, want = (int(m.group(2)), int(m.group(3))), (int(sys.argv[2]), int(sys.argv[3]))
+print("#   window %s, /sys/block %s" % (got, want))
+sys.exit(0 if got == want and sum(got) > 500 else 1)
+PY
+dm_check "/gui/capture/its read share and mean sizes are fio's within 3 %" python3 - \
+  "$user/summary.txt" "$out/fio-user.json" <<'PY'
+import json, re, sys
+text = open(sys.argv[1]).read()
+f = json.load(open(sys.argv[2]))["jobs"][0]
+fr, fw = f["read"]["total_ios"], f["write"]["total_ios"]
+got = [float(x) for x in re.search(r"read share ([\d.]+) %; mean read ([\d.]+) KiB; mean write ([\d.]+) KiB", text).groups()]
+want = [100.0 * fr / (fr + fw), f["read"]["io_bytes"] / fr / 1024, f["write"]["io_bytes"] / fw / 1024]
+print("#   window %s, fio %s" % (got, ["%.2f" % x for x in want]))
+sys.exit(0 if all(abs(g - w) <= 0.03 * w for g, w in zip(got, want)) else 1)
+PY
+dm_check "/gui/capture/Use as Grid Row refuses the counters, saying why" \
+  grep -q "counters tell no size split" "$user/use-row.txt"
+dm_check "/gui/capture/and the grid keeps its own rows" \
+  test "$(dm_json "$user/grid.json" 'j["profile"]')" = default
 dm_finish

@@ -113,7 +113,7 @@ panel_title (panel_kind kind)
   switch (kind)
     {
     case SIZES: return _("I/O size, % of requests");
-    case SEEKS: return _("Seek distance (bytes; 0 sequential), %");
+    case SEEKS: return _("Seek distance, % (0: sequential)");
     case DEPTHS: return _("Outstanding I/Os at issue, %");
     case LATENCY: return _("Device latency (µs; m: ms), %");
     case INTERARRIVAL: default: return _("Interarrival time (µs; m: ms), %");
