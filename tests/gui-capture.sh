@@ -59,6 +59,11 @@ read -r r1 w1 < <(stat_ios)
 sed 's/^/#   ui: /' "$out/err.txt" | grep -v "^#   ui: $" | head -20
 dm_check "the window ran, was cancelled and saved (exit $rc)" test "$rc" = 0
 sed 's/^/#   window: /' "$out/summary.txt"; echo
+dm_check "/gui/capture/closing the window while it captures ends the capture" \
+  test -e "$out/closed"
+trace="$(awk '$3 == "tracefs" { print $2; exit }' /proc/self/mounts)"
+dm_check "/gui/capture/and leaves no trace instance (${trace:-tracefs unmounted})" \
+  test -z "$trace" -o -z "$(ls -d "$trace"/instances/diskmeter-* 2>/dev/null)"
 
 # The window's words, read as a user reads them, against fio and the kernel.
 dm_check "/gui/capture/the summary's figures are fio's and the kernel's" \

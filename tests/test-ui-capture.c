@@ -7,7 +7,8 @@
  * OUT/capturing once the window says it captures, presses Cancel once
  * OUT/stop appears, saves the window's summary (summary.txt), the
  * capture's JSON and a PNG of the window, then presses Use as Grid Row
- * and saves the main window's JSON (grid.json) and screenshot (grid.png).
+ * and saves the main window's JSON (grid.json) and screenshot (grid.png);
+ * last it starts another capture and closes the window while it runs.
  * "counters DISK OUT" does the same with a capture of 4 s left to end on
  * its own, for a user without root: it saves the summary and what Use as
  * Grid Row answered (use-row.txt) before the grid's JSON.
@@ -166,5 +167,15 @@ main (int   argc,
   g_free (path), path = out_path ("grid.png");
   if (!dm_window_save_screenshot (main_window, path, &error))
     fail ("save the grid's screenshot", error);
+  if (counters)
+    return 0;
+  /* Closed while capturing: the window ends the capture and goes. */
+  gtk_widget_activate_action (GTK_WIDGET (w), "capture.start", NULL);
+  if (!wait_for (capturing, w) || !dm_capture_window_is_running (w))
+    fail ("the second capture did not start", NULL);
+  gtk_window_destroy (GTK_WINDOW (w));
+  dm_ui_test_spin ();
+  g_free (path), path = out_path ("closed");
+  g_file_set_contents (path, "closed", -1, NULL);
   return 0;
 }
