@@ -12,7 +12,10 @@
 # 1 point, as truth-capture asks of the CLI, and be the engine's own
 # figures (its JSON: truth-capture proves those of the queue, latency and
 # IOPS over time against a trace of the same seconds); the histograms are drawn for reads and writes; Use
-# as Grid Row gives the main grid one row of that shape. A user without
+# as Grid Row gives the main grid one row of that shape; Headroom on
+# slow-fs at 1 ms a request (1,000 IOPS at the captured queue of 1)
+# reaches the captured rate and names a maximum of the arithmetic's less
+# FUSE's own time, the window showing the engine's ladder. A user without
 # root gets the counters' means, the window saying so and what they cannot
 # tell, and no grid row from them.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -32,7 +35,15 @@ dm_gui_start_display || dm_die "no X display for the window"
 dm_track_pid "$_dm_xvfb_pid"
 stat_ios () { awk '{ print $1, $5 }' "/sys/block/$DM_LOOP_NAME/stat"; }
 
-"$DM_UI_CAPTURE" run "$DM_LOOP" "$out" 2> "$out/err.txt" &
+# Headroom's folder: slow-fs serving each request in 1 ms, so at the
+# captured queue depth of 1 the disk's maximum is 1 / 1 ms = 1,000 IOPS.
+service_us=1000
+hr=()
+if [ -n "${DM_SLOW_FS:-}" ] && [ -c /dev/fuse ]; then
+  dm_slow_fs_mount "$out/slow" "$service_us" 4 --write-us "$service_us"
+  hr=("$out/slow")
+fi
+"$DM_UI_CAPTURE" run "$DM_LOOP" "$out" "${hr[@]}" 2> "$out/err.txt" &
 ui=$!
 dm_track_pid "$ui"
 for _ in $(seq 300); do
@@ -166,6 +177,46 @@ assert kv["qd"] == str(round(c["directions"]["all"]["depth_mean"])), kv["qd"]
 rate = float(kv["rate"].rstrip("iops"))
 assert abs(rate - c["iops"]["p95"]) <= 1, (rate, c["iops"]["p95"])
 PY
+
+# --- Headroom ------------------------------------------------------------------
+if [ -n "${hr[*]}" ]; then
+  sed 's/^/#   headroom: /' "$out/headroom.txt"
+  dm_check "/gui/capture/headroom: the window shows the engine's ladder and sentence" \
+    python3 - "$out/headroom.txt" "$out/headroom.json" "$out/capture.json" "$service_us" <<'PY'
+import json, re, sys
+text = open(sys.argv[1]).read()
+j = json.load(open(sys.argv[2]))
+cap = json.load(open(sys.argv[3]))["capture"]
+service_us = float(sys.argv[4])
+h = j["headroom"]["workloads"][0]
+good = True
+def say(ok, what):
+    global good
+    print("#   %s%s" % (what, "" if ok else "  <-- wrong"))
+    good &= bool(ok)
+rate, reached, mx = h["captured_rate_iops"], h["captured_reached_iops"], h["max_iops"]
+say(abs(rate - cap["iops"]["p95"]) <= 1, "offered the captured p95: %.0f (capture %.1f)" % (rate, cap["iops"]["p95"]))
+say(abs(reached - rate) <= 0.03 * rate, "reached it within 3 %%: %.1f" % reached)
+# FUSE's own time per request takes a few % off the arithmetic
+# (truth-headroom: 4-5 % at 2 ms); at 1 ms, up to 20 % on a loaded machine.
+want = 1e6 / service_us
+say(0.80 * want <= mx <= 1.03 * want, "maximum %.0f IOPS vs 1 / %g us = %.0f" % (mx, service_us, want))
+say(len(h["ladder"]) == 8, "eight rates")
+# The window's table: each rate's reached IOPS as the JSON has it.
+rows = [l.split() for l in text.splitlines() if re.match(r"^  (captured|max|\d+%)", l)]
+shown = [float(r[2]) for r in rows]
+json_reached = [p["reached_iops"] for p in h["ladder"]]
+say(len(shown) == 8 and all(abs(a - b) <= 0.5 for a, b in zip(shown, json_reached)),
+    "the table's reached IOPS %s are the JSON's %s" % (shown, ["%.0f" % x for x in json_reached]))
+say(re.search(r"at your [\d,]+ IOPS, p99 .*this disk reaches [\d,]+ IOPS", text.replace("\n", " ")),
+    "the sentence is there")
+sys.exit(0 if good else 1)
+PY
+  dm_check "/gui/capture/headroom: no test file left" test -z "$(ls -A "$out/slow")"
+  dm_slow_fs_unmount "$out/slow"
+else
+  dm_skip_part "no slow-fs (libfuse3) or /dev/fuse: the headroom part needs one"
+fi
 
 # --- Without root: the counters -----------------------------------------------
 # A folder of the user's own, where it can reach it (this test's is private).

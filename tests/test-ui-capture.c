@@ -8,7 +8,9 @@
  * OUT/stop appears, saves the window's summary (summary.txt), the
  * capture's JSON and a PNG of the window, then presses Use as Grid Row
  * and saves the main window's JSON (grid.json) and screenshot (grid.png);
- * last it starts another capture and closes the window while it runs.
+ * with a HEADROOM folder after them, it presses Headroom and saves its
+ * text (headroom.txt) and JSON (headroom.json) once it is done; last it
+ * starts another capture and closes the window while it runs.
  * "counters DISK OUT" does the same with a capture of 4 s left to end on
  * its own, for a user without root: it saves the summary and what Use as
  * Grid Row answered (use-row.txt) before the grid's JSON.
@@ -20,7 +22,7 @@
 #include "dm-capture-window.h"
 #include "dm-ui-test.h"
 
-#define WAIT_S 120
+#define WAIT_S 180
 
 static const char *out;
 
@@ -101,10 +103,11 @@ main (int   argc,
   g_autofree char *summary = NULL, *path = NULL;
 
   gboolean counters = argc == 4 && g_str_equal (argv[1], "counters");
+  const char *headroom = argc == 5 ? argv[4] : NULL;
 
-  if (argc != 4 || (!counters && !g_str_equal (argv[1], "run")))
+  if (argc < 4 || argc > 5 || (!counters && !g_str_equal (argv[1], "run")))
     {
-      g_printerr ("usage: %s run|counters DISK OUT\n", argv[0]);
+      g_printerr ("usage: %s run DISK OUT [HEADROOM] | counters DISK OUT\n", argv[0]);
       return 2;
     }
   out = argv[3];
@@ -121,7 +124,7 @@ main (int   argc,
     fail ("Capture… opened no capture window", NULL);
   for (int i = 0; i < 200 && !gtk_widget_get_mapped (GTK_WIDGET (w)); i++)
     g_main_context_iteration (NULL, TRUE);
-  dm_capture_window_set_plan (w, counters ? "4" : "60", NULL);
+  dm_capture_window_set_plan (w, counters ? "4" : "60", NULL, NULL);
   gtk_widget_activate_action (GTK_WIDGET (w), "capture.start", NULL);
   if (!dm_capture_window_is_running (w))
     fail ("Start did not start a capture", NULL);
@@ -169,6 +172,29 @@ main (int   argc,
     fail ("save the grid's screenshot", error);
   if (counters)
     return 0;
+  if (headroom)
+    {
+      g_autofree char *text = NULL;
+
+      g_settings_set_string (settings, "size", "16MiB");
+      dm_capture_window_set_plan (w, NULL, NULL, headroom);
+      gtk_widget_activate_action (GTK_WIDGET (w), "capture.headroom", NULL);
+      if (!dm_capture_window_is_running (w))
+        fail ("Headroom did not start", NULL);
+      if (!wait_for (ended, w))
+        fail ("the headroom did not end in time", NULL);
+      for (int i = 0; i < 20; i++)
+        g_main_context_iteration (NULL, FALSE);
+      text = dm_capture_window_get_headroom (w);
+      g_free (path), path = out_path ("headroom.txt");
+      g_file_set_contents (path, text, -1, NULL);
+      g_free (path), path = out_path ("headroom.json");
+      if (!dm_capture_window_save (w, "headroom-json", path, &error))
+        fail ("save the headroom's json", error);
+      g_free (path), path = out_path ("headroom.png");
+      if (!dm_capture_window_save (w, "png", path, &error))
+        fail ("save png", error);
+    }
   /* Closed while capturing: the window ends the capture and goes. */
   gtk_widget_activate_action (GTK_WIDGET (w), "capture.start", NULL);
   if (!wait_for (capturing, w) || !dm_capture_window_is_running (w))

@@ -6,6 +6,9 @@
  * the main loop polls that, draws the progress and, once the worker has
  * ended, joins it and shows the capture. Cancel sets the capture's own
  * cancel flag, which ends it with what it saw, as Ctrl-C ends the CLI's.
+ * Headroom runs the captured workload as diskmeter-cli --headroom does,
+ * on an ordinary DmJob (its worker thread, cancel and test-file removal
+ * the main window's), and shows the engine's ladder and sentence.
  */
 #include "dm-capture-window.h"
 #include "dm-i18n-ui.h"
@@ -19,6 +22,8 @@
 #include "dm-capture-chart.h"
 #include "dm-capture-text.h"
 #include "dm-file-dialog.h"
+#include "dm-headroom.h"
+#include "dm-job.h"
 #include "dm-platform.h"
 #include "dm-reason.h"
 #include "dm-screenshot.h"
@@ -58,7 +63,12 @@ struct _DmCaptureWindow
   GtkWidget  *progress_bar;
   GtkWidget  *chart;
   GtkWidget  *summary_label;
+  GtkWidget  *headroom_entry;
+  GtkWidget  *headroom_label;
 
+  GSettings  *settings;   /* may be NULL */
+  DmJob      *headroom;   /* the headroom running, or the last one */
+  GApplication *held;     /* held while a headroom may have a test file */
   Capture    *running;    /* the capture under way, or NULL */
   Capture    *shown;      /* the last one that ended, or NULL */
   guint       poll_id;
@@ -127,13 +137,14 @@ update_actions (DmCaptureWindow *self)
   gboolean rows = self->shown && self->shown->c.from == DM_CAPTURE_FROM_EVENTS
                   && self->shown->c.dir[DM_CAPTURE_ALL].requests > 0;
 
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "capture.start", !self->running);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "capture.stop", self->running != NULL);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "capture.use-row",
-                                 rows && !self->running);
-  gtk_widget_action_set_enabled (GTK_WIDGET (self), "capture.save",
-                                 self->shown && !self->running);
-  gtk_widget_set_visible (self->progress_bar, self->running != NULL);
+  gboolean busy = self->running || (self->headroom && dm_job_is_running (self->headroom));
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "capture.start", !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "capture.stop", busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "capture.use-row", rows && !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "capture.headroom", rows && !busy);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "capture.save", self->shown && !busy);
+  gtk_widget_set_visible (self->progress_bar, busy);
 }
 
 static void
@@ -262,13 +273,174 @@ dm_capture_window_stop (DmCaptureWindow *self)
 
   if (self->running)
     atomic_store (&self->running->cancel, 1);
+  if (self->headroom && dm_job_is_running (self->headroom))
+    dm_job_cancel (self->headroom);
 }
 
 gboolean
 dm_capture_window_is_running (DmCaptureWindow *self)
 {
   g_return_val_if_fail (DM_IS_CAPTURE_WINDOW (self), FALSE);
-  return self->running != NULL;
+  return self->running != NULL || (self->headroom && dm_job_is_running (self->headroom));
+}
+
+/* --- headroom ---------------------------------------------------------------- */
+
+/* The application is held while the headroom's test file may still be
+ * there to remove; a window without one (a test's) holds nothing. */
+static void
+hold (DmCaptureWindow *self,
+      gboolean         on)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+
+  if (on && app && !self->held)
+    {
+      self->held = G_APPLICATION (g_object_ref (app));
+      g_application_hold (self->held);
+    }
+  else if (!on && self->held)
+    {
+      g_application_release (self->held);
+      g_clear_object (&self->held);
+    }
+}
+
+static void
+on_headroom_progress (DmJob           *job,
+                      DmCaptureWindow *self)
+{
+  const DmJobProgress *p = dm_job_get_progress (job);
+  g_autofree char *text = NULL;
+
+  if (p->phase == DM_PHASE_PREPARE || p->result_index < 0)
+    text = g_strdup (_("Headroom: preparing the test file…"));
+  else
+    {
+      unsigned i = (unsigned) p->result_index % DM_HEADROOM_ROWS;
+      const dm_result *live = dm_job_peek_result (job, (guint) p->result_index);
+
+      text = i == 0 ? g_strdup_printf (_("Headroom: the captured rate, %.0f IOPS"),
+                                       live ? live->iops : 0)
+             : i == 1 ? g_strdup_printf (_("Headroom: as fast as it goes, %.0f IOPS"),
+                                         live ? live->iops : 0)
+                      : g_strdup_printf (_("Headroom: %u %% of the maximum, %.0f IOPS"),
+                                         dm_headroom_percent ((unsigned) p->result_index),
+                                         live ? live->iops : 0);
+    }
+  gtk_label_set_text (GTK_LABEL (self->status_label), text);
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar),
+                                 CLAMP ((MAX (p->result_index, 0) + p->fraction)
+                                          / DM_HEADROOM_ROWS, 0, 1));
+}
+
+static void
+on_headroom_finished (DmJob           *job,
+                      int              code,
+                      DmCaptureWindow *self)
+{
+  const dm_report *r = dm_job_get_report (job);
+  char shown[600];
+  dm_buf out;
+
+  dm_buf_init (&out);
+  dm_headroom_write_text (r, 0, true, &out);
+  gtk_label_set_text (GTK_LABEL (self->headroom_label), out.data ? out.data : "");
+  dm_buf_free (&out);
+  if (code == -ECANCELED)
+    gtk_label_set_text (GTK_LABEL (self->status_label),
+                        _("Headroom cancelled: the rates measured are kept; the test file was "
+                          "removed."));
+  else if (code < 0)
+    {
+      g_autofree char *text = g_strdup_printf (_("Headroom failed: %s"),
+                                               r->error[0] ? dm_reason_shown (r->error, shown,
+                                                                              sizeof shown)
+                                                           : g_strerror (-code));
+
+      gtk_label_set_text (GTK_LABEL (self->status_label), text);
+    }
+  else
+    gtk_label_set_text (GTK_LABEL (self->status_label),
+                        _("Headroom done; the test file was removed."));
+  hold (self, FALSE);
+  update_actions (self);
+}
+
+gboolean
+dm_capture_window_headroom (DmCaptureWindow *self,
+                            GError         **error)
+{
+  dm_workload w;
+  dm_settings s;
+  dm_report r;
+  char why[600], shown[600];
+  g_autofree char *target = NULL;
+
+  g_return_val_if_fail (DM_IS_CAPTURE_WINDOW (self), FALSE);
+  if (dm_capture_window_is_running (self))
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_BUSY, _("A capture is under way"));
+      return FALSE;
+    }
+  if (!self->shown || dm_capture_workload (&self->shown->c, &w, why, sizeof why) < 0)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_FAILED, _("No workload: %s"),
+                   self->shown ? dm_reason_shown (why, shown, sizeof shown)
+                               : _("nothing was captured yet"));
+      return FALSE;
+    }
+  /* The grid's test size and data; the sweep's 1 x 3 s a rate after 2 s
+   * of warm-up, as diskmeter-cli --headroom has them. */
+  dm_settings_init (&s);
+  if (self->settings)
+    {
+      g_autofree char *size = g_settings_get_string (self->settings, "size");
+      g_autofree char *data = g_settings_get_string (self->settings, "test-data");
+      uint64_t bytes;
+
+      if (dm_size_parse (size, &bytes, NULL, 0) == 0)
+        s.test_size = bytes;
+      if (dm_data_parse (data, &s.data) != 0)
+        s.data = DM_DATA_RANDOM;
+    }
+  s.count = 1;
+  s.measure_s = 3;
+  s.warmup_s = 2;
+  s.interval_s = 0;
+  if (dm_headroom_report_init (&r, &w, 1, &s, why, sizeof why) < 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           dm_reason_shown (why, shown, sizeof shown));
+      return FALSE;
+    }
+  if (self->headroom)
+    {
+      g_signal_handlers_disconnect_by_data (self->headroom, self);
+      g_clear_object (&self->headroom);
+    }
+  target = dm_tool_run_target (self->headroom_entry);
+  self->headroom = dm_job_new (&r, target, NULL);
+  dm_job_set_headroom (self->headroom);
+  g_signal_connect (self->headroom, "progress", G_CALLBACK (on_headroom_progress), self);
+  g_signal_connect (self->headroom, "finished", G_CALLBACK (on_headroom_finished), self);
+  if (!dm_job_start (self->headroom, error))
+    {
+      g_clear_object (&self->headroom);
+      return FALSE;
+    }
+  hold (self, TRUE);
+  gtk_label_set_text (GTK_LABEL (self->headroom_label), "");
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0);
+  update_actions (self);
+  return TRUE;
+}
+
+char *
+dm_capture_window_get_headroom (DmCaptureWindow *self)
+{
+  g_return_val_if_fail (DM_IS_CAPTURE_WINDOW (self), NULL);
+  return g_strdup (gtk_label_get_text (GTK_LABEL (self->headroom_label)));
 }
 
 const dm_capture *
@@ -322,17 +494,31 @@ dm_capture_window_save (DmCaptureWindow *self,
   g_return_val_if_fail (DM_IS_CAPTURE_WINDOW (self), FALSE);
   if (g_str_equal (format, "png"))
     return dm_screenshot_save (GTK_WIDGET (self), self->content, path, error);
-  if (!g_str_equal (format, "json") && !g_str_equal (format, "profile"))
+  if (g_str_equal (format, "headroom-json"))
+    {
+      if (!self->headroom || dm_job_is_running (self->headroom))
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                               _("No headroom has been measured yet"));
+          return FALSE;
+        }
+      dm_buf_init (&buf);
+      dm_headroom_write_json (dm_job_get_report (self->headroom), 0, &buf);
+    }
+  else if (!g_str_equal (format, "json") && !g_str_equal (format, "profile"))
     {
       g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
                    _("%s: a capture is saved as json, profile or png"), format);
       return FALSE;
     }
-  dm_buf_init (&buf);
-  if (!write_format (self, format, &buf, error))
+  else
     {
-      dm_buf_free (&buf);
-      return FALSE;
+      dm_buf_init (&buf);
+      if (!write_format (self, format, &buf, error))
+        {
+          dm_buf_free (&buf);
+          return FALSE;
+        }
     }
   err = dm_file_replace_contents (path, buf.data, buf.len);
   dm_buf_free (&buf);
@@ -423,6 +609,18 @@ action_use_row (GtkWidget  *widget,
 }
 
 static void
+action_headroom (GtkWidget  *widget,
+                 const char *action_name,
+                 GVariant   *parameter)
+{
+  DmCaptureWindow *self = DM_CAPTURE_WINDOW (widget);
+  g_autoptr (GError) error = NULL;
+
+  if (!dm_capture_window_headroom (self, &error))
+    gtk_label_set_text (GTK_LABEL (self->status_label), error->message);
+}
+
+static void
 on_save_response (GtkNativeDialog *dialog,
                   int              response,
                   DmCaptureWindow *self)
@@ -465,6 +663,17 @@ dm_capture_window_dispose (GObject *object)
       g_thread_join (self->running->thread);
       capture_free (g_steal_pointer (&self->running));
     }
+  /* A headroom still running is cancelled; the job joins its worker,
+   * which removes the test file, when it goes. */
+  if (self->headroom)
+    {
+      g_signal_handlers_disconnect_by_data (self->headroom, self);
+      if (dm_job_is_running (self->headroom))
+        dm_job_cancel (self->headroom);
+      g_clear_object (&self->headroom);
+    }
+  hold (self, FALSE);
+  g_clear_object (&self->settings);
   g_clear_object (&self->chooser);
   G_OBJECT_CLASS (dm_capture_window_parent_class)->dispose (object);
 }
@@ -495,10 +704,13 @@ dm_capture_window_class_init (DmCaptureWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DmCaptureWindow, progress_bar);
   gtk_widget_class_bind_template_child (widget_class, DmCaptureWindow, chart);
   gtk_widget_class_bind_template_child (widget_class, DmCaptureWindow, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, DmCaptureWindow, headroom_entry);
+  gtk_widget_class_bind_template_child (widget_class, DmCaptureWindow, headroom_label);
   gtk_widget_class_install_action (widget_class, "capture.start", NULL, action_start);
   gtk_widget_class_install_action (widget_class, "capture.stop", NULL, action_stop);
   gtk_widget_class_install_action (widget_class, "capture.use-row", NULL, action_use_row);
   gtk_widget_class_install_action (widget_class, "capture.save", NULL, action_save);
+  gtk_widget_class_install_action (widget_class, "capture.headroom", NULL, action_headroom);
   signals[USE_PROFILE] = g_signal_new ("use-profile", G_TYPE_FROM_CLASS (klass),
                                        G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
                                        G_TYPE_STRING);
@@ -518,7 +730,9 @@ dm_capture_window_new (GtkApplication *app,
   DmCaptureWindow *self = g_object_new (DM_TYPE_CAPTURE_WINDOW, "application", app, NULL);
   g_autofree char *target = dm_tool_run_first_target (settings);
 
+  self->settings = settings ? g_object_ref (settings) : NULL;
   gtk_editable_set_text (GTK_EDITABLE (self->target_entry), target);
+  gtk_editable_set_text (GTK_EDITABLE (self->headroom_entry), target);
   update_actions (self);
   return GTK_WIDGET (self);
 }
@@ -526,10 +740,13 @@ dm_capture_window_new (GtkApplication *app,
 void
 dm_capture_window_set_plan (DmCaptureWindow *self,
                             const char      *duration,
-                            const char      *target)
+                            const char      *target,
+                            const char      *headroom_folder)
 {
   g_return_if_fail (DM_IS_CAPTURE_WINDOW (self));
 
+  if (headroom_folder)
+    gtk_editable_set_text (GTK_EDITABLE (self->headroom_entry), headroom_folder);
   if (duration)
     gtk_editable_set_text (GTK_EDITABLE (self->duration_entry), duration);
   if (target)

@@ -22,13 +22,22 @@ G_DECLARE_FINAL_TYPE (DmCaptureWindow, dm_capture_window, DM, CAPTURE_WINDOW, Gt
  * user asks for the capture as a row of the grid. */
 GtkWidget *dm_capture_window_new         (GtkApplication  *app,
                                           GSettings       *settings);
-/* The duration and the target as a person types them; NULL leaves one. */
+/* The duration, the target and the folder Headroom measures, as a person
+ * types them; NULL leaves one. */
 void       dm_capture_window_set_plan    (DmCaptureWindow *self,
                                           const char      *duration,
-                                          const char      *target);
+                                          const char      *target,
+                                          const char      *headroom_folder);
 gboolean   dm_capture_window_start       (DmCaptureWindow *self,
                                           GError         **error);
-/* Ends the capture early; what it saw is kept and shown. */
+/* Runs the captured workload on the headroom folder as diskmeter-cli
+ * --headroom does: at its rate, as fast as it goes, and at shares of
+ * that; the ladder and its sentence are shown when it ends. */
+gboolean   dm_capture_window_headroom    (DmCaptureWindow *self,
+                                          GError         **error);
+/* The headroom's text as shown ("" before any). */
+char      *dm_capture_window_get_headroom (DmCaptureWindow *self);
+/* Ends the capture (or the headroom) early; what it saw is kept and shown. */
 void       dm_capture_window_stop        (DmCaptureWindow *self);
 gboolean   dm_capture_window_is_running  (DmCaptureWindow *self);
 /* The capture shown (NULL before any has ended) and its summary as the
@@ -40,7 +49,8 @@ char      *dm_capture_window_get_summary (DmCaptureWindow *self);
 gboolean   dm_capture_window_use_as_row  (DmCaptureWindow *self,
                                           GError         **error);
 /* format "json" (diskmeter-cli capture --format json), "profile" (its
- * --profile-file) or "png" (the window) to path. */
+ * --profile-file), "headroom-json" (--headroom --format json) or "png"
+ * (the window) to path. */
 gboolean   dm_capture_window_save        (DmCaptureWindow *self,
                                           const char      *format,
                                           const char      *path,
