@@ -202,6 +202,14 @@ say(abs(reached - rate) <= 0.03 * rate, "reached it within 3 %%: %.1f" % reached
 want = 1e6 / service_us
 say(0.80 * want <= mx <= 1.03 * want, "maximum %.0f IOPS vs 1 / %g us = %.0f" % (mx, service_us, want))
 say(len(h["ladder"]) == 8, "eight rates")
+# The points offer the rate curve's shares of the maximum measured, and
+# below it each is reached.
+for p in h["ladder"][2:]:
+    off = p.get("offered_iops") or 0
+    ok = abs(off - p["percent"] / 100.0 * mx) <= 0.01 * mx + 1
+    if p["percent"] < 100:
+        ok &= abs(p["reached_iops"] - off) <= 0.03 * off
+    say(ok, "%d %% offered %.0f, reached %.1f" % (p["percent"], off, p["reached_iops"]))
 # The window's table: each rate's reached IOPS as the JSON has it.
 rows = [l.split() for l in text.splitlines() if re.match(r"^  (captured|max|\d+%)", l)]
 shown = [float(r[2]) for r in rows]
