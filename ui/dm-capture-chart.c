@@ -112,7 +112,7 @@ panel_title (panel_kind kind)
 {
   switch (kind)
     {
-    case SIZES: return _("I/O size, % of requests");
+    case SIZES: return _("I/O size (share of requests, %)");
     case SEEKS: return _("Seek distance, % (0: sequential)");
     case DEPTHS: return _("Outstanding I/Os at issue, %");
     case LATENCY: return _("Device latency (µs; m: ms), %");
