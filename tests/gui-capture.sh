@@ -157,6 +157,9 @@ PY
 # Use as Grid Row: the main grid's one row is the captured shape.
 dm_log "profile: $(ls "$XDG_DATA_HOME"/diskmeter/captures/ 2>/dev/null)"
 sed 's/^/#   profile: /' "$XDG_DATA_HOME"/diskmeter/captures/*.ini 2>/dev/null | tail -12
+dm_check "/gui/capture/the window says the grid took the row ($(cat "$out/use-row-status.txt"))" \
+  grep -q "^The grid's row is this workload now, saved as $XDG_DATA_HOME/diskmeter/captures/" \
+  "$out/use-row-status.txt"
 dm_check "/gui/capture/the grid's row has the captured shape" \
   python3 - "$out/grid.json" "$out/capture.json" <<'PY'
 import json, sys

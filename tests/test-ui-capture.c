@@ -162,6 +162,13 @@ main (int   argc,
     }
   gtk_widget_activate_action (GTK_WIDGET (w), "capture.use-row", NULL);
   dm_ui_test_spin ();
+  g_free (path), path = out_path ("use-row-status.txt");
+  {
+    GtkWidget *said = find_label (GTK_WIDGET (w), "The grid's row");
+
+    said = said ? said : find_label (GTK_WIDGET (w), "Saved as");
+    g_file_set_contents (path, said ? gtk_label_get_text (GTK_LABEL (said)) : "", -1, NULL);
+  }
   for (int i = 0; i < 50; i++)
     g_main_context_iteration (NULL, FALSE);
   g_free (path), path = out_path ("grid.json");

@@ -87,7 +87,7 @@ _dm_application_action_cache_probe (GSimpleAction *action,
 
 /* A captured workload as the grid's row: the main window loads its
  * profile file as it loads any (Open Profile…), and comes to the front. */
-static void
+static gboolean
 on_use_profile (DmCaptureWindow *capture,
                 const char      *path,
                 DmApplication   *self)
@@ -95,10 +95,15 @@ on_use_profile (DmCaptureWindow *capture,
   for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l; l = l->next)
     if (DM_IS_WINDOW (l->data))
       {
+        g_autofree char *now = NULL;
+
+        /* A window that is running refuses it, saying so in its error bar. */
         g_object_set (l->data, "profile-file", path, NULL);
+        g_object_get (l->data, "profile-file", &now, NULL);
         gtk_window_present (GTK_WINDOW (l->data));
-        return;
+        return g_strcmp0 (now, path) == 0;
       }
+  return FALSE;
 }
 
 /* The capture, in a window of its own as the sweep. */

@@ -538,6 +538,7 @@ dm_capture_window_use_as_row (DmCaptureWindow *self,
   char dir[1024];
   g_autofree char *folder = NULL, *name = NULL, *path = NULL, *status = NULL;
   g_autoptr (GDateTime) now = g_date_time_new_now_local ();
+  gboolean taken = FALSE;
   int err;
 
   g_return_val_if_fail (DM_IS_CAPTURE_WINDOW (self), FALSE);
@@ -568,8 +569,10 @@ dm_capture_window_use_as_row (DmCaptureWindow *self,
     }
   if (!dm_capture_window_save (self, "profile", path, error))
     return FALSE;
-  g_signal_emit (self, signals[USE_PROFILE], 0, path);
-  status = g_strdup_printf (_("The grid's row is this workload now, saved as %s"), path);
+  g_signal_emit (self, signals[USE_PROFILE], 0, path, &taken);
+  status = taken ? g_strdup_printf (_("The grid's row is this workload now, saved as %s"), path)
+                 : g_strdup_printf (_("Saved as %s; the main window did not take it (see its "
+                                      "message), open it there with Open Profile…"), path);
   gtk_label_set_text (GTK_LABEL (self->status_label), status);
   return TRUE;
 }
@@ -711,9 +714,10 @@ dm_capture_window_class_init (DmCaptureWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "capture.use-row", NULL, action_use_row);
   gtk_widget_class_install_action (widget_class, "capture.save", NULL, action_save);
   gtk_widget_class_install_action (widget_class, "capture.headroom", NULL, action_headroom);
+  /* A handler returns whether the grid took the profile. */
   signals[USE_PROFILE] = g_signal_new ("use-profile", G_TYPE_FROM_CLASS (klass),
-                                       G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL, G_TYPE_NONE, 1,
-                                       G_TYPE_STRING);
+                                       G_SIGNAL_RUN_LAST, 0, g_signal_accumulator_true_handled,
+                                       NULL, NULL, G_TYPE_BOOLEAN, 1, G_TYPE_STRING);
 }
 
 static void

@@ -19,7 +19,8 @@ G_DECLARE_FINAL_TYPE (DmCaptureWindow, dm_capture_window, DM, CAPTURE_WINDOW, Gt
 
 /* settings (may be NULL) supplies the target. The window emits
  * "use-profile" (a profile file's path, the captured workload's) when the
- * user asks for the capture as a row of the grid. */
+ * user asks for the capture as a row of the grid; a handler returns TRUE
+ * when the grid took it. */
 GtkWidget *dm_capture_window_new         (GtkApplication  *app,
                                           GSettings       *settings);
 /* The duration, the target and the folder Headroom measures, as a person
