@@ -13,9 +13,9 @@
 # figures (its JSON: truth-capture proves those of the queue, latency and
 # IOPS over time against a trace of the same seconds); the histograms are drawn for reads and writes; Use
 # as Grid Row gives the main grid one row of that shape; Headroom on
-# slow-fs at 1 ms a request (1,000 IOPS at the captured queue of 1)
-# reaches the captured rate and names a maximum of the arithmetic's less
-# FUSE's own time, the window showing the engine's ladder. A user without
+# slow-fs at 1 ms a request (1,000 IOPS at the captured queue of 1, less
+# however late the machine let slow-fs answer) reaches the captured rate
+# and names a maximum of that arithmetic less FUSE's own time, the window showing the engine's ladder. A user without
 # root gets the counters' means, the window saying so and what they cannot
 # tell, and no grid row from them.
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
@@ -70,6 +70,8 @@ read -r r1 w1 < <(stat_ios)
 sed 's/^/#   ui: /' "$out/err.txt" | grep -v "^#   ui: $" | head -20
 dm_check "the window ran, was cancelled and saved (exit $rc)" test "$rc" = 0
 sed 's/^/#   window: /' "$out/summary.txt"; echo
+dm_check "/gui/capture/a folder in memory is refused with the engine's reason ($(cat "$out/refused.txt"))" \
+  grep -q "^Cannot capture: .*lives in memory" "$out/refused.txt"
 dm_check "/gui/capture/closing the window while it captures ends the capture" \
   test -e "$out/closed"
 trace="$(awk '$3 == "tracefs" { print $2; exit }' /proc/self/mounts)"
@@ -184,8 +186,12 @@ PY
 # --- Headroom ------------------------------------------------------------------
 if [ -n "${hr[*]}" ]; then
   sed 's/^/#   headroom: /' "$out/headroom.txt"
+  # The service as the machine let slow-fs deliver it: its sleeps end late
+  # on a loaded machine, which no disk of 1 ms would do.
+  late_us=$(python3 -c "print('%.1f' % ($(dm_slow_fs_field "$out/slow" late_ns) / 1000 / max(1, $(dm_slow_fs_field "$out/slow" held))))")
+  dm_log "slow-fs: reads ended $late_us us late on average"
   dm_check "/gui/capture/headroom: the window shows the engine's ladder and sentence" \
-    python3 - "$out/headroom.txt" "$out/headroom.json" "$out/capture.json" "$service_us" <<'PY'
+    python3 - "$out/headroom.txt" "$out/headroom.json" "$out/capture.json" "$service_us" "$late_us" <<'PY'
 import json, re, sys
 text = open(sys.argv[1]).read()
 j = json.load(open(sys.argv[2]))
@@ -201,9 +207,11 @@ rate, reached, mx = h["captured_rate_iops"], h["captured_reached_iops"], h["max_
 say(abs(rate - cap["iops"]["p95"]) <= 1, "offered the captured p95: %.0f (capture %.1f)" % (rate, cap["iops"]["p95"]))
 say(abs(reached - rate) <= 0.03 * rate, "reached it within 3 %%: %.1f" % reached)
 # FUSE's own time per request takes a few % off the arithmetic
-# (truth-headroom: 4-5 % at 2 ms); at 1 ms, up to 20 % on a loaded machine.
-want = 1e6 / service_us
-say(0.80 * want <= mx <= 1.03 * want, "maximum %.0f IOPS vs 1 / %g us = %.0f" % (mx, service_us, want))
+# (truth-headroom: 4-5 % at 2 ms; 11-12 % here at 1 ms on a quiet machine):
+# 20 % is left for it.
+late_us = float(sys.argv[5])
+want = 1e6 / (service_us + late_us)
+say(0.80 * want <= mx <= 1.03 * want, "maximum %.0f IOPS vs 1 / (%g + %.1f) us = %.0f" % (mx, service_us, late_us, want))
 say(len(h["ladder"]) == 8, "eight rates")
 # The points offer the rate curve's shares of the maximum measured, and
 # below it each is reached.
