@@ -5,7 +5,7 @@
  * application's main window with DISK as its target, opens Capture…
  * from the application's menu action, starts a capture of 60 s, writes
  * OUT/capturing once the window says it captures, presses Cancel once
- * OUT/stop appears, saves the window's summary (summary.txt), the
+ * OUT/stop appears (OUT/ended once the capture has), saves the window's summary (summary.txt), the
  * capture's JSON and a PNG of the window, then presses Use as Grid Row
  * and saves the main window's JSON (grid.json) and screenshot (grid.png);
  * with a HEADROOM folder after them, it presses Headroom and saves its
@@ -113,7 +113,19 @@ main (int   argc,
   out = argv[3];
   main_window = dm_ui_test_open_window (NULL, &app, &settings);
   g_settings_set_string (settings, "target", argv[2]);
-  dm_ui_test_spin ();
+  /* The main window reads its new target (its label, its size) first:
+   * those are no part of the load the capture is to see. */
+  {
+    gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC;
+    gboolean settled = FALSE;
+
+    while (!settled || g_get_monotonic_time () < until)
+      {
+        g_main_context_iteration (NULL, FALSE);
+        g_usleep (10000);
+        g_object_get (main_window, "settled", &settled, NULL);
+      }
+  }
   /* The menu's entry: Capture… (app.capture). */
   g_action_group_activate_action (G_ACTION_GROUP (app), "capture", NULL);
   dm_ui_test_spin ();
@@ -155,6 +167,8 @@ main (int   argc,
     gtk_widget_activate_action (GTK_WIDGET (w), "capture.stop", NULL);
   if (!wait_for (ended, w))
     fail ("Cancel did not end the capture", NULL);
+  g_free (path), path = out_path ("ended");
+  g_file_set_contents (path, "ended", -1, NULL);
   for (int i = 0; i < 20; i++)
     g_main_context_iteration (NULL, FALSE);
   summary = dm_capture_window_get_summary (w);
