@@ -18,6 +18,7 @@ void _dm_application_action_about       (GSimpleAction *action, GVariant *param,
 void _dm_application_action_sweep       (GSimpleAction *action, GVariant *param, gpointer data);
 void _dm_application_action_sustained   (GSimpleAction *action, GVariant *param, gpointer data);
 void _dm_application_action_cache_probe (GSimpleAction *action, GVariant *param, gpointer data);
+void _dm_application_action_capture     (GSimpleAction *action, GVariant *param, gpointer data);
 
 /* --open of a saved cache probe: shown in a Cache Probe window. 0, or the
  * exit status with error (2: a script it cannot follow, 1: the file). */

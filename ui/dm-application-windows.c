@@ -1,18 +1,20 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The application's windows beside the grid: Preferences, About, and the
- * tool windows its menu opens (Sweep, Sustained, Cache Probe), each with
- * the application's settings, and a saved cache probe opened in its
- * window. Apart from dm-application.c, whose command line is long enough.
+ * tool windows its menu opens (Sweep, Sustained, Cache Probe, Capture),
+ * each with the application's settings, and a saved cache probe opened in
+ * its window. Apart from dm-application.c, whose command line is long enough.
  */
 #include "dm-application-private.h"
 #include "dm-i18n-ui.h"
 
 #include "dm-cache-probe-window.h"
+#include "dm-capture-window.h"
 #include "dm-preferences.h"
 #include "dm-report.h"
 #include "dm-sustained-window.h"
 #include "dm-sweep-window.h"
+#include "dm-window.h"
 
 void
 _dm_application_action_preferences (GSimpleAction *action,
@@ -81,6 +83,41 @@ _dm_application_action_cache_probe (GSimpleAction *action,
 
   gtk_window_present (GTK_WINDOW (dm_cache_probe_window_new (GTK_APPLICATION (self),
                                                              _dm_application_settings (self))));
+}
+
+/* A captured workload as the grid's row: the main window loads its
+ * profile file as it loads any (Open Profile…), and comes to the front. */
+static gboolean
+on_use_profile (DmCaptureWindow *capture,
+                const char      *path,
+                DmApplication   *self)
+{
+  for (GList *l = gtk_application_get_windows (GTK_APPLICATION (self)); l; l = l->next)
+    if (DM_IS_WINDOW (l->data))
+      {
+        g_autofree char *now = NULL;
+
+        /* A window that is running refuses it, saying so in its error bar. */
+        g_object_set (l->data, "profile-file", path, NULL);
+        g_object_get (l->data, "profile-file", &now, NULL);
+        gtk_window_present (GTK_WINDOW (l->data));
+        return g_strcmp0 (now, path) == 0;
+      }
+  return FALSE;
+}
+
+/* The capture, in a window of its own as the sweep. */
+void
+_dm_application_action_capture (GSimpleAction *action,
+                                GVariant      *param,
+                                gpointer       data)
+{
+  DmApplication *self = data;
+  GtkWidget *window = dm_capture_window_new (GTK_APPLICATION (self),
+                                             _dm_application_settings (self));
+
+  g_signal_connect_object (window, "use-profile", G_CALLBACK (on_use_profile), self, 0);
+  gtk_window_present (GTK_WINDOW (window));
 }
 
 int

@@ -163,6 +163,7 @@ static const GActionEntry app_actions[] = {
   { "sweep", _dm_application_action_sweep },
   { "sustained", _dm_application_action_sustained },
   { "cache-probe", _dm_application_action_cache_probe },
+  { "capture", _dm_application_action_capture },
   { "quit", action_quit },
 };
 

@@ -11,6 +11,7 @@
 #include "dm-i18n-ui.h"
 
 #include "dm-interleave.h"
+#include "dm-headroom.h"
 #include "dm-sweep.h"
 
 #include <errno.h>
@@ -27,6 +28,7 @@ struct _DmJob
   guint          tick_id;
   int            code;          /* dm_runner_run's return */
   gboolean       sweep;         /* run through dm_sweep_run */
+  gboolean       headroom;      /* run through dm_headroom_run */
 
   /* A comparison's second target, run interleaved with the first. */
   dm_report      report_b;
@@ -165,6 +167,7 @@ worker (gpointer data)
   DmJob *self = data;
   int code = self->runner_b ? dm_interleave_run (self->runner, self->runner_b)
              : self->sweep  ? dm_sweep_run (self->runner, &self->report)
+             : self->headroom ? dm_headroom_run (self->runner, &self->report)
                             : dm_runner_run (self->runner);
 
   g_mutex_lock (&self->lock);
@@ -355,6 +358,15 @@ dm_job_set_sweep (DmJob *self)
   g_return_if_fail (self->thread == NULL && self->runner_b == NULL);
 
   self->sweep = TRUE;
+}
+
+void
+dm_job_set_headroom (DmJob *self)
+{
+  g_return_if_fail (DM_IS_JOB (self));
+  g_return_if_fail (self->thread == NULL && self->runner_b == NULL);
+
+  self->headroom = TRUE;
 }
 
 gboolean

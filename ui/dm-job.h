@@ -48,6 +48,10 @@ void             dm_job_set_pass       (DmJob       *self,
  * sweep runs it (dm_sweep_run: a rate curve's maximum first, whose IOPS
  * set the other rows' rates). */
 void             dm_job_set_sweep      (DmJob       *self);
+/* Before start: the report is a headroom (dm_headroom_report_init), run
+ * as diskmeter-cli --headroom runs it (dm_headroom_run: each maximum sets
+ * the rates of the points after it). */
+void             dm_job_set_headroom   (DmJob       *self);
 gboolean         dm_job_start          (DmJob       *self,
                                         GError     **error);
 void             dm_job_cancel         (DmJob       *self);
