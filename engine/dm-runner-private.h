@@ -20,6 +20,16 @@
 #define NS_PER_S       1000000000ull
 #define REAP_TIMEOUT   (50ull * 1000 * 1000)  /* how often a waiting worker looks at cancel */
 #define MAX_RETRIES    1000                   /* per worker and run */
+/* The most completions one reap takes before their next I/Os are sent.
+ * A device that finishes a whole queue at once (a virtual disk's backend
+ * answering each kick as one batch) would otherwise get its next Q
+ * requests only after all Q were accounted for, and then all at once: a
+ * lockstep that leaves it idle in every turn. Sent four at a time, the
+ * first ones are back at the device while the rest are accounted for. On
+ * this project's real disk (virtio) RND4K_Q32T1 write went from 0.83 of
+ * fio's rate to 1.06 with it, and on a RAM loop from 200k to 330k IOPS,
+ * with less CPU per I/O (README, "RND4K_Q32T1 write at default settings"). */
+#define REAP_BATCH     4u
 #define DRAIN_TIMEOUT  (100ull * 1000 * 1000) /* in-flight I/O we wait for after a cancel */
 /* A device that answers no I/O for this long, or still holds I/O this long
  * after the test's last window, does not answer: the test fails then

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The measurement loop, the runner's hot path. Each worker thread owns a
- * backend queue and keeps Q I/Os in flight; per reaped batch it reads the
- * clock once, accounts every completion into its own windows, samples and
- * latency histograms, then reads it again and resubmits the batch with that
- * stamp. Nothing on that path allocates, locks or prints.
+ * backend queue and keeps Q I/Os in flight; per reaped batch (at most
+ * REAP_BATCH completions) it reads the clock once, accounts every
+ * completion into its own windows, samples and latency histograms, then
+ * reads it again and resubmits the batch with that stamp. Nothing on that
+ * path allocates, locks or prints.
  */
 #include "dm-runner-private.h"
 
@@ -326,6 +327,7 @@ worker_loop (worker *w, bool shaped)
   unsigned inflight = 0;
   bool stopping = false;
   uint64_t stop_at = 0;
+  const unsigned batch = depth < REAP_BATCH ? depth : REAP_BATCH;
   uint64_t last_answer = t;  /* the last reap that brought a completion */
   uint64_t last_reap = t;    /* for what the system held between batches */
 
@@ -388,10 +390,10 @@ worker_loop (worker *w, bool shaped)
               last_answer = dm_clock_ns ();
             }
           else
-            n = be->reap (q, done, depth, wait);
+            n = be->reap (q, done, batch, wait);
         }
       else
-        n = be->reap (q, done, depth, REAP_TIMEOUT);
+        n = be->reap (q, done, batch, REAP_TIMEOUT);
       t = dm_clock_ns ();
       /* A steady warm-up ends when the runner says: the end is read
        * first, so a new end always comes with its new start. */
