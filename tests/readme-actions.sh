@@ -32,18 +32,18 @@ code_actions ()
   } | sort -u
 }
 
-readme_actions > "${TMPDIR:-/tmp}/dm-readme-actions.$$"
-code_actions > "${TMPDIR:-/tmp}/dm-code-actions.$$"
-trap 'rm -f "${TMPDIR:-/tmp}/dm-readme-actions.$$" "${TMPDIR:-/tmp}/dm-code-actions.$$"' EXIT
+dm_tmpdir
+readme_actions > "$DM_TMPDIR/readme-actions.txt"
+code_actions > "$DM_TMPDIR/code-actions.txt"
 same_lists ()
 {
   local d
   d="$(diff "$1" "$2")" || { printf '%s\n' "$d" | sed 's/^/#   /'; return 1; }
 }
-dm_check "the code installs actions (found $(wc -l < "${TMPDIR:-/tmp}/dm-code-actions.$$"))" \
-  test "$(wc -l < "${TMPDIR:-/tmp}/dm-code-actions.$$")" -gt 20
+dm_check "the code installs actions (found $(wc -l < "$DM_TMPDIR/code-actions.txt"))" \
+  test "$(wc -l < "$DM_TMPDIR/code-actions.txt")" -gt 20
 dm_check "the README lists every action the code installs, and no other (< README, > code)" \
-  same_lists "${TMPDIR:-/tmp}/dm-readme-actions.$$" "${TMPDIR:-/tmp}/dm-code-actions.$$"
+  same_lists "$DM_TMPDIR/readme-actions.txt" "$DM_TMPDIR/code-actions.txt"
 
 # The running window, reached as the README says: its desktop file in the
 # user's applications folder, gapplication list-actions working, and the
@@ -55,7 +55,6 @@ elif ! command -v dbus-run-session >/dev/null || ! command -v gdbus >/dev/null \
   dm_check "dbus-run-session, gdbus, gapplication and Xvfb are installed (build-aux/dev installs them)" false
 else
   . "$(dirname "$0")/gui-lib.sh"
-  dm_tmpdir
   dm_gui_start_display || dm_die "no display"
   export XDG_DATA_HOME="$DM_TMPDIR/data"
   mkdir -p "$XDG_DATA_HOME/applications"
@@ -78,7 +77,7 @@ else
   grep -o "'[a-z][a-z-]*': (" "$DM_TMPDIR/describe.txt" | grep -o "[a-z][a-z-]*" | sort -u \
     > "$DM_TMPDIR/running.txt"
   dm_check "the running window's actions are the README's (< README, > running)" \
-    same_lists "${TMPDIR:-/tmp}/dm-readme-actions.$$" "$DM_TMPDIR/running.txt"
+    same_lists "$DM_TMPDIR/readme-actions.txt" "$DM_TMPDIR/running.txt"
 fi
 
 dm_finish
