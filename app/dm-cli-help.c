@@ -51,7 +51,7 @@ static const command_info commands[] = {
     N_ ("Prints a saved run (a JSON report) again, as text, JSON or CSV; a sweep as diskmeter-cli "
     "sweep prints it, a sustained test as diskmeter-cli sustained does, a first-write probe as "
     "diskmeter-cli first-write does, a capture as diskmeter-cli capture does, a cache probe as "
-    "diskmeter-cli cache-probe does."), NULL, 1 },
+    "diskmeter-cli cache-probe does, a headroom run as diskmeter-cli --headroom does."), NULL, 1 },
   { DM_CLI_SWEEP, "sweep", "diskmeter-cli sweep", { "[OPTIONS] TARGET" },
     N_ ("every QD x threads, with the knee"),
     N_ ("Measures one pattern at every queue depth x thread count and finds the knee: the "

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dm-capture.h"
+#include "dm-headroom.h"
 #include "dm-cli-commands.h"
 #include "dm-cli-common.h"
 #include "dm-concurrent.h"
@@ -183,6 +184,7 @@ dm_cli_show_main (int argc, char **argv)
       return 1;
     }
   dm_sweep_plan plan;
+  double bound;
   if (!samples && (err = show_concurrent (path, text, len, format, latency, output)) <= 0)
     {
       free (text);
@@ -235,6 +237,20 @@ dm_cli_show_main (int argc, char **argv)
         dm_firstwrite_write_csv (&r, &out);
       else
         dm_firstwrite_write_text (&r, &out);
+      err = emit (&out, output);
+    }
+  else if (dm_headroom_from_json (&r, text, len, &bound))
+    {
+      /* A headroom run as --headroom prints it: the ladder and the
+       * sentence, not eight plain workload results. */
+      dm_buf out;
+      dm_buf_init (&out);
+      if (format == DM_FORMAT_JSON)
+        dm_headroom_write_json (&r, bound, &out);
+      else if (format == DM_FORMAT_CSV)
+        dm_headroom_write_csv (&r, bound, &out);
+      else
+        dm_headroom_write_text (&r, bound, true, &out);
       err = emit (&out, output);
     }
   else if (dm_sweep_plan_from_json (&r, text, len, &plan) == 0)

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "dm-gettext.h"
+#include "dm-json.h"
 #include "dm-tags.h"
 #include "dm-units.h"
 
@@ -132,6 +133,27 @@ unsigned
 dm_headroom_count (const dm_report *r)
 {
   return r->n_results / DM_HEADROOM_ROWS;
+}
+
+bool
+dm_headroom_from_json (const dm_report *r, const char *text, size_t len, double *bound_us)
+{
+  dm_json_doc doc = { 0 };
+  char why[128];
+  *bound_us = 0;
+  if (!r->n_results || r->n_results % DM_HEADROOM_ROWS
+      || dm_json_parse (text, len, &doc, why, sizeof why) < 0)
+    return false;
+  const dm_json *h = dm_json_get (doc.root, "headroom");
+  bool is = h && h->type == DM_JSON_OBJECT;
+  if (is)
+    {
+      /* null when the bound was twice each workload's captured p99. */
+      double given = dm_json_get_number (h, "p99_bound_given_us", 0);
+      *bound_us = isfinite (given) && given > 0 ? given : 0;
+    }
+  dm_json_free (&doc);
+  return is;
 }
 
 unsigned

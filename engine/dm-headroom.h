@@ -51,6 +51,10 @@ unsigned dm_headroom_count (const dm_report *r);
 /* Workload k's figures, with bound_us as the bound (0: twice its p99 at the
  * captured rate). */
 void dm_headroom_of (const dm_report *r, unsigned k, double bound_us, dm_headroom *h);
+/* Whether a saved report (its JSON text) is a headroom run: a "headroom"
+ * member and whole ladders of results. bound_us: the bound it was given,
+ * 0 when it was twice each captured p99. */
+bool dm_headroom_from_json (const dm_report *r, const char *text, size_t len, double *bound_us);
 /* The share of the maximum result i was offered (0 for the captured and
  * unbounded rows). */
 unsigned dm_headroom_percent (unsigned i);

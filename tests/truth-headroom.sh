@@ -139,6 +139,43 @@ rows = list(csv.reader(open('$DM_TMPDIR/h.csv')))
 sys.exit(0 if len(rows) == 9 and rows[0][:3] == ['workload', 'point', 'offered_iops']
          and [r[1] for r in rows[1:3]] == ['captured', 'max'] else 1)"
 
+# --- a saved run read back: show gives the ladder, not eight plain rows -------
+same_headroom () {
+  python3 - "$1" "$2" <<'PY'
+import json, math, sys
+a, b = (json.load(open(f))["headroom"] for f in sys.argv[1:3])
+def same(x, y, at):
+    if isinstance(x, float) or isinstance(y, float):
+        # A p99 saved to the ns and read back may round 1 ns apart.
+        ok = isinstance(x, (int, float)) and isinstance(y, (int, float)) \
+             and math.isclose(x, y, rel_tol=1e-5, abs_tol=0.002)
+    elif isinstance(x, dict):
+        ok = isinstance(y, dict) and x.keys() == y.keys() and all(same(x[k], y[k], at + "." + k) for k in x)
+    elif isinstance(x, list):
+        ok = isinstance(y, list) and len(x) == len(y) and all(same(p, q, "%s[%d]" % (at, i)) for i, (p, q) in enumerate(zip(x, y)))
+    else:
+        ok = x == y
+    if not ok and not isinstance(x, (dict, list)):
+        print("#   %s: saved %r, shown %r" % (at, x, y))
+    return ok
+sys.exit(0 if same(a, b, "headroom") else 1)
+PY
+}
+for saved in "$DM_TMPDIR/headroom.json" "$DM_TMPDIR/given.json"; do
+  name=$(basename "$saved" .json)
+  "$DM_CLI" show --format json --output "$DM_TMPDIR/shown.json" "$saved" 2> "$DM_TMPDIR/err"
+  dm_check "/truth/headroom/show: $name's JSON read back has its headroom" \
+    same_headroom "$saved" "$DM_TMPDIR/shown.json"
+done
+"$DM_CLI" show --output "$DM_TMPDIR/shown.txt" "$DM_TMPDIR/given.json" 2> "$DM_TMPDIR/err"
+dm_log "$(tail -n 1 "$DM_TMPDIR/shown.txt")"
+dm_check "/truth/headroom/show: the text read back has eight rows and the sentence under the bound given" \
+  test "$(grep -Ec '^  (captured|max|[0-9]+%) ' "$DM_TMPDIR/shown.txt")" = 8 -a \
+  "$(grep -Ec "^at your $rate IOPS, p99 [0-9.]+ ms; this disk reaches [0-9,]+ IOPS .* p99 under 3.0 ms" "$DM_TMPDIR/shown.txt")" = 1
+"$DM_CLI" show --format csv --output "$DM_TMPDIR/shown.csv" "$DM_TMPDIR/given.json" 2> "$DM_TMPDIR/err"
+dm_check "/truth/headroom/show: the CSV read back has a header and eight rows" \
+  test "$(head -n 1 "$DM_TMPDIR/shown.csv" | cut -d, -f1-3),$(wc -l < "$DM_TMPDIR/shown.csv")" = "workload,point,offered_iops,9"
+
 # --- refusals ----------------------------------------------------------------
 norate="$DM_TMPDIR/norate.ini"
 printf '[plain]\nblock = 4K\nread = 100\nqd = 8\n' > "$norate"
