@@ -34,7 +34,7 @@ dm_check "only the application includes dm-application.h (the window does not ca
 dm_check "dm-application-private.h stays among the application's own files" \
   only dm-application-private.h dm-application.c dm-application-windows.c
 dm_check "dm-window.h is included by the window's files and the application only" \
-  only dm-window.h dm-window.c dm-window-private.h dm-application.c
+  only dm-window.h dm-window.c dm-window-private.h dm-application.c dm-application-windows.c
 dm_check "dm-window-private.h stays among the window's own files" \
   only dm-window-private.h dm-window.c dm-window-actions.c dm-window-grid.c \
   dm-window-history.c dm-window-script.c dm-window-settings.c dm-window-targets.c
