@@ -18,10 +18,10 @@ static const char *const dir_names[DM_CAPTURE_DIRS] = { "read", "write", "all" }
 
 /* Time histograms shown in log2 bins of microseconds: <=1 us, <=2 us ...
  * <=2^20 us (about 1 s), more. */
-#define TIME_BINS 22
+#define TIME_BINS DM_CAPTURE_TIME_BINS
 
-static void
-time_bins (const dm_histogram *h, uint64_t bins[TIME_BINS])
+void
+dm_capture_time_bins (const dm_histogram *h, uint64_t bins[TIME_BINS])
 {
   memset (bins, 0, TIME_BINS * sizeof bins[0]);
   for (unsigned i = 0; i < DM_HIST_BUCKETS; i++)
@@ -101,7 +101,7 @@ static uint64_t
 time_bin_of (const dm_capture *c, unsigned d, unsigned b, const void *x)
 {
   uint64_t bins[TIME_BINS];
-  time_bins (x == (const void *) 1 ? &c->dir[d].latency : &c->dir[d].interarrival, bins);
+  dm_capture_time_bins (x == (const void *) 1 ? &c->dir[d].latency : &c->dir[d].interarrival, bins);
   return bins[b];
 }
 
@@ -363,9 +363,9 @@ dm_capture_write_csv (const dm_capture *c, dm_buf *out)
       csv_counts (out, "outstanding", dir_names[d], x->depths, DM_CAPTURE_DEPTH_MAX,
                   depth_exact_label);
       uint64_t bins[TIME_BINS];
-      time_bins (&x->latency, bins);
+      dm_capture_time_bins (&x->latency, bins);
       csv_counts (out, "latency_us", dir_names[d], bins, TIME_BINS, time_label);
-      time_bins (&x->interarrival, bins);
+      dm_capture_time_bins (&x->interarrival, bins);
       csv_counts (out, "interarrival_us", dir_names[d], bins, TIME_BINS, time_label);
     }
 }

@@ -134,6 +134,10 @@ uint64_t dm_capture_size_bucket_top (unsigned bucket);
 int  dm_capture_workload (const dm_capture *c, dm_workload *w, char *why, size_t why_size);
 
 /* Writers (dm-capture-write.c) and the loader (dm-capture-load.c). */
+/* A time histogram (latency, interarrival) in the bins the text, CSV and
+ * the window's panels show: log2 bins of microseconds, <=1 us ... >2^20 us. */
+#define DM_CAPTURE_TIME_BINS 22
+void dm_capture_time_bins (const dm_histogram *h, uint64_t bins[DM_CAPTURE_TIME_BINS]);
 void dm_capture_write_text (const dm_capture *c, dm_buf *out);
 void dm_capture_write_json (const dm_capture *c, dm_buf *out);
 void dm_capture_write_csv (const dm_capture *c, dm_buf *out);

@@ -23,23 +23,6 @@
 static const double read_rgb[3] = { 0.15, 0.45, 0.85 };
 static const double write_rgb[3] = { 0.90, 0.50, 0.10 };
 
-void
-dm_capture_chart_time_bins (const dm_histogram *h,
-                            uint64_t            bins[DM_CAPTURE_CHART_TIME_BINS])
-{
-  memset (bins, 0, DM_CAPTURE_CHART_TIME_BINS * sizeof bins[0]);
-  for (unsigned i = 0; i < DM_HIST_BUCKETS; i++)
-    if (h->buckets[i])
-      {
-        double mid = (double) dm_histogram_bucket_low (i) + dm_histogram_bucket_width (i) / 2.0;
-        unsigned b = 0;
-
-        for (double top = 1000; b + 1 < DM_CAPTURE_CHART_TIME_BINS && mid > top; top *= 2)
-          b++;
-        bins[b] += h->buckets[i];
-      }
-}
-
 static const unsigned depth_low[DM_CAPTURE_CHART_DEPTH_BINS + 1] = {
   1, 2, 3, 4, 5, 6, 7, 8, 9, 17, 33, 65, 129, 256, DM_CAPTURE_DEPTH_MAX + 1
 };
@@ -76,11 +59,11 @@ bins_of (const dm_capture *c, panel_kind kind, unsigned dir, uint64_t *out)
       dm_capture_chart_depth_bins (d, out);
       return DM_CAPTURE_CHART_DEPTH_BINS;
     case LATENCY:
-      dm_capture_chart_time_bins (&d->latency, out);
+      dm_capture_time_bins (&d->latency, out);
       return DM_CAPTURE_CHART_TIME_BINS;
     case INTERARRIVAL:
     default:
-      dm_capture_chart_time_bins (&d->interarrival, out);
+      dm_capture_time_bins (&d->interarrival, out);
       return DM_CAPTURE_CHART_TIME_BINS;
     }
 }
