@@ -243,19 +243,24 @@ rate, reached, mx = h["captured_rate_iops"], h["captured_reached_iops"], h["max_
 say(abs(rate - cap["iops"]["p95"]) <= 1, "offered the captured p95: %.0f (capture %.1f)" % (rate, cap["iops"]["p95"]))
 say(abs(reached - rate) <= 0.03 * rate, "reached it within 3 %%: %.1f" % reached)
 # FUSE's own time per request takes a few % off the arithmetic
-# (truth-headroom: 4-5 % at 2 ms; 11-12 % here at 1 ms on a quiet machine):
-# 20 % is left for it.
+# (truth-headroom: 4-5 % at 2 ms; 11-12 % here at 1 ms on a quiet machine),
+# and more on a loaded one: 30 % is left for it, where a run that lost its
+# queue would be half the figure or less.
 late_us = float(sys.argv[5])
 want = 1e6 / (service_us + late_us)
-say(0.80 * want <= mx <= 1.03 * want, "maximum %.0f IOPS vs 1 / (%g + %.1f) us = %.0f" % (mx, service_us, late_us, want))
+say(0.70 * want <= mx <= 1.03 * want, "maximum %.0f IOPS vs 1 / (%g + %.1f) us = %.0f" % (mx, service_us, late_us, want))
 say(len(h["ladder"]) == 8, "eight rates")
 # The points offer the rate curve's shares of the maximum measured, and
-# below it each is reached.
+# below it each is reached: within 3 % up to 70 %; at 80 and 90 %, where
+# the device is nearly full, a host that slows FUSE down during the point
+# takes that share off, and 8 % short is allowed (truth-headroom holds the
+# same).
 for p in h["ladder"][2:]:
     off = p.get("offered_iops") or 0
     ok = abs(off - p["percent"] / 100.0 * mx) <= 0.01 * mx + 1
     if p["percent"] < 100:
-        ok &= abs(p["reached_iops"] - off) <= 0.03 * off
+        short = 0.03 if p["percent"] <= 70 else 0.08
+        ok &= -short * off <= p["reached_iops"] - off <= 0.03 * off
     say(ok, "%d %% offered %.0f, reached %.1f" % (p["percent"], off, p["reached_iops"]))
 # The window's table: each rate's reached IOPS as the JSON has it.
 rows = [l.split() for l in text.splitlines() if re.match(r"^  (captured|max|\d+%)", l)]

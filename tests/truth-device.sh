@@ -115,8 +115,11 @@ dm_check "/truth/device/cache a buffered re-read is cache_suspected" \
   test "$(dm_json "$DM_TMPDIR/buffered.json" 'j["results"][0]["flags"]')" = '["cache_suspected"]'
 dm_check "/truth/device/cache the text report says so in one line" \
   sh -c "'$DM_CLI' show '$DM_TMPDIR/buffered.json' | grep -q '^  RND4K_Q32T1 Read: cache suspected: $DM_LOOP_NAME moved'"
+# Not cache_suspected: its other flags are the host's to set (a RAM loop
+# on a busy machine can be host_bound) and are not this check's business.
+dm_log "direct: flags $(dm_json "$DM_TMPDIR/direct.json" 'j["results"][0]["flags"]'), device queue $(dm_json "$DM_TMPDIR/direct.json" 'j["results"][0]["device"]["avg_queue"]')"
 dm_check "/truth/device/cache the same read unbuffered is not" \
-  test "$(dm_json "$DM_TMPDIR/direct.json" 'j["results"][0]["flags"]')" = '[]'
+  test "$(dm_json "$DM_TMPDIR/direct.json" '"cache_suspected" in j["results"][0]["flags"]')" = False
 dm_check "/truth/device/cache ext4 is not NOCOW" \
   test "$(dm_json "$DM_TMPDIR/direct.json" 'j["nocow"]')" = False
 
