@@ -69,7 +69,10 @@ progress (void *user, const dm_capture *c, double done)
   unsigned ticks = c->n_ticks < 10 ? c->n_ticks : 10;
   for (unsigned k = c->n_ticks - ticks; k < c->n_ticks; k++)
     n += c->ticks[k][0] + c->ticks[k][1];
-  fprintf (stderr, _ ("\rCapturing %s %7.1f s of %g s %9.0f IOPS"), dm_cli_shown (c->disk), done,
+  /* The carriage return is the terminal's, not the sentence's: a
+   * translator sees only the words. */
+  fputc ('\r', stderr);
+  fprintf (stderr, _ ("Capturing %s %7.1f s of %g s %9.0f IOPS"), dm_cli_shown (c->disk), done,
            j->o->settings.measure_s, ticks ? (double) n * 10 / ticks : 0.0);
   fputs ("\033[K", stderr);
 }
