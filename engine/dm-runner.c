@@ -398,8 +398,8 @@ dm_runner_prepare (dm_runner *r)
    * test file would be made there. */
   if (r->target_len >= sizeof r->target)
     return set_error (rep, -ENAMETOOLONG,
-                      "the target's path is %zu bytes long; Diskmeter takes paths of at most "
-                      "%zu bytes", r->target_len, sizeof r->target - 1);
+                      "the target's path is %u bytes long; Diskmeter takes paths of at most "
+                      "%u bytes", (unsigned) r->target_len, (unsigned) (sizeof r->target - 1));
 
   for (unsigned i = 0; i < rep->n_results; i++)
     if (is_selected (r, i))
