@@ -45,30 +45,27 @@ time_label (unsigned b, char *buf, size_t size)
 }
 
 /* Depth bins: 1..8 each, then 9-16, 17-32 ... 129-255, 256+. */
-#define DEPTH_BINS 15
-static const unsigned depth_low[DEPTH_BINS] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 17, 33, 65, 129, 256,
-                                                0 };
+static const unsigned depth_low[DM_CAPTURE_DEPTH_BINS + 1] = {
+  1, 2, 3, 4, 5, 6, 7, 8, 9, 17, 33, 65, 129, 256, DM_CAPTURE_DEPTH_MAX + 1
+};
 
-static uint64_t
-depth_bin (const dm_capture_dir *d, unsigned b)
+void
+dm_capture_depth_bins (const dm_capture_dir *d, uint64_t bins[DM_CAPTURE_DEPTH_BINS])
 {
-  uint64_t n = 0;
-  if (b + 1 >= DEPTH_BINS)
-    return 0;
-  unsigned hi = depth_low[b + 1] ? depth_low[b + 1] - 1 : DM_CAPTURE_DEPTH_MAX;
-  if (b == DEPTH_BINS - 2)
-    hi = DM_CAPTURE_DEPTH_MAX;
-  for (unsigned k = depth_low[b]; k <= hi; k++)
-    n += d->depths[k - 1];
-  return n;
+  for (unsigned b = 0; b < DM_CAPTURE_DEPTH_BINS; b++)
+    {
+      bins[b] = 0;
+      for (unsigned k = depth_low[b]; k < depth_low[b + 1]; k++)
+        bins[b] += d->depths[k - 1];
+    }
 }
 
-static void
-depth_label (unsigned b, char *buf, size_t size)
+void
+dm_capture_depth_label (unsigned b, char *buf, size_t size)
 {
   if (b < 8)
     snprintf (buf, size, "%u", depth_low[b]);
-  else if (b == DEPTH_BINS - 2)
+  else if (b + 1 == DM_CAPTURE_DEPTH_BINS)
     snprintf (buf, size, "%u+", depth_low[b]);
   else
     snprintf (buf, size, "%u-%u", depth_low[b], depth_low[b + 1] - 1);
@@ -94,7 +91,9 @@ static uint64_t
 depth_bin_of (const dm_capture *c, unsigned d, unsigned b, const void *x)
 {
   (void) x;
-  return depth_bin (&c->dir[d], b);
+  uint64_t bins[DM_CAPTURE_DEPTH_BINS];
+  dm_capture_depth_bins (&c->dir[d], bins);
+  return bins[b];
 }
 
 static uint64_t
@@ -276,7 +275,7 @@ dm_capture_write_text (const dm_capture *c, dm_buf *out)
     return;
   table (c, out, "I/O size", DM_CAPTURE_SIZES, size_bin, NULL, dm_capture_size_label);
   table (c, out, "Seek distance", DM_CAPTURE_SEEKS, seek_bin, NULL, dm_capture_seek_label);
-  table (c, out, "Outstanding", DEPTH_BINS - 1, depth_bin_of, NULL, depth_label);
+  table (c, out, "Outstanding", DM_CAPTURE_DEPTH_BINS, depth_bin_of, NULL, dm_capture_depth_label);
   table (c, out, "Latency us", TIME_BINS, time_bin_of, (const void *) 1, time_label);
   table (c, out, "Interarrival", TIME_BINS, time_bin_of, NULL, time_label);
   dm_buf_add (out, "\nSeek distance: bytes from the end of the previous request of the same "

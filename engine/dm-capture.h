@@ -138,6 +138,11 @@ int  dm_capture_workload (const dm_capture *c, dm_workload *w, char *why, size_t
  * the window's panels show: log2 bins of microseconds, <=1 us ... >2^20 us. */
 #define DM_CAPTURE_TIME_BINS 22
 void dm_capture_time_bins (const dm_histogram *h, uint64_t bins[DM_CAPTURE_TIME_BINS]);
+/* Outstanding requests at issue in the bins the same three show: 1..8 one
+ * each, then 9-16, 17-32 ... 129-255, 256+; and each bin's label. */
+#define DM_CAPTURE_DEPTH_BINS 14
+void dm_capture_depth_bins (const dm_capture_dir *d, uint64_t bins[DM_CAPTURE_DEPTH_BINS]);
+void dm_capture_depth_label (unsigned bin, char *buf, size_t size);
 void dm_capture_write_text (const dm_capture *c, dm_buf *out);
 void dm_capture_write_json (const dm_capture *c, dm_buf *out);
 void dm_capture_write_csv (const dm_capture *c, dm_buf *out);

@@ -23,22 +23,6 @@
 static const double read_rgb[3] = { 0.15, 0.45, 0.85 };
 static const double write_rgb[3] = { 0.90, 0.50, 0.10 };
 
-static const unsigned depth_low[DM_CAPTURE_CHART_DEPTH_BINS + 1] = {
-  1, 2, 3, 4, 5, 6, 7, 8, 9, 17, 33, 65, 129, 256, DM_CAPTURE_DEPTH_MAX + 1
-};
-
-void
-dm_capture_chart_depth_bins (const dm_capture_dir *d,
-                             uint64_t              bins[DM_CAPTURE_CHART_DEPTH_BINS])
-{
-  for (unsigned b = 0; b < DM_CAPTURE_CHART_DEPTH_BINS; b++)
-    {
-      bins[b] = 0;
-      for (unsigned k = depth_low[b]; k < depth_low[b + 1]; k++)
-        bins[b] += d->depths[k - 1];
-    }
-}
-
 typedef enum { SIZES, SEEKS, DEPTHS, LATENCY, INTERARRIVAL, N_PANELS } panel_kind;
 
 /* The bin counts of one panel for one direction; the number of bins. */
@@ -56,15 +40,15 @@ bins_of (const dm_capture *c, panel_kind kind, unsigned dir, uint64_t *out)
       memcpy (out, d->seeks, sizeof d->seeks);
       return DM_CAPTURE_SEEKS;
     case DEPTHS:
-      dm_capture_chart_depth_bins (d, out);
-      return DM_CAPTURE_CHART_DEPTH_BINS;
+      dm_capture_depth_bins (d, out);
+      return DM_CAPTURE_DEPTH_BINS;
     case LATENCY:
       dm_capture_time_bins (&d->latency, out);
-      return DM_CAPTURE_CHART_TIME_BINS;
+      return DM_CAPTURE_TIME_BINS;
     case INTERARRIVAL:
     default:
       dm_capture_time_bins (&d->interarrival, out);
-      return DM_CAPTURE_CHART_TIME_BINS;
+      return DM_CAPTURE_TIME_BINS;
     }
 }
 
@@ -76,12 +60,7 @@ bin_label (panel_kind kind, unsigned b, unsigned n, char *buf, size_t size)
   else if (kind == SEEKS)
     dm_capture_seek_label (b, buf, size);
   else if (kind == DEPTHS)
-    {
-      if (b < 8 || b + 1 == n)
-        g_snprintf (buf, size, b + 1 == n ? "%u+" : "%u", depth_low[b]);
-      else
-        g_snprintf (buf, size, "%u-%u", depth_low[b], depth_low[b + 1] - 1);
-    }
+    dm_capture_depth_label (b, buf, size);
   else if (b + 1 == n)
     g_snprintf (buf, size, ">%llu", 1ull << (b - 1));
   else if (b >= 10)

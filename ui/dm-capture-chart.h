@@ -21,12 +21,5 @@ void dm_capture_chart_draw (GtkWidget        *widget,
                             int               height,
                             const dm_capture *c);
 
-/* The bins the panels draw (also what the text report's tables hold):
- * times in log2 bins of microseconds, <=1 us ... >2^20 us; outstanding
- * requests 1..8 one each, then 9-16, 17-32 ... 256+. */
-#define DM_CAPTURE_CHART_TIME_BINS  DM_CAPTURE_TIME_BINS
-#define DM_CAPTURE_CHART_DEPTH_BINS 14
-void dm_capture_chart_depth_bins (const dm_capture_dir *d,
-                                  uint64_t              bins[DM_CAPTURE_CHART_DEPTH_BINS]);
 
 G_END_DECLS
