@@ -8,7 +8,8 @@
 # one (4K random reads at Q8, rate = 400) is run with --headroom:
 # - the captured rate is reached (400 within 3 %), its p50 is one service
 #   time and its p99 is not under one (the device cannot serve faster);
-# - the maximum is 2000 IOPS less FUSE's own time per request, the ratio
+# - the maximum is 4 / (2 ms + how late slow-fs's sleeps ended) less
+#   FUSE's own time per request, the ratio
 #   is that maximum over 400 (5x), and the points offer the rate curve's
 #   shares of the measured maximum;
 # - the highest rate named under the bound is the one the ladder shows;
@@ -30,7 +31,6 @@ rt=()
 if command -v chrt >/dev/null && chrt -f 5 true 2>/dev/null; then
   rt=(chrt -f 5)
 fi
-max_want=$(python3 -c "print($parallel * 1e6 / $service_us)")
 
 profile="$DM_TMPDIR/captured.ini"
 cat > "$profile" <<INI
@@ -69,15 +69,23 @@ dm_check "/truth/headroom/json: p50 at the captured rate is one service time ($p
 dm_check "/truth/headroom/json: p99 at the captured rate is not under one service time ($p99 us)" \
   python3 -c "import sys; sys.exit(0 if $p99 >= $service_us else 1)"
 max=$(dm_json "$out" "$h['max_iops']")
-# FUSE's own time per request comes on top of the service time (3.5-4.5 %
-# seen here on a loaded machine): the maximum is held to 8 %, where a
-# queue that did not reach the device's 4 slots would be 25 % off or more.
-dm_within "/truth/headroom/json: the maximum vs $parallel / $service_us us" "$max" "$max_want" 8
+# The service as the machine let slow-fs deliver it: on a loaded machine
+# its sleeps end late (slow-fs counts by how much), which no disk of 2 ms
+# would do, and 4 slots then serve 4 / (service + lateness).
+late_us=$(python3 -c "print('%.1f' % ($(dm_slow_fs_field "$mnt" late_ns) / 1000 / max(1, $(dm_slow_fs_field "$mnt" held))))")
+max_late=$(python3 -c "print('%.1f' % ($parallel * 1e6 / ($service_us + $late_us)))")
+dm_log "slow-fs: reads ended $late_us us late on average, so 4 slots serve $max_late IOPS"
+# FUSE's own time per request comes on top of that (3.5-4.5 % seen here
+# on a loaded machine; 9 % once under ASan with other tests beside it,
+# lateness included):
+# the maximum is held to 12 %, where a queue that did not reach the
+# device's 4 slots would be 25 % off or more.
+dm_within "/truth/headroom/json: the maximum vs $parallel / ($service_us + $late_us) us" "$max" "$max_late" 12
 ratio=$(dm_json "$out" "$h['ratio']")
 dm_within "/truth/headroom/json: the ratio is the maximum over the captured rate" \
   "$ratio" "$(python3 -c "print($max / $rate)")" 0.1
-dm_within "/truth/headroom/json: the ratio vs $max_want / $rate" "$ratio" \
-  "$(python3 -c "print($max_want / $rate)")" 8
+dm_within "/truth/headroom/json: the ratio vs $max_late / $rate" "$ratio" \
+  "$(python3 -c "print($max_late / $rate)")" 12
 dm_check "/truth/headroom/json: the points offer 10, 50, 70, 80, 90, 100 % of the maximum" \
   python3 -c "import json, sys
 h = json.load(open('$out'))['headroom']['workloads'][0]
