@@ -21,5 +21,4 @@ void dm_capture_chart_draw (GtkWidget        *widget,
                             int               height,
                             const dm_capture *c);
 
-
 G_END_DECLS
