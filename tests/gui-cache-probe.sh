@@ -36,8 +36,10 @@ dm_check "/gui/cache-probe/ten tests complete" \
   test "$(dm_json "$out/probe.json" "[r['status'] for r in j['results']].count('complete')")" = 10
 dm_check "/gui/cache-probe/one step in RND4K" \
   test "$(dm_json "$out/probe.json" "len($rnd['steps'])")" = 1
+# Within 15 %, as truth-cache-probe holds it (where the lines through two
+# rates meet moves more than either rate does).
 dm_within "/gui/cache-probe/cache size vs 24 MiB" \
-  "$(dm_json "$out/probe.json" "$rnd['steps'][0]['cache_bytes']")" $((24 << 20)) 10
+  "$(dm_json "$out/probe.json" "$rnd['steps'][0]['cache_bytes']")" $((24 << 20)) 15
 dm_within "/gui/cache-probe/cache rate vs 8 x 4 KiB / (8 ms + $late_us us)" \
   "$(dm_json "$out/probe.json" "$rnd['steps'][0]['cache_mb_per_s']")" \
   "$(python3 -c "print(8 * 4096 / (8000 + $late_us))")" 5
