@@ -76,16 +76,16 @@ late_us=$(python3 -c "print('%.1f' % ($(dm_slow_fs_field "$mnt" late_ns) / 1000 
 max_late=$(python3 -c "print('%.1f' % ($parallel * 1e6 / ($service_us + $late_us)))")
 dm_log "slow-fs: reads ended $late_us us late on average, so 4 slots serve $max_late IOPS"
 # FUSE's own time per request comes on top of that (3.5-4.5 % seen here
-# on a loaded machine; 9 % once under ASan with other tests beside it,
-# lateness included):
-# the maximum is held to 12 %, where a queue that did not reach the
-# device's 4 slots would be 25 % off or more.
-dm_within "/truth/headroom/json: the maximum vs $parallel / ($service_us + $late_us) us" "$max" "$max_late" 12
+# on a loaded machine; under ASan, whose slow-fs is instrumented too, 9 %
+# and once 15.9 % with its sleeps 312 us late): the maximum is held to
+# 20 %. A queue that reached only 3 of the device's 4 slots would be 25 %
+# off before FUSE's time, and more with it.
+dm_within "/truth/headroom/json: the maximum vs $parallel / ($service_us + $late_us) us" "$max" "$max_late" 20
 ratio=$(dm_json "$out" "$h['ratio']")
 dm_within "/truth/headroom/json: the ratio is the maximum over the captured rate" \
   "$ratio" "$(python3 -c "print($max / $rate)")" 0.1
 dm_within "/truth/headroom/json: the ratio vs $max_late / $rate" "$ratio" \
-  "$(python3 -c "print($max_late / $rate)")" 12
+  "$(python3 -c "print($max_late / $rate)")" 20
 dm_check "/truth/headroom/json: the points offer 10, 50, 70, 80, 90, 100 % of the maximum" \
   python3 -c "import json, sys
 h = json.load(open('$out'))['headroom']['workloads'][0]
