@@ -5,7 +5,7 @@
 # host-cache model of tests/slow-fs.c (a read cache of 24 MiB per file,
 # 8 ms a held read, 80 ms any other, 8 at once; see truth-cache-probe.sh
 # for the arithmetic; 4 s per test, as there). The window's saved JSON must name the step at
-# 24 MiB within 10 % and both RND4K rates within 5 %, as the CLI's does,
+# 24 MiB within 15 % and both RND4K rates as the CLI's does,
 # and `diskmeter-cli show` of it print the same step; its screenshot is a
 # chart with the ladder drawn (blue) and the step marked (red), and so is
 # the window's when it opens that JSON again. Stop after
@@ -24,12 +24,12 @@ dm_slow_fs_mount "$mnt" 80000 8 --read-cache 24 --read-cache-us 8000
 dm_gui_start_display || dm_die "no X display for the window"
 dm_track_pid "$_dm_xvfb_pid"
 
-held0=$(dm_slow_fs_field "$mnt" held) late0=$(dm_slow_fs_field "$mnt" late_ns)
+mark=$(dm_slow_fs_mark "$mnt")
 DM_PROBE_DURATION=4 "$DM_UI_CACHE_PROBE" run "$mnt" 16MiB 256MiB "$out/probe.json" "$out/probe.png" 2> "$out/err.txt"
 dm_check "the window's run ended (exit $?: $(tail -c 300 "$out/err.txt"))" test -s "$out/probe.json"
 # The device's service as the machine let it deliver it: see truth-cache-probe.sh.
-late_us=$(python3 -c "print('%.1f' % (($(dm_slow_fs_field "$mnt" late_ns) - $late0) / 1000 / max(1, $(dm_slow_fs_field "$mnt" held) - $held0)))")
-dm_log "slow-fs: reads ended $late_us us late on average"
+late_us=$(dm_slow_fs_late_us "$mnt" "$mark")
+dm_log "slow-fs: $late_us us late per read; $(cat "$mnt/.served")"
 rnd="j['cache_probe']['ladders'][0]"
 dm_log "ladders: $(dm_json "$out/probe.json" "j['cache_probe']['ladders']")"
 dm_check "/gui/cache-probe/ten tests complete" \
@@ -40,12 +40,14 @@ dm_check "/gui/cache-probe/one step in RND4K" \
 # rates meet moves more than either rate does).
 dm_within "/gui/cache-probe/cache size vs 24 MiB" \
   "$(dm_json "$out/probe.json" "$rnd['steps'][0]['cache_bytes']")" $((24 << 20)) 15
-dm_within "/gui/cache-probe/cache rate vs 8 x 4 KiB / (8 ms + $late_us us)" \
+# The cache's rate may fall 8 % short, never go 5 % over: see truth-cache-probe.sh.
+dm_within "/gui/cache-probe/cache rate vs 8 x 4 KiB / (8 ms + $late_us us late)" \
   "$(dm_json "$out/probe.json" "$rnd['steps'][0]['cache_mb_per_s']")" \
-  "$(python3 -c "print(8 * 4096 / (8000 + $late_us))")" 5
-dm_within "/gui/cache-probe/beyond rate vs 8 x 4 KiB / (80 ms + $late_us us)" \
+  "$(python3 -c "print(8 * 4096 / (8000 + $late_us))")" 5 8
+# The rate past the cache within 8 %: see truth-cache-probe.sh.
+dm_within "/gui/cache-probe/beyond rate vs 8 x 4 KiB / (80 ms + $late_us us late)" \
   "$(dm_json "$out/probe.json" "$rnd['steps'][0]['beyond_mb_per_s']")" \
-  "$(python3 -c "print(8 * 4096 / (80000 + $late_us))")" 5
+  "$(python3 -c "print(8 * 4096 / (80000 + $late_us))")" 8
 dm_check "/gui/cache-probe/the cache's reads took their 8 ms within 25 % ($late_us us late)" \
   python3 -c "import sys; sys.exit(0 if $late_us < 2000 else 1)"
 dm_check "/gui/cache-probe/no test file left" test -z "$(ls -A "$mnt")"

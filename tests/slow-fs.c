@@ -22,7 +22,8 @@
  * (how long each read kept its slot: the service time plus however late
  * the sleep ended, so a test can tell the device's time from the
  * machine's; L adds up only the lateness, for reads of mixed service
- * times), and
+ * times), "idle_ns I" (slot time left free while a read waited for a slot,
+ * its thread not yet awake: the machine's too), and
  * "realtime 0|1 kept_bytes K dropped_bytes D": what the device served, to
  * hold against what Diskmeter reports, as the block tests hold it against
  * the kernel's sector counters.
@@ -102,6 +103,9 @@ static struct {
   bool            cache;
   uint64_t        held, hold_ns, hold_max_ns;  /* reads' slot time, under serve_lock */
   uint64_t        late_ns;   /* of it, past each read's service time */
+  unsigned        waiting;   /* requests waiting for a slot, under serve_lock */
+  uint64_t        idle_ns;   /* slot time left free while one waited, under serve_lock */
+  uint64_t        idle_since;  /* when busy or waiting last changed, under serve_lock */
   uint64_t        reads, read_bytes, writes, write_bytes;  /* under lock */
   bool            realtime;
   FILE           *kept;  /* --keep-writes, under lock */
@@ -131,6 +135,21 @@ log_request (char op, uint64_t off, uint64_t len, uint64_t arrived, uint64_t don
              (unsigned long long) (done - fs.epoch_ns));
 }
 
+/* Adds the slot time left free since the last change while a request
+ * waited for a slot: from a read's end to when the waiter it woke takes
+ * the slot. That is the machine's time, not the device's (a thread that
+ * wakes late), as late_ns is; a slot free with none waiting is not
+ * counted, since then the program under test has not asked. Called
+ * before busy or waiting changes. Under serve_lock. */
+static void
+account_idle (void)
+{
+  uint64_t now = now_ns ();
+  if (fs.waiting && fs.busy < fs.parallel)
+    fs.idle_ns += (now - fs.idle_since) * (fs.parallel - fs.busy);
+  fs.idle_since = now;
+}
+
 /* One request's service: wait for a free slot, hold it for the service
  * time. The time waited for the slot is the queueing a real device would
  * add. A read's hold time is added up: it is the service the device really
@@ -140,8 +159,17 @@ serve (long service_ns, bool count)
 {
   struct timespec t;
   pthread_mutex_lock (&fs.serve_lock);
-  while (fs.busy >= fs.parallel)
-    pthread_cond_wait (&fs.slot_free, &fs.serve_lock);
+  if (fs.busy >= fs.parallel)
+    {
+      account_idle ();
+      fs.waiting++;
+      while (fs.busy >= fs.parallel)
+        pthread_cond_wait (&fs.slot_free, &fs.serve_lock);
+      account_idle ();
+      fs.waiting--;
+    }
+  else
+    account_idle ();
   fs.busy++;
   pthread_mutex_unlock (&fs.serve_lock);
 
@@ -163,6 +191,7 @@ serve (long service_ns, bool count)
       if (hold > fs.hold_max_ns)
         fs.hold_max_ns = hold;
     }
+  account_idle ();
   fs.busy--;
   pthread_cond_signal (&fs.slot_free);
   pthread_mutex_unlock (&fs.serve_lock);
@@ -405,8 +434,10 @@ slow_read (const char *path, char *buf, size_t size, off_t off, struct fuse_file
   if (fi->fh == SERVED)
     {
       char text[512];
-      uint64_t held, hold_ns, hold_max_ns, late_ns;
+      uint64_t held, hold_ns, hold_max_ns, late_ns, idle_ns;
       pthread_mutex_lock (&fs.serve_lock);
+      account_idle ();
+      idle_ns = fs.idle_ns;
       held = fs.held;
       hold_ns = fs.hold_ns;
       hold_max_ns = fs.hold_max_ns;
@@ -415,12 +446,13 @@ slow_read (const char *path, char *buf, size_t size, off_t off, struct fuse_file
       pthread_mutex_lock (&fs.lock);
       int len = snprintf (text, sizeof text,
                           "reads %llu read_bytes %llu writes %llu write_bytes %llu"
-                          " held %llu hold_ns %llu hold_max_ns %llu late_ns %llu"
+                          " held %llu hold_ns %llu hold_max_ns %llu late_ns %llu idle_ns %llu"
                           " realtime %d kept_bytes %llu dropped_bytes %llu\n",
                           (unsigned long long) fs.reads, (unsigned long long) fs.read_bytes,
                           (unsigned long long) fs.writes, (unsigned long long) fs.write_bytes,
                           (unsigned long long) held, (unsigned long long) hold_ns,
                           (unsigned long long) hold_max_ns, (unsigned long long) late_ns,
+                          (unsigned long long) idle_ns,
                           fs.realtime ? 1 : 0,
                           (unsigned long long) fs.kept_bytes,
                           (unsigned long long) fs.dropped_bytes);

@@ -10,7 +10,8 @@
 # of microseconds, a hundred and more on a busy machine) near 1 % of them,
 # and 4 s per test reads enough that the share of hits, a draw, is within
 # about 1 % of 24 / W. The ladder over 16..256 MiB must name a step at 24 MiB
-# within 15 % and both rates within 5 %, and leave no test file behind,
+# within 15 %, the cache's rate from 8 % under to 5 % over the model and
+# the rate past it within 8 %, and leave no test file behind,
 # nor when its time limit or Ctrl-C stops it. A device without the cache
 # shows no step.
 
@@ -23,16 +24,17 @@ dm_slow_fs_mount "$mnt" 80000 8 --read-cache 24 --read-cache-us 8000
 out="$DM_TMPDIR/out.json"
 err="$DM_TMPDIR/err.txt"
 
-# late_us: slow-fs's mean lateness per read so far, in microseconds: how
-# much later than asked its sleeps ended. It is the machine's, not the
+# late_us: the machine's time per read, in microseconds: how much later
+# than asked slow-fs's sleeps ended, and how long a slot stood free while
+# the read that was to take it woke. It is the machine's, not the
 # device's: a busy machine (a sanitized build, other work) stretched every
-# 8 ms read by up to 0.7 ms, which is 8 %. Both rates are held against the
-# service the device really delivered, 8 ms or 80 ms plus that lateness.
-served_field () { dm_slow_fs_field "$mnt" "$1"; }
-held0=$(served_field held) late0=$(served_field late_ns)
+# 8 ms read by up to 0.7 ms late, which is 8 %, and a CI run lost 6 % more
+# to slow wake-ups. Both rates are held against the service the device
+# really delivered, 8 ms or 80 ms plus that time.
+mark=$(dm_slow_fs_mark "$mnt")
 dm_run "$out" "$err" cache-probe --min 16MiB --max 256MiB --duration 4 --format json "$mnt"
-late_us=$(python3 -c "print('%.1f' % (($(served_field late_ns) - $late0) / 1000 / max(1, $(served_field held) - $held0)))")
-dm_log "slow-fs: realtime $(served_field realtime), reads ended $late_us us late on average"
+late_us=$(dm_slow_fs_late_us "$mnt" "$mark")
+dm_log "slow-fs: realtime $(dm_slow_fs_field "$mnt" realtime), $late_us us late per read; $(cat "$mnt/.served")"
 dm_check "exit status 0 (got $DM_RC: $(tail -c 300 "$err"))" test "$DM_RC" = 0
 [ -s "$out" ] || dm_die "no JSON report: $(head -c 300 "$err")"
 dm_log "estimate: $(head -n 1 "$err")"
@@ -52,12 +54,22 @@ dm_check "/truth/cache-probe/the step is estimated" \
 # tells 24 MiB from either size beside it (16 and 32, a third away).
 dm_within "/truth/cache-probe/cache size vs 24 MiB" \
   "$(dm_json "$out" "$rnd['steps'][0]['cache_bytes']")" $((24 << 20)) 15
-dm_within "/truth/cache-probe/cache rate vs 8 x 4 KiB / (8 ms + $late_us us)" \
+# The cache's rate may fall 8 % short, never go 5 % over: a slot left
+# free with no read waiting is not counted in late_us, since slow-fs cannot
+# tell a program that did not ask from a machine paused longer than the
+# 24 reads queued ahead (24 ms at 8 ms each); at 80 ms past the cache the
+# same pause is a tenth of the share.
+dm_within "/truth/cache-probe/cache rate vs 8 x 4 KiB / (8 ms + $late_us us late)" \
   "$(dm_json "$out" "$rnd['steps'][0]['cache_mb_per_s']")" \
-  "$(python3 -c "print(8 * 4096 / (8000 + $late_us))")" 5
-dm_within "/truth/cache-probe/beyond rate vs 8 x 4 KiB / (80 ms + $late_us us)" \
+  "$(python3 -c "print(8 * 4096 / (8000 + $late_us))")" 5 8
+# Past the cache each set draws few reads (about 440 at 256 MiB, 80 ms
+# each on 8 slots), so its share of hits, which sets its time, varies by
+# about 1.4 % from run to run, and the slope through the 4 sets past the
+# step came from -4.4 % to +4.1 % over eight runs (3 % either way on
+# average): 8 %, near three times that, is the limit there.
+dm_within "/truth/cache-probe/beyond rate vs 8 x 4 KiB / (80 ms + $late_us us late)" \
   "$(dm_json "$out" "$rnd['steps'][0]['beyond_mb_per_s']")" \
-  "$(python3 -c "print(8 * 4096 / (80000 + $late_us))")" 5
+  "$(python3 -c "print(8 * 4096 / (80000 + $late_us))")" 8
 dm_check "/truth/cache-probe/the cache's reads took their 8 ms within 25 % ($late_us us late)" \
   python3 -c "import sys; sys.exit(0 if $late_us < 2000 else 1)"
 dm_check "/truth/cache-probe/no test file left" \
