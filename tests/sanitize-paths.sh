@@ -58,15 +58,9 @@ dm_run "$d/limit.json" "$d/err" cache-probe --min 16MiB --max 256MiB --duration 
   --time-limit 1 --format json "$mnt1"
 ok "cache-probe --time-limit"
 dm_check "cache-probe --time-limit: said" grep -q "stopped at the time limit" "$d/err"
-"$DM_CLI" cache-probe --min 16MiB --max 256MiB --duration 0.5 --warmup 0 --format json \
-  "$mnt1" > "$d/int.json" 2> "$d/err" &
-pid=$!
-dm_track_pid "$pid"
-sleep 1.5
-kill -INT "$pid"
-wait "$pid"
-DM_RC=$?
-dm_untrack_pid "$pid"
+# Ctrl-C in the second set, its progress on a terminal.
+dm_run_watch "$d/int.json" "$d/int.log" '^2/[0-9]+ ' \
+  "$DM_CLI" cache-probe --min 16MiB --max 256MiB --duration 0.5 --warmup 0 --format json "$mnt1"
 dm_check "cache-probe, Ctrl-C: exit status 130 (got $DM_RC)" test "$DM_RC" = 130
 dm_check "cache-probe, Ctrl-C: no test file left" test -z "$(ls -A "$mnt1" | grep -v '^lost+found$')"
 
@@ -82,10 +76,11 @@ shown "sweep --rates curve" "$d/curve.json"
 dm_run "$d/wcurve.txt" "$d/err" sweep --rates curve --workload "name=w;block=8K;read=100;qd=4" \
   "${short[@]}" "$mnt1"
 ok "sweep --rates curve --workload"
-# Without --quiet: the progress lines.
-dm_run "$d/qd.txt" "$d/err" sweep --threads 1 --qd 1,2 --size 16MiB --duration 0.5 --warmup 0 \
-  --no-history "$mnt1"
+# On a terminal: the progress lines.
+dm_run_watch "$d/qd.txt" "$d/qd.log" '' "$DM_CLI" sweep --threads 1 --qd 1,2 --size 16MiB \
+  --duration 0.5 --warmup 0 --no-history "$mnt1"
 ok "sweep --qd, with progress"
+dm_check "sweep --qd: its progress shown" grep -q 'MB/s.*left' "$d/qd.log"
 dm_run "$d/dsync.json" "$d/err" --workload "name=d;block=4K;read=0;qd=1;sync=dsync" "${short[@]}" \
   --format json "$mnt1"
 ok "--workload sync=dsync"
@@ -134,6 +129,10 @@ path = $mnt1
 path = $mnt2
 EOF
 export XDG_DATA_HOME="$d/data"
+# Ctrl-C after the first scenario, its progress on a terminal; then the rest.
+dm_run_watch "$d/study.int" "$d/study.log" 'study sanitize: 1/4 done' "$DM_CLI" study run "$plan"
+dm_check "study run, Ctrl-C: exit status 130 (got $DM_RC)" test "$DM_RC" = 130
+dm_check "study run, Ctrl-C: no test file left" test -z "$(ls -A "$mnt1" | grep -v '^lost+found$')"
 dm_run "$d/study.out" "$d/err" study run "$plan"
 ok "study run"
 dm_run "$d/study.again" "$d/err" study run "$plan"
