@@ -6,7 +6,7 @@
 # lines the rest of the suite runs), each run once for a moment on two
 # ext4 file systems over RAM-backed loop devices: the cache probe (its
 # time limit, Ctrl-C, show), the sweep's rate curve (a test and a
-# workload, show), the block and queue sweeps, a dsync workload, the
+# workload, show), the block and queue sweeps, dsync and dedupe workloads, the
 # headroom (its text, JSON, CSV, a given bound, show, its refusals), a
 # study (run, run again, show as JSON, CSV and Excel) and concurrent runs. What their figures must be the tests named check in the
 # plain build; here each command must end as it says and leave no test
@@ -84,6 +84,9 @@ dm_check "sweep --qd: its progress shown" grep -q 'MB/s.*left' "$d/qd.log"
 dm_run "$d/dsync.json" "$d/err" --workload "name=d;block=4K;read=0;qd=1;sync=dsync" "${short[@]}" \
   --format json "$mnt1"
 ok "--workload sync=dsync"
+dm_run "$d/dedupe.json" "$d/err" --workload "name=u;block=4K;read=0;dedupe=30;qd=4" "${short[@]}" \
+  --format json "$mnt1"
+ok "--workload dedupe=30"
 
 # --- headroom ----------------------------------------------------------------
 profile="$d/captured.ini"
