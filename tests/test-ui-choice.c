@@ -122,6 +122,13 @@ test_lazy (void)
   g_assert_null (find_type (GTK_WIDGET (choice), "GtkListView"));
   popover = open_popover (choice);
   g_assert_nonnull (find_type (popover, "GtkListView"));
+  /* The keys move in the list: the focus is in it. */
+  {
+    GtkWidget *focus = gtk_window_get_focus (GTK_WINDOW (window));
+
+    g_assert_nonnull (focus);
+    g_assert_true (gtk_widget_is_ancestor (focus, find_type (popover, "GtkListView")));
+  }
   gtk_popover_popdown (GTK_POPOVER (popover));
   spin (100);
   /* Made once: the next open shows the same list. */
