@@ -61,9 +61,9 @@ dm_ui_test_assert_label (GtkWidget  *widget,
 }
 
 const char *
-dm_ui_test_selected_label (GtkDropDown *dropdown)
+dm_ui_test_selected_label (DmChoice *dropdown)
 {
-  GtkStringObject *item = gtk_drop_down_get_selected_item (dropdown);
+  GtkStringObject *item = dm_choice_get_selected_item (dropdown);
 
   return item ? gtk_string_object_get_string (item) : NULL;
 }

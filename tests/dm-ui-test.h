@@ -10,6 +10,7 @@
 #include <gtk/gtk.h>
 
 #include "dm-application.h"
+#include "dm-choice.h"
 #include "dm-window.h"
 
 /* Registers a non-unique DmApplication, opens its main window with the
@@ -32,7 +33,7 @@ void      dm_ui_test_assert_label   (GtkWidget  *widget,
                                      const char *want);
 
 /* The text of dropdown's selected item (a GtkStringList's), or NULL. */
-const char *dm_ui_test_selected_label (GtkDropDown *dropdown);
+const char *dm_ui_test_selected_label (DmChoice *dropdown);
 
 /* Copy as Text through app's action, as the menu entry does, and what
  * window's clipboard then holds (free it); a clipboard that never answers

@@ -97,6 +97,24 @@ find_rows (GtkWidget *widget,
     }
 }
 
+/* The closed drop-down's row: the target grid outside the popup. */
+static GtkWidget *
+find_button_row (GtkWidget *widget)
+{
+  for (GtkWidget *c = gtk_widget_get_first_child (widget); c; c = gtk_widget_get_next_sibling (c))
+    {
+      GtkWidget *found;
+
+      if (GTK_IS_POPOVER (c))
+        continue;
+      if (gtk_widget_has_css_class (c, "dm-target-row"))
+        return c;
+      if ((found = find_button_row (c)))
+        return found;
+    }
+  return NULL;
+}
+
 static GtkWidget *
 find_popover (GtkWidget *widget)
 {
@@ -195,7 +213,6 @@ show (const char *target,
   DmWindow *window;
   GtkWidget *dropdown, *popover, *button_row = NULL;
   g_autoptr (GString) out = g_string_new (NULL);
-  g_autoptr (GPtrArray) rows = g_ptr_array_new ();
   g_autoptr (GError) error = NULL;
   g_autofree char *label = NULL;
   gint64 deadline = g_get_monotonic_time () + WAIT_S * G_USEC_PER_SEC;
@@ -205,7 +222,7 @@ show (const char *target,
   dropdown = GTK_WIDGET (window->target_dropdown);
   /* The background scan has listed the mounts when Folders has more than
    * its heading and "Choose folder…". */
-  while (g_list_model_get_n_items (gtk_drop_down_get_model (window->target_dropdown)) <= 3
+  while (g_list_model_get_n_items (dm_choice_get_model (window->target_dropdown)) <= 3
          && g_get_monotonic_time () < deadline)
     g_main_context_iteration (NULL, TRUE);
   spin_for (300);
@@ -214,21 +231,17 @@ show (const char *target,
   for (guint u = 0; u < 4; u++)
     {
       g_autoptr (GtkStringObject) name = g_list_model_get_item (
-        gtk_drop_down_get_model (window->units_dropdown), u);
+        dm_choice_get_model (window->units_dropdown), u);
 
-      gtk_drop_down_set_selected (window->units_dropdown, u);
+      dm_choice_set_selected (window->units_dropdown, u);
       spin_for (200);
       g_string_append_printf (out, "field unit=%s width=%d\n", gtk_string_object_get_string (name),
                               gtk_widget_get_width (dropdown));
     }
-  gtk_drop_down_set_selected (window->units_dropdown, 0);
+  dm_choice_set_selected (window->units_dropdown, 0);
   spin_for (200);
 
-  g_ptr_array_set_size (rows, 0);
-  find_rows (dropdown, rows);
-  for (guint i = 0; i < rows->len; i++)
-    if (!gtk_widget_get_ancestor (rows->pdata[i], GTK_TYPE_POPOVER))
-      button_row = rows->pdata[i];
+  button_row = find_button_row (dropdown);
   if (!button_row)
     {
       g_printerr ("test-ui-targets: the drop-down shows no row\n");

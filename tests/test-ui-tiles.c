@@ -235,15 +235,15 @@ test_tile_flagged (void)
 
 /* The selector beside the unit (found as a user finds it, not through the
  * window's struct). */
-static GtkDropDown *
+static DmChoice *
 modes_selector (void)
 {
   GtkWidget *units = GTK_WIDGET (window->units_dropdown);
   GtkWidget *next = gtk_widget_get_next_sibling (units);
 
-  if (!GTK_IS_DROP_DOWN (next))
+  if (!DM_IS_CHOICE (next))
     g_error ("no selector beside the unit");
-  return GTK_DROP_DOWN (next);
+  return DM_CHOICE (next);
 }
 
 /* Saves the grid as JSON through the action and returns the modes of its
@@ -278,7 +278,7 @@ exported_modes (void)
 static void
 test_modes (void)
 {
-  GtkDropDown *selector;
+  DmChoice *selector;
   GListModel *items;
   dm_report *report;
   dm_spec spec;
@@ -288,7 +288,7 @@ test_modes (void)
   g_settings_set_string (settings, "profile", "peak");
   dm_ui_test_spin ();
   selector = modes_selector ();
-  items = gtk_drop_down_get_model (selector);
+  items = dm_choice_get_model (selector);
   g_assert_cmpuint (g_list_model_get_n_items (items), ==, 3);
   g_assert_cmpstr (dm_ui_test_selected_label (selector), ==, "All");
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (selector)));
@@ -298,7 +298,7 @@ test_modes (void)
   }
 
   /* Read only from the selector: the setting keeps it. */
-  gtk_drop_down_set_selected (selector, 1);
+  dm_choice_set_selected (selector, 1);
   dm_ui_test_spin ();
   {
     g_autofree char *kept = g_settings_get_string (settings, "modes");
@@ -375,7 +375,7 @@ test_modes (void)
   }
 
   /* All again: every column, every export. */
-  gtk_drop_down_set_selected (selector, 0);
+  dm_choice_set_selected (selector, 0);
   dm_ui_test_spin ();
   g_assert_cmpuint (g_list_model_get_n_items (items), ==, 3);
   {
@@ -392,7 +392,7 @@ test_modes (void)
 static void
 test_modes_device (void)
 {
-  GtkDropDown *selector = modes_selector ();
+  DmChoice *selector = modes_selector ();
   const char *why;
   g_autofree char *modes = NULL;
 

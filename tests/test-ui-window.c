@@ -633,17 +633,17 @@ test_script_exit_status (void)
 static void
 test_dropdowns_follow_keys (void)
 {
-  GtkDropDown *count = window->count_dropdown;
-  GtkDropDown *size = window->size_dropdown;
-  GtkDropDown *units = window->units_dropdown;
+  DmChoice *count = window->count_dropdown;
+  DmChoice *size = window->size_dropdown;
+  DmChoice *units = window->units_dropdown;
 
   g_settings_set_int (settings, "count", 3);
   g_settings_set_string (settings, "size", "1024MiB");
   g_settings_set_string (settings, "units", "IOPS");
   dm_ui_test_spin ();
-  g_assert_cmpuint (gtk_drop_down_get_selected (count), ==, 2);
+  g_assert_cmpuint (dm_choice_get_selected (count), ==, 2);
   g_assert_cmpstr (dm_ui_test_selected_label (size), ==, "1GiB");
-  g_assert_cmpuint (gtk_drop_down_get_selected (units), ==, DM_UNIT_IOPS);
+  g_assert_cmpuint (dm_choice_get_selected (units), ==, DM_UNIT_IOPS);
   /* Shown in its canonical form, the key keeps the words it was given. */
   {
     g_autofree char *kept = g_settings_get_string (settings, "size");
@@ -657,19 +657,19 @@ test_dropdowns_follow_keys (void)
   dm_ui_test_spin ();
   g_assert_cmpstr (dm_ui_test_selected_label (size), ==, "100MiB");
 
-  gtk_drop_down_set_selected (count, 4);
-  gtk_drop_down_set_selected (units, DM_UNIT_MBPS);
+  dm_choice_set_selected (count, 4);
+  dm_choice_set_selected (units, DM_UNIT_MBPS);
   g_assert_cmpint (g_settings_get_int (settings, "count"), ==, 5);
   {
     g_autofree char *unit = g_settings_get_string (settings, "units");
     g_assert_cmpstr (unit, ==, dm_unit_name (DM_UNIT_MBPS));
   }
   {
-    GListModel *sizes = gtk_drop_down_get_model (size);
+    GListModel *sizes = dm_choice_get_model (size);
 
     for (guint i = 0; i < g_list_model_get_n_items (sizes); i++)
       if (!g_strcmp0 (gtk_string_list_get_string (GTK_STRING_LIST (sizes), i), "1GiB"))
-        gtk_drop_down_set_selected (size, i);
+        dm_choice_set_selected (size, i);
   }
   {
     g_autofree char *picked = g_settings_get_string (settings, "size");

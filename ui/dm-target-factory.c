@@ -55,16 +55,15 @@ new_shrinking_label (const char *css_class,
   return label;
 }
 
-static void
-item_setup (GtkSignalListItemFactory *factory,
-            GtkListItem              *item,
-            gpointer                  button)
+/* The grid of labels; the popup's rows get a second line. */
+static GtkWidget *
+row_new (gboolean button)
 {
   Row *row = g_new0 (Row, 1);
   GtkWidget *grid = gtk_grid_new ();
 
   gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  row->name = new_shrinking_label (NULL, button != NULL);
+  row->name = new_shrinking_label (NULL, button);
   row->figures = new_label ("numeric");
   row->mark = new_label ("dim-label");
   gtk_widget_add_css_class (grid, "dm-target-row");
@@ -90,7 +89,14 @@ item_setup (GtkSignalListItemFactory *factory,
       gtk_grid_attach (GTK_GRID (grid), row->detail, 0, 1, 1, 1);
     }
   g_object_set_data_full (G_OBJECT (grid), "dm-target-row", row, g_free);
-  gtk_list_item_set_child (item, button ? grid : dm_target_row_new (grid));
+  return grid;
+}
+
+static void
+item_setup (GtkSignalListItemFactory *factory,
+            GtkListItem              *item)
+{
+  gtk_list_item_set_child (item, dm_target_row_new (row_new (FALSE)));
 }
 
 static void
@@ -103,24 +109,17 @@ show_text (GtkWidget  *label,
   gtk_widget_set_visible (label, text[0] != '\0');
 }
 
+/* Shows target in child: a popup row (a DmTargetRow) or the button's grid. */
 static void
-item_bind (GtkSignalListItemFactory *factory,
-           GtkListItem              *item,
-           gpointer                  button)
+row_show (GtkWidget    *child,
+          DmTargetItem *target,
+          gboolean      button)
 {
-  GtkWidget *child = gtk_list_item_get_child (item);
   GtkWidget *grid = DM_IS_TARGET_ROW (child) ? gtk_widget_get_first_child (child) : child;
   Row *row = g_object_get_data (G_OBJECT (grid), "dm-target-row");
-  DmTargetItem *target = gtk_list_item_get_item (item);
-  gboolean heading;
+  gboolean heading = dm_target_item_get_kind (target) == DM_TARGET_ITEM_HEADING;
   g_autofree char *spoken = NULL;
 
-  if (!target)
-    return;
-  heading = dm_target_item_get_kind (target) == DM_TARGET_ITEM_HEADING;
-  /* A heading names a section; it is not a place to pick. */
-  gtk_list_item_set_selectable (item, !heading);
-  gtk_list_item_set_activatable (item, !heading);
   if (heading)
     {
       gtk_widget_add_css_class (row->name, "heading");
@@ -141,12 +140,41 @@ item_bind (GtkSignalListItemFactory *factory,
   dm_tooltip_set (child, button ? NULL : dm_target_item_get_path (target));
 }
 
+static void
+item_bind (GtkSignalListItemFactory *factory,
+           GtkListItem              *item)
+{
+  DmTargetItem *target = gtk_list_item_get_item (item);
+  gboolean heading;
+
+  if (!target)
+    return;
+  heading = dm_target_item_get_kind (target) == DM_TARGET_ITEM_HEADING;
+  /* A heading names a section; it is not a place to pick. */
+  gtk_list_item_set_selectable (item, !heading);
+  gtk_list_item_set_activatable (item, !heading);
+  row_show (gtk_list_item_get_child (item), target, FALSE);
+}
+
 GtkListItemFactory *
-dm_target_factory_new (gboolean button)
+dm_target_factory_new (void)
 {
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
 
-  g_signal_connect (factory, "setup", G_CALLBACK (item_setup), GINT_TO_POINTER (button));
-  g_signal_connect (factory, "bind", G_CALLBACK (item_bind), GINT_TO_POINTER (button));
+  g_signal_connect (factory, "setup", G_CALLBACK (item_setup), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (item_bind), NULL);
   return factory;
+}
+
+GtkWidget *
+dm_target_factory_button (DmChoice  *choice,
+                          gpointer   item,
+                          GtkWidget *old_child,
+                          gpointer   unused)
+{
+  GtkWidget *grid = old_child ? old_child : row_new (TRUE);
+
+  if (item)
+    row_show (grid, item, TRUE);
+  return grid;
 }

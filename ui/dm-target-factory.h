@@ -9,9 +9,16 @@
 
 #include <gtk/gtk.h>
 
+#include "dm-choice.h"
+
 G_BEGIN_DECLS
 
-/* button: the closed drop-down's one row; otherwise the popup's rows. */
-GtkListItemFactory *dm_target_factory_new (gboolean button);
+/* The popup's rows. */
+GtkListItemFactory *dm_target_factory_new    (void);
+/* The closed drop-down's one row (a DmChoiceButtonFunc). */
+GtkWidget          *dm_target_factory_button (DmChoice  *choice,
+                                              gpointer   item,
+                                              GtkWidget *old_child,
+                                              gpointer   unused);
 
 G_END_DECLS

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A row of the target popup that is never wider than its window. GtkDropDown
- * makes its popup at least as wide as itself and as wide as the rows
- * need; a row here needs its labels' natural width up to the window's.
+ * A row of the target popup that is never wider than its window. DmChoice,
+ * as GtkDropDown, makes its popup at least as wide as itself and as wide
+ * as the rows need; a row here needs its labels' natural width up to the
+ * window's.
  */
 #include "dm-target-row.h"
 

@@ -8,6 +8,7 @@
  */
 #pragma once
 
+#include "dm-choice.h"
 #include "dm-comparison.h"
 #include "dm-format.h"
 #include "dm-job.h"
@@ -35,11 +36,11 @@ struct _DmWindow
   GtkWidget     *zoom;            /* a DmZoom between the window and content */
   guint          fit_height_source; /* idle that fits the height to the content */
   GtkWidget     *all_button;
-  GtkDropDown   *count_dropdown;
-  GtkDropDown   *size_dropdown;
-  GtkDropDown   *target_dropdown;
-  GtkDropDown   *units_dropdown;
-  GtkDropDown   *modes_dropdown;  /* All, Read only, Write only */
+  DmChoice      *count_dropdown;
+  DmChoice      *size_dropdown;
+  DmChoice      *target_dropdown;
+  DmChoice      *units_dropdown;
+  DmChoice      *modes_dropdown;  /* All, Read only, Write only */
   GtkStringList *modes_model;
   GtkWidget     *grid;
   GtkWidget     *error_revealer;

@@ -281,7 +281,7 @@ static void
 on_modes_selected (DmWindow *self)
 {
   static const char *const values[] = { "all", "read", "write" };
-  guint i = gtk_drop_down_get_selected (self->modes_dropdown);
+  guint i = dm_choice_get_selected (self->modes_dropdown);
   g_autofree char *old = NULL;
 
   if (i >= G_N_ELEMENTS (values))
@@ -331,7 +331,7 @@ _dm_window_sync_modes (DmWindow *self,
     }
   else if (n > 3)
     gtk_string_list_splice (self->modes_model, 3, n - 3, NULL);
-  gtk_drop_down_set_selected (self->modes_dropdown, pick);
+  dm_choice_set_selected (self->modes_dropdown, pick);
   g_signal_handlers_unblock_by_func (self->modes_dropdown, on_modes_selected, self);
 
   /* A workload's read share is its own. */
@@ -396,14 +396,14 @@ size_to_widget (GValue   *value,
                 gpointer  data)
 {
   DmWindow *self = data;
-  GListModel *model = gtk_drop_down_get_model (self->size_dropdown);
+  GListModel *model = dm_choice_get_model (self->size_dropdown);
   guint n = g_list_model_get_n_items (model);
   uint64_t bytes;
   char canonical[32];
 
   if (dm_size_parse (g_variant_get_string (variant, NULL), &bytes, NULL, 0) != 0)
     {
-      g_value_set_uint (value, gtk_drop_down_get_selected (self->size_dropdown));
+      g_value_set_uint (value, dm_choice_get_selected (self->size_dropdown));
       return TRUE;
     }
   dm_size_format (bytes, canonical, sizeof canonical);
@@ -430,7 +430,7 @@ size_from_widget (const GValue       *value,
 
   if (i == GTK_INVALID_LIST_POSITION)
     return NULL;
-  size = gtk_string_list_get_string (GTK_STRING_LIST (gtk_drop_down_get_model (self->size_dropdown)),
+  size = gtk_string_list_get_string (GTK_STRING_LIST (dm_choice_get_model (self->size_dropdown)),
                                      i);
   old = g_settings_get_string (self->settings, "size");
   return g_strcmp0 (old, size) != 0 ? g_variant_new_string (size) : NULL;

@@ -107,7 +107,7 @@ find_target (DmWindow   *self,
 static void
 update_accessible_label (DmWindow *self)
 {
-  DmTargetItem *item = gtk_drop_down_get_selected_item (self->target_dropdown);
+  DmTargetItem *item = dm_choice_get_selected_item (self->target_dropdown);
   g_autofree char *spoken = item ? dm_target_item_describe (item, FALSE) : NULL;
 
   if (spoken)
@@ -160,7 +160,7 @@ select_target (DmWindow   *self,
     }
 
   block_selection (self, TRUE);
-  gtk_drop_down_set_selected (self->target_dropdown, i);
+  dm_choice_set_selected (self->target_dropdown, i);
   block_selection (self, FALSE);
   update_accessible_label (self);
 }
@@ -330,7 +330,7 @@ choose_folder (DmWindow *self)
 static void
 on_target_selected (DmWindow *self)
 {
-  DmTargetItem *item = gtk_drop_down_get_selected_item (self->target_dropdown);
+  DmTargetItem *item = dm_choice_get_selected_item (self->target_dropdown);
 
   if (!item)
     return;
@@ -406,39 +406,37 @@ _dm_window_update_footer (DmWindow *self)
  * as wide as its choice would hand the field a different width for MB/s
  * than for IOPS; one as wide as its widest choice does not. Its button
  * stacks every choice's label and shows the one chosen. */
-static void
-steady_setup (GtkSignalListItemFactory *factory,
-              GtkListItem              *item)
+static GtkWidget *
+steady_button (DmChoice  *choice,
+               gpointer   item,
+               GtkWidget *old_child,
+               gpointer   unused)
 {
-  GtkWidget *stack = gtk_stack_new ();
-
-  gtk_stack_set_hhomogeneous (GTK_STACK (stack), TRUE);
-  gtk_stack_set_vhomogeneous (GTK_STACK (stack), TRUE);
-  gtk_list_item_set_child (item, stack);
-}
-
-static void
-steady_bind (GtkSignalListItemFactory *factory,
-             GtkListItem              *item,
-             GtkDropDown              *dropdown)
-{
-  GtkWidget *stack = gtk_list_item_get_child (item);
-  GListModel *model = gtk_drop_down_get_model (dropdown);
+  GtkWidget *stack = old_child;
+  GListModel *model = dm_choice_get_model (choice);
   guint n = model ? g_list_model_get_n_items (model) : 0;
+  guint selected = dm_choice_get_selected (choice);
   GtkWidget *child;
 
+  if (!stack)
+    {
+      stack = gtk_stack_new ();
+      gtk_stack_set_hhomogeneous (GTK_STACK (stack), TRUE);
+      gtk_stack_set_vhomogeneous (GTK_STACK (stack), TRUE);
+    }
   while ((child = gtk_widget_get_first_child (stack)))
     gtk_stack_remove (GTK_STACK (stack), child);
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr (GtkStringObject) choice = g_list_model_get_item (model, i);
-      GtkWidget *label = gtk_label_new (gtk_string_object_get_string (choice));
+      g_autoptr (GtkStringObject) choice_item = g_list_model_get_item (model, i);
+      GtkWidget *label = gtk_label_new (gtk_string_object_get_string (choice_item));
 
       gtk_label_set_xalign (GTK_LABEL (label), 0);
       gtk_stack_add_child (GTK_STACK (stack), label);
-      if (i == gtk_list_item_get_position (item))
+      if (i == selected)
         gtk_stack_set_visible_child (GTK_STACK (stack), label);
     }
+  return stack;
 }
 
 static void
@@ -462,17 +460,14 @@ list_bind (GtkSignalListItemFactory *factory,
 }
 
 static void
-hold_width (GtkDropDown *dropdown)
+hold_width (DmChoice *choice)
 {
-  g_autoptr (GtkListItemFactory) button = gtk_signal_list_item_factory_new ();
   g_autoptr (GtkListItemFactory) list = gtk_signal_list_item_factory_new ();
 
-  g_signal_connect (button, "setup", G_CALLBACK (steady_setup), NULL);
-  g_signal_connect (button, "bind", G_CALLBACK (steady_bind), dropdown);
   g_signal_connect (list, "setup", G_CALLBACK (list_setup), NULL);
   g_signal_connect (list, "bind", G_CALLBACK (list_bind), NULL);
-  gtk_drop_down_set_factory (dropdown, button);
-  gtk_drop_down_set_list_factory (dropdown, list);
+  dm_choice_set_button_func (choice, steady_button, NULL, NULL);
+  dm_choice_set_list_factory (choice, list);
 }
 
 /* --- set-up ---------------------------------------------------------------- */
@@ -480,13 +475,12 @@ hold_width (GtkDropDown *dropdown)
 void
 _dm_window_targets_init (DmWindow *self)
 {
-  g_autoptr (GtkListItemFactory) button = dm_target_factory_new (TRUE);
-  g_autoptr (GtkListItemFactory) list = dm_target_factory_new (FALSE);
+  g_autoptr (GtkListItemFactory) list = dm_target_factory_new ();
 
   self->target_store = g_list_store_new (DM_TYPE_TARGET_ITEM);
-  gtk_drop_down_set_factory (self->target_dropdown, button);
-  gtk_drop_down_set_list_factory (self->target_dropdown, list);
-  gtk_drop_down_set_model (self->target_dropdown, G_LIST_MODEL (self->target_store));
+  dm_choice_set_button_func (self->target_dropdown, dm_target_factory_button, NULL, NULL);
+  dm_choice_set_list_factory (self->target_dropdown, list);
+  dm_choice_set_model (self->target_dropdown, G_LIST_MODEL (self->target_store));
   /* Until the scan lists the mounts, the list holds the saved target. */
   fill_store (self, NULL, 0);
   /* The unit is changed most, also with the figures on screen. */

@@ -792,6 +792,7 @@ dm_window_class_init (DmWindowClass *klass)
   _dm_window_class_targets_init (widget_class);
 
   g_type_ensure (DM_TYPE_TILE);
+  g_type_ensure (DM_TYPE_CHOICE);
 }
 
 static void
