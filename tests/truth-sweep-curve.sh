@@ -44,12 +44,12 @@ fi
 # --- the block sweep ---------------------------------------------------------
 blocks="4096 8192 16384 32768 65536 131072"
 out="$DM_TMPDIR/blocks.json"
-cat "$mnt/.served" >/dev/null
+mark=$(dm_slow_fs_mark "$mnt")
 before=$(wc -l < "$log")
 "${rt[@]}" "$DM_CLI" sweep --blocks 4K,...,128K --size 32MiB --duration 1.5 --warmup 0.3 \
   --format json --quiet --no-history --output "$out" "$mnt" 2> "$DM_TMPDIR/blocks.err"
 rc=$?
-cat "$mnt/.served" >/dev/null
+late_us=$(dm_slow_fs_late_us "$mnt" "$mark")
 sed -n "$((before + 1)),\$p" "$log" > "$DM_TMPDIR/blocks.log"
 dm_check "/truth/sweep-curve/blocks: exit status 0 (got $rc)" test "$rc" = 0
 [ -s "$out" ] || dm_die "no JSON report: $(head -c 300 "$DM_TMPDIR/blocks.err")"
@@ -83,16 +83,20 @@ dm_check "/truth/sweep-curve/blocks: the device was written in the sweep's sizes
   test "$write_sizes" = "$blocks"
 
 # MB/s per size: 4 in flight, 5 ms each, is 800 a second of any size,
-# less FUSE's own time per request (3-8 % on a quiet machine, 11 % seen
-# with a build beside it, 9-16 % for reads in the ASan build, whose slow-fs
-# is sanitized too): held to 20 %, where a wrong size is 50 % off or more.
-# The order of sizes above is exact.
-rate=$(python3 -c "print($parallel * 1e6 / $service_us)")
+# less the machine's time per request that slow-fs counts (its sleeps
+# ending late, its slots left free while a request's thread woke: on a
+# host that stalled the VM, 10-18 % of every size in one CI rehearsal) and
+# FUSE's own (3-8 % on a quiet machine, 11 % seen with a build beside it,
+# 9-16 % for reads in the ASan build, whose slow-fs is sanitized too):
+# held to 20 %, where a wrong size is 50 % off or more. The order of sizes
+# above is exact.
+dm_log "slow-fs: $late_us us late per read over the block sweep"
+rate=$(python3 -c "print($parallel * 1e6 / ($service_us + $late_us))")
 for mode in read write; do
   for b in $blocks; do
     sel="[r for r in j['results'] if r['block_size'] == $b and r['mode'] == '$mode'][0]"
     want=$(python3 -c "print('%.3f' % ($rate * $b / 1e6))")
-    dm_within "/truth/sweep-curve/blocks: $mode $((b / 1024))K MB/s vs $parallel x $b B / ${service_us} us" \
+    dm_within "/truth/sweep-curve/blocks: $mode $((b / 1024))K MB/s vs $parallel x $b B / (${service_us} + $late_us us)" \
       "$(dm_json "$out" "$sel['mb_per_s']")" "$want" 20
   done
 done
@@ -107,23 +111,25 @@ dm_check "/truth/sweep-curve/blocks: show prints the table" \
 # maximum's, so the choice is between points, not all or none.
 bound_us=6000
 out="$DM_TMPDIR/curve.json"
-cat "$mnt/.served" >/dev/null
+mark=$(dm_slow_fs_mark "$mnt")
 before=$(wc -l < "$log")
 "${rt[@]}" "$DM_CLI" sweep --rates curve --tests RND4K_Q8T1 --latency-bound "$((bound_us / 1000))ms" \
   --size 32MiB --duration 2 --warmup 0.5 --format json --quiet --no-history --output "$out" \
   "$mnt" 2> "$DM_TMPDIR/curve.err"
 rc=$?
-cat "$mnt/.served" >/dev/null
+late_us=$(dm_slow_fs_late_us "$mnt" "$mark")
 sed -n "$((before + 1)),\$p" "$log" > "$DM_TMPDIR/curve.log"
 dm_check "/truth/sweep-curve/curve: exit status 0 (got $rc)" test "$rc" = 0
 [ -s "$out" ] || dm_die "no JSON report of the curve"
 dm_check "/truth/sweep-curve/curve: the sweep's kind is saved" \
   test "$(dm_json "$out" 'j["sweep"]["kind"]')" = rates
 max=$(dm_json "$out" 'j["sweep"]["max_iops"]')
-# FUSE's own time per request comes on top of the service time, more on a
-# busy machine: the maximum is held to 15 % of the arithmetic, and to the
-# device's own count of what it served below.
-dm_within "/truth/sweep-curve/curve: the maximum vs $parallel / $service_us us" "$max" "$rate" 15
+# FUSE's own time per request comes on top of the service time and the
+# machine's that slow-fs counts, more on a busy machine: the maximum is
+# held to 15 % of the arithmetic, and to the device's own count of what it
+# served below.
+rate=$(python3 -c "print($parallel * 1e6 / ($service_us + $late_us))")
+dm_within "/truth/sweep-curve/curve: the maximum vs $parallel / ($service_us + $late_us us)" "$max" "$rate" 15
 p99s=$(dm_json "$out" '" ".join("%.0f" % p["p99_latency_us"] for p in j["sweep"]["points"])')
 dm_log "p99 by point (10 50 70 80 90 100 %): $p99s us"
 i=0
@@ -169,18 +175,24 @@ dm_check "/truth/sweep-curve/curve: the bound is kept" \
 "$DM_CLI" show "$out" --format json > "$DM_TMPDIR/curve.shown"
 dm_check "/truth/sweep-curve/curve: show gives back the JSON byte for byte" \
   cmp -s "$out" "$DM_TMPDIR/curve.shown"
-dm_check "/truth/sweep-curve/curve: show names the point under the bound" \
-  bash -c '"$1" show "$2" | grep -q "^Highest rate with p99 <= $3 us: $4% "' _ "$DM_CLI" "$out" \
-  "$bound_us" "$want"
+# A host that stalls slow-fs can leave no point under the bound: show then
+# says none.
+if [ "$want" = None ]; then named="none\$"; else named="$want% "; fi
+dm_check "/truth/sweep-curve/curve: show names the point under the bound ($want)" \
+  bash -c '"$1" show "$2" | grep -q "^Highest rate with p99 <= $3 us: $4"' _ "$DM_CLI" "$out" \
+  "$bound_us" "$named"
 
 # The same curve from a workload row: the rates come from its own maximum.
 out="$DM_TMPDIR/workload.json"
+mark=$(dm_slow_fs_mark "$mnt")
 "${rt[@]}" "$DM_CLI" sweep --rates curve --workload "name=w;block=8K;read=100;qd=4" --size 32MiB \
   --duration 1 --warmup 0.3 --format json --quiet --no-history --output "$out" "$mnt"
 rc=$?
+late_us=$(dm_slow_fs_late_us "$mnt" "$mark")
+rate=$(python3 -c "print($parallel * 1e6 / ($service_us + $late_us))")
 dm_check "/truth/sweep-curve/workload: exit status 0 (got $rc)" test "$rc" = 0
 wmax=$(dm_json "$out" 'j["sweep"]["max_iops"]')
-dm_within "/truth/sweep-curve/workload: 8K at Q4: the maximum vs $parallel / $service_us us" \
+dm_within "/truth/sweep-curve/workload: 8K at Q4: the maximum vs $parallel / ($service_us + $late_us us)" \
   "$wmax" "$rate" 15
 dm_within "/truth/sweep-curve/workload: 50 % reaches half the maximum" \
   "$(dm_json "$out" 'j["sweep"]["points"][1]["reached_iops"]')" "$(python3 -c "print($wmax / 2)")" 3

@@ -103,15 +103,26 @@ dm_slow_fs_mount "$slow" 1000 4 --log-requests "$slow_log"
 run behind "block=4K;read=100;rate=8000;qd=16" "$slow" "$slow_log"
 dm_check "rate=8000 on a device of 4000/s: not met, what it served reached, latency growing as the backlog does" \
   judge behind behind
+mark=$(dm_slow_fs_mark "$slow")
 run split-slow "block=4K/50,8K/30,64K/20;read=100;distribution=hot:10/90;qd=8" "$slow" "$slow_log"
+dm_late=$(dm_slow_fs_late_us "$slow" "$mark")
 if command -v fio >/dev/null; then
+  mark=$(dm_slow_fs_mark "$slow")
   fio --name=split --filename="$slow/fio.dat" --size="${size_mib}M" --rw=randread \
     --bssplit=4k/50:8k/30:64k/20 --random_distribution=zoned:90/10:10/90 --iodepth=8 \
     --ioengine=io_uring --direct=1 --time_based --runtime=2 --output-format=json \
     --output="$DM_TMPDIR/fio.json" >/dev/null 2>&1 || dm_die "fio failed on slow-fs"
   fio_iops=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["jobs"][0]["read"]["iops"])' "$DM_TMPDIR/fio.json")
+  fio_late=$(dm_slow_fs_late_us "$slow" "$mark")
   dm_iops=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["iops"])' "$DM_TMPDIR/split-slow.json")
-  dm_within "the split with a hot spot: IOPS against fio's of the same job" "$dm_iops" "$fio_iops" 5
+  # The two ran one after the other, and a host that stalls the VM slows
+  # slow-fs for one more than the other (a CI rehearsal: Diskmeter 16 %
+  # over fio). Each is held to the service the device gave it: 1 ms plus
+  # the machine's time per read that slow-fs counted during its run.
+  dm_log "slow-fs: $dm_late us late per read for Diskmeter, $fio_late us for fio"
+  dm_within "the split with a hot spot: IOPS x (1 ms + late) against fio's" \
+    "$(python3 -c "print($dm_iops * (1000 + $dm_late) / 1000)")" \
+    "$(python3 -c "print($fio_iops * (1000 + $fio_late) / 1000)")" 5
   rm -f "$slow/fio.dat"
 else
   dm_log "fio is not installed: no comparison with it"
