@@ -86,12 +86,12 @@ judge ()
   python3 "$DM_SOURCE_ROOT/tests/workload-judge.py" "$1" "$DM_TMPDIR" "$2" "$((size_mib << 20))" --backend iocp
 }
 
-run split "block=4K/50,8K/30,64K/20;read=100;qd=1;threads=2" 5
-dm_check "iocp: block-size split 4K/50,8K/30,64K/20, each size's share within 1 point" judge split split
-run random "block=4K;read=100;random=60;qd=1"
-dm_check "iocp: random=60, 60 % of the requests jump, within 2 points" judge random random
-run hot "block=4K;read=100;distribution=hot:10/90;qd=4"
-dm_check "iocp: hot:10/90, the first 10 % of the file gets 90 % of the I/O, within 2 points" judge hot hot
+dm_check "iocp: block-size split 4K/50,8K/30,64K/20, each size's share within 1 point" \
+  dm_sampled 3 "$DM_TMPDIR/split.log" run split "block=4K/50,8K/30,64K/20;read=100;qd=1;threads=2" 5 -- judge split split
+dm_check "iocp: random=60, 60 % of the requests jump, within 2 points" \
+  dm_sampled 3 "$DM_TMPDIR/random.log" run random "block=4K;read=100;random=60;qd=1" -- judge random random
+dm_check "iocp: hot:10/90, the first 10 % of the file gets 90 % of the I/O, within 2 points" \
+  dm_sampled 3 "$DM_TMPDIR/hot.log" run hot "block=4K;read=100;distribution=hot:10/90;qd=4" -- judge hot hot
 run rate "block=4K;read=100;rate=1000;qd=4"
 dm_check "iocp: rate=1000 on a faster device, 1000 requests a second, within 1 %" judge rate rate
 run plain "block=4K;read=0;qd=1" 1
