@@ -132,7 +132,9 @@ elif kind == "flush":
     d = len(fl) - f
     print("# %d writes of 4 KiB, %d fsyncs and %d fdatasyncs among them; the report counted %d"
           % (len(w), f, d, res["flushes"]))
-    if len(w) < 1000 or abs(len(fl) - len(w) / 8) > 2 + 0.01 * len(w) / 8:
+    # The count is exact, not a sample: 200 writes (25 flushes) show it,
+    # and a busy host under Wine made only 1243 writes in a second.
+    if len(w) < 200 or abs(len(fl) - len(w) / 8) > 2 + 0.01 * len(w) / 8:
         bad.append("not one flush per 8 writes")
     if not 0.9 * len(fl) <= res["flushes"] <= len(fl) + 1:
         bad.append("the report's flush count is not the device's")
@@ -153,8 +155,8 @@ elif kind == "plain":
     w, first, last = writes_of_4k()
     f = sum(1 for r in reqs if r[1] in "DF" and first <= r[0] <= last)
     print("# %d writes of 4 KiB, %d flushes among them" % (len(w), f))
-    if len(w) < 1000 or f:
-        bad.append("flushes without sync=flush")
+    if len(w) < 200 or f:
+        bad.append("flushes without sync=flush, or under 200 writes")
 elif kind in ("compress", "dedupe"):
     data = open("%s/%s.bin" % (tmp, name), "rb").read()
     blocks, pos = [], 0
