@@ -224,7 +224,7 @@ if [ -n "${hr[*]}" ]; then
   sed 's/^/#   headroom: /' "$out/headroom.txt"
   # The service as the machine let slow-fs deliver it: its sleeps end late
   # on a loaded machine, which no disk of 1 ms would do.
-  late_us=$(python3 -c "print('%.1f' % ($(dm_slow_fs_field "$out/slow" late_ns) / 1000 / max(1, $(dm_slow_fs_field "$out/slow" held))))")
+  late_us=$(dm_slow_fs_late_us "$out/slow" "0 0 0")
   dm_log "slow-fs: reads ended $late_us us late on average"
   dm_check "/gui/capture/headroom: the window shows the engine's ladder and sentence" \
     python3 - "$out/headroom.txt" "$out/headroom.json" "$out/capture.json" "$service_us" "$late_us" <<'PY'

@@ -420,23 +420,25 @@ dm_slow_fs_field ()
 }
 
 # dm_slow_fs_mark FOLDER: "HELD LATE_NS IDLE_NS" of the slow-fs on FOLDER
-# now, for dm_slow_fs_late_us to count from.
+# now, reads and writes served in slots together, for dm_slow_fs_late_us
+# to count from.
 dm_slow_fs_mark ()
 {
-  # One read of .served, so the three figures are of one moment.
+  # One read of .served, so the figures are of one moment.
   tr -d '\n' < "$1/.served" | awk '{
     for (i = 1; i < NF; i++) {
-      if ($i == "held") h = $(i + 1)
-      if ($i == "late_ns") l = $(i + 1)
+      if ($i == "held" || $i == "wheld") h += $(i + 1)
+      if ($i == "late_ns" || $i == "wlate_ns") l += $(i + 1)
       if ($i == "idle_ns") d = $(i + 1)
     }
-    print h, l, d }'
+    printf "%.0f %.0f %.0f\n", h, l, d }'
 }
 
-# dm_slow_fs_late_us FOLDER "MARK": the machine's time per read since MARK,
-# in microseconds: how late slow-fs's sleeps ended, plus the slot time left
-# free while a read's thread woke to take it. The device delivered each
-# read in its service time plus this, so that is what a rate is held to.
+# dm_slow_fs_late_us FOLDER "MARK": the machine's time per request served
+# in a slot since MARK, in microseconds: how late slow-fs's sleeps ended,
+# plus the slot time left free while a request's thread woke to take it.
+# The device delivered each request in its service time plus this, so that
+# is what a rate is held to.
 dm_slow_fs_late_us ()
 {
   python3 -c 'import sys

@@ -22,8 +22,9 @@
  * (how long each read kept its slot: the service time plus however late
  * the sleep ended, so a test can tell the device's time from the
  * machine's; L adds up only the lateness, for reads of mixed service
- * times), "idle_ns I" (slot time left free while a read waited for a slot,
- * its thread not yet awake: the machine's too), and
+ * times), "idle_ns I" (slot time left free while a request waited for a
+ * slot, its thread not yet awake: the machine's too), "wheld N wlate_ns L"
+ * (writes served in slots, --write-us, and their lateness), and
  * "realtime 0|1 kept_bytes K dropped_bytes D": what the device served, to
  * hold against what Diskmeter reports, as the block tests hold it against
  * the kernel's sector counters.
@@ -103,6 +104,7 @@ static struct {
   bool            cache;
   uint64_t        held, hold_ns, hold_max_ns;  /* reads' slot time, under serve_lock */
   uint64_t        late_ns;   /* of it, past each read's service time */
+  uint64_t        wheld, wlate_ns;  /* the same for writes served in slots */
   unsigned        waiting;   /* requests waiting for a slot, under serve_lock */
   uint64_t        idle_ns;   /* slot time left free while one waited, under serve_lock */
   uint64_t        idle_since;  /* when busy or waiting last changed, under serve_lock */
@@ -153,9 +155,11 @@ account_idle (void)
 /* One request's service: wait for a free slot, hold it for the service
  * time. The time waited for the slot is the queueing a real device would
  * add. A read's hold time is added up: it is the service the device really
- * delivered, which is longer than service_ns when this thread wakes late. */
+ * delivered, which is longer than service_ns when this thread wakes late.
+ * A write's lateness is added up apart (wheld, wlate_ns), so that a run of
+ * reads and writes can be held to its service (idle_ns counts both). */
 static void
-serve (long service_ns, bool count)
+serve (long service_ns, bool read)
 {
   struct timespec t;
   pthread_mutex_lock (&fs.serve_lock);
@@ -182,9 +186,14 @@ serve (long service_ns, bool count)
     ;
 
   pthread_mutex_lock (&fs.serve_lock);
-  if (count)
+  uint64_t hold = now_ns () - start;
+  if (!read)
     {
-      uint64_t hold = now_ns () - start;
+      fs.wheld++;
+      fs.wlate_ns += hold > (uint64_t) service_ns ? hold - (uint64_t) service_ns : 0;
+    }
+  else
+    {
       fs.held++;
       fs.hold_ns += hold;
       fs.late_ns += hold > (uint64_t) service_ns ? hold - (uint64_t) service_ns : 0;
@@ -434,7 +443,7 @@ slow_read (const char *path, char *buf, size_t size, off_t off, struct fuse_file
   if (fi->fh == SERVED)
     {
       char text[512];
-      uint64_t held, hold_ns, hold_max_ns, late_ns, idle_ns;
+      uint64_t held, hold_ns, hold_max_ns, late_ns, idle_ns, wheld, wlate_ns;
       pthread_mutex_lock (&fs.serve_lock);
       account_idle ();
       idle_ns = fs.idle_ns;
@@ -442,17 +451,20 @@ slow_read (const char *path, char *buf, size_t size, off_t off, struct fuse_file
       hold_ns = fs.hold_ns;
       hold_max_ns = fs.hold_max_ns;
       late_ns = fs.late_ns;
+      wheld = fs.wheld;
+      wlate_ns = fs.wlate_ns;
       pthread_mutex_unlock (&fs.serve_lock);
       pthread_mutex_lock (&fs.lock);
       int len = snprintf (text, sizeof text,
                           "reads %llu read_bytes %llu writes %llu write_bytes %llu"
                           " held %llu hold_ns %llu hold_max_ns %llu late_ns %llu idle_ns %llu"
-                          " realtime %d kept_bytes %llu dropped_bytes %llu\n",
+                          " wheld %llu wlate_ns %llu realtime %d kept_bytes %llu dropped_bytes %llu\n",
                           (unsigned long long) fs.reads, (unsigned long long) fs.read_bytes,
                           (unsigned long long) fs.writes, (unsigned long long) fs.write_bytes,
                           (unsigned long long) held, (unsigned long long) hold_ns,
                           (unsigned long long) hold_max_ns, (unsigned long long) late_ns,
                           (unsigned long long) idle_ns,
+                          (unsigned long long) wheld, (unsigned long long) wlate_ns,
                           fs.realtime ? 1 : 0,
                           (unsigned long long) fs.kept_bytes,
                           (unsigned long long) fs.dropped_bytes);
@@ -539,7 +551,7 @@ slow_write (const char *path, const char *buf, size_t size, off_t off,
         service = fs.thin_service_ns;
     }
   if (service)
-    serve (service, false);
+    serve (service, false);  /* a write */
   pthread_mutex_lock (&fs.lock);
   node *n = &fs.files[fi->fh];
   int err = grow (n, (size_t) off + size);

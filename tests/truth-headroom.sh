@@ -70,9 +70,10 @@ dm_check "/truth/headroom/json: p99 at the captured rate is not under one servic
   python3 -c "import sys; sys.exit(0 if $p99 >= $service_us else 1)"
 max=$(dm_json "$out" "$h['max_iops']")
 # The service as the machine let slow-fs deliver it: on a loaded machine
-# its sleeps end late (slow-fs counts by how much), which no disk of 2 ms
-# would do, and 4 slots then serve 4 / (service + lateness).
-late_us=$(python3 -c "print('%.1f' % ($(dm_slow_fs_field "$mnt" late_ns) / 1000 / max(1, $(dm_slow_fs_field "$mnt" held))))")
+# its sleeps end late and its slots wait for threads to wake (slow-fs
+# counts both), which no disk of 2 ms would do, and 4 slots then serve
+# 4 / (service + lateness).
+late_us=$(dm_slow_fs_late_us "$mnt" "0 0 0")
 max_late=$(python3 -c "print('%.1f' % ($parallel * 1e6 / ($service_us + $late_us)))")
 dm_log "slow-fs: reads ended $late_us us late on average, so 4 slots serve $max_late IOPS"
 # FUSE's own time per request comes on top of that (3.5-4.5 % seen here
