@@ -186,9 +186,14 @@ for saved in "$DM_TMPDIR/headroom.json" "$DM_TMPDIR/given.json"; do
 done
 "$DM_CLI" show --output "$DM_TMPDIR/shown.txt" "$DM_TMPDIR/given.json" 2> "$DM_TMPDIR/err"
 dm_log "$(tail -n 1 "$DM_TMPDIR/shown.txt")"
-dm_check "/truth/headroom/show: the text read back has eight rows and the sentence under the bound given" \
+# The sentence the saved run calls for: a host that stalls can put every
+# point's p99 over 3 ms (a CI run: 6.7 ms at the captured rate), and then
+# the sentence says so instead of naming a rate under it.
+under="p99 under 3.0 ms up to [0-9,]+"
+[ "$got" = None ] && under="p99 over 3.0 ms at every rate it reached"
+dm_check "/truth/headroom/show: the text read back has eight rows and the sentence for the bound given ($under)" \
   test "$(grep -Ec '^  (captured|max|[0-9]+%) ' "$DM_TMPDIR/shown.txt")" = 8 -a \
-  "$(grep -Ec "^at your $rate IOPS, p99 [0-9.]+ ms; this disk reaches [0-9,]+ IOPS .* p99 under 3.0 ms" "$DM_TMPDIR/shown.txt")" = 1
+  "$(grep -Ec "^at your $rate IOPS, p99 [0-9.]+ ms; this disk reaches [0-9,]+ IOPS .* $under" "$DM_TMPDIR/shown.txt")" = 1
 "$DM_CLI" show --format csv --output "$DM_TMPDIR/shown.csv" "$DM_TMPDIR/given.json" 2> "$DM_TMPDIR/err"
 dm_check "/truth/headroom/show: the CSV read back has a header and eight rows" \
   test "$(head -n 1 "$DM_TMPDIR/shown.csv" | cut -d, -f1-3),$(wc -l < "$DM_TMPDIR/shown.csv")" = "workload,point,offered_iops,9"
