@@ -187,16 +187,17 @@ serve (long service_ns, bool read)
 
   pthread_mutex_lock (&fs.serve_lock);
   uint64_t hold = now_ns () - start;
+  uint64_t late = hold > (uint64_t) service_ns ? hold - (uint64_t) service_ns : 0;
   if (!read)
     {
       fs.wheld++;
-      fs.wlate_ns += hold > (uint64_t) service_ns ? hold - (uint64_t) service_ns : 0;
+      fs.wlate_ns += late;
     }
   else
     {
       fs.held++;
       fs.hold_ns += hold;
-      fs.late_ns += hold > (uint64_t) service_ns ? hold - (uint64_t) service_ns : 0;
+      fs.late_ns += late;
       if (hold > fs.hold_max_ns)
         fs.hold_max_ns = hold;
     }

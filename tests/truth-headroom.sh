@@ -75,7 +75,7 @@ max=$(dm_json "$out" "$h['max_iops']")
 # 4 / (service + lateness).
 late_us=$(dm_slow_fs_late_us "$mnt" "0 0 0")
 max_late=$(python3 -c "print('%.1f' % ($parallel * 1e6 / ($service_us + $late_us)))")
-dm_log "slow-fs: reads ended $late_us us late on average, so 4 slots serve $max_late IOPS"
+dm_log "slow-fs: $late_us us of the machine's time a request (late sleeps, idle slots), so 4 slots serve $max_late IOPS"
 # FUSE's own time per request comes on top of that (3.5-4.5 % seen here
 # on a loaded machine; under ASan, whose slow-fs is instrumented too, 9 %
 # and once 15.9 % with its sleeps 312 us late): the maximum is held to
