@@ -110,7 +110,7 @@ dm_check "/gui/capture/closing the window while it captures ends the capture" \
   test -e "$out/closed"
 trace="$(awk '$3 == "tracefs" { print $2; exit }' /proc/self/mounts)"
 dm_check "/gui/capture/and leaves no trace instance (${trace:-tracefs unmounted})" \
-  test -z "$trace" -o -z "$(ls -d "$trace"/instances/diskmeter-* 2>/dev/null)"
+  test -z "$trace" -o -z "$(dm_trace_leftovers "$trace")"
 
 # The window's words, read as a user reads them, against fio and the kernel.
 dm_check "/gui/capture/the summary's figures are fio's and the kernel's" \

@@ -419,6 +419,19 @@ dm_slow_fs_field ()
   tr -d '\n' < "$1/.served" | awk -v k="$2" '{ for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }'
 }
 
+# dm_trace_leftovers TRACEFS: the trace instances of Diskmeter's captures
+# (instances/diskmeter-PID) whose process is gone, one a line: what a
+# capture that ended left behind. A capture still running, another test's
+# beside this one, is not left behind.
+dm_trace_leftovers ()
+{
+  local d
+  for d in "$1"/instances/diskmeter-*; do
+    [ -d "$d" ] && [ ! -d "/proc/${d##*-}" ] && echo "$d"
+  done
+  return 0
+}
+
 # dm_slow_fs_mark FOLDER: "HELD LATE_NS IDLE_NS" of the slow-fs on FOLDER
 # now, reads and writes served in slots together, for dm_slow_fs_late_us
 # to count from.

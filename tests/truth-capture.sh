@@ -76,7 +76,7 @@ if ! tracing_mounted; then
 fi
 trace="$(awk '$3 == "tracefs" { print $2; exit }' /proc/self/mounts)"
 dm_check "no Diskmeter trace instance is left" \
-  test -z "$(ls -d "$trace"/instances/diskmeter-* 2>/dev/null)"
+  test -z "$(dm_trace_leftovers "$trace")"
 inst="$trace/instances/truth-capture-$$"
 cleanup_inst ()
 {
