@@ -660,27 +660,41 @@ test_precondition_cancel (void)
 
 /* A steady warm-up on a device of one speed settles once its first
  * window is full (5 s), long before the limit; on one whose speed
- * changes eightfold every second it never does, and runs to the limit. */
+ * changes eightfold every second it never does, and runs to the limit.
+ * The device of one speed is the test backend's sleeps, which a busy host
+ * (Wine beside another suite) can stall for a quarter of a sample; the
+ * warm-up then rightly waits a window past the stall. So it may run up to
+ * three times, and one run must settle on time: an engine that settles
+ * early or late does so every time. */
 static void
 check_steady (const dm_test_backend_config *cfg, double limit_s, bool want_settled)
 {
   static const char *const tests[] = { "RND4K_Q8T1" };
   dm_settings s;
   dm_report r;
+  double took = 0;
 
   small_settings (&s);
   s.count = 1;
   s.warmup_steady = true;
   s.steady_margin = 50;
   s.steady_limit_s = limit_s;
-  prepare (&r, tests, 1, DM_MODE_BIT (DM_MODE_READ), &s);
-  uint64_t t0 = dm_clock_ns ();
-  DM_CHECK_INT (run (&r, cfg), ==, 0);
-  double took = (double) (dm_clock_ns () - t0) / 1e9;
+  for (int attempt = 1; attempt <= (want_settled ? 3 : 1); attempt++)
+    {
+      if (attempt > 1)
+        dm_report_clear (&r);
+      prepare (&r, tests, 1, DM_MODE_BIT (DM_MODE_READ), &s);
+      uint64_t t0 = dm_clock_ns ();
+      DM_CHECK_INT (run (&r, cfg), ==, 0);
+      took = (double) (dm_clock_ns () - t0) / 1e9;
+      const dm_result *res = &r.results[0];
+      printf ("# warm-up %s after %.2f s (spread %.1f%%), run took %.2f s\n",
+              res->warmup_settled ? "settled" : "not settled", res->warmup_took_s,
+              res->warmup_spread, took);
+      if (res->warmup_settled && res->warmup_took_s < 6.5 && took < res->warmup_took_s + 1.5)
+        break;
+    }
   const dm_result *res = &r.results[0];
-  printf ("# warm-up %s after %.2f s (spread %.1f%%), run took %.2f s\n",
-          res->warmup_settled ? "settled" : "not settled", res->warmup_took_s, res->warmup_spread,
-          took);
   DM_CHECK (res->warmup_settled == want_settled);
   if (want_settled)
     DM_CHECK (res->warmup_took_s >= 5.0 - 1e-3 && res->warmup_took_s < 6.5);
