@@ -151,13 +151,17 @@ dm_check "dsync: the device saw a flush per write (at least as many as the measu
   test "$((f2 - f1))" -ge "$ios" -a "$ios" -gt 100
 dm_check "plain writes: the device saw (almost) no flushes" test "$((f1 - f0))" -le 3
 
-# CPU per I/O: the workload path against the plain one, alternating.
+# CPU per I/O: the workload path against the plain one, alternating, each
+# side's least of five. A neighbour's work only ever adds to a run's
+# figure: ten pairs on this machine went from 0.90 to 1.17 one against the
+# other, so a median of three failed a path that costs the same (2.206
+# against 2.295 us at least, 2.39 against 2.42 in the median).
 cpu ()
 {
   python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"][0]["cpu_us_per_io"])' "$1"
 }
 plain=() shaped=()
-for round in 1 2 3; do
+for round in 1 2 3 4 5; do
   "$DM_CLI" --tests RND4K_Q32T1 --modes read --count 1 --duration 2 --warmup 0.5 --interval 0 \
     --size 64MiB --no-history --quiet --format json --output "$DM_TMPDIR/plain.json" "$DM_MNT" \
     || dm_die "RND4K_Q32T1 failed"
@@ -167,9 +171,9 @@ for round in 1 2 3; do
     --output "$DM_TMPDIR/shaped.json" "$DM_MNT" || dm_die "the RND4K workload failed"
   shaped+=("$(cpu "$DM_TMPDIR/shaped.json")")
 done
-median () { printf '%s\n' "$@" | sort -g | sed -n 2p; }
+least () { printf '%s\n' "$@" | sort -g | sed -n 1p; }
 dm_log "CPU us per I/O: plain ${plain[*]}, workload ${shaped[*]}"
 dm_check "a workload row of RND4K's shape costs at most 10 % more CPU per I/O" \
   python3 -c 'import sys; p, s = float(sys.argv[1]), float(sys.argv[2]); print("# plain %.3f, workload %.3f us/IO" % (p, s)); sys.exit(s > 1.10 * p)' \
-  "$(median "${plain[@]}")" "$(median "${shaped[@]}")"
+  "$(least "${plain[@]}")" "$(least "${shaped[@]}")"
 dm_finish
