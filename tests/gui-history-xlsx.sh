@@ -35,8 +35,11 @@ mkdir t
 args=(--tests SEQ1M_Q1T1,RND4K_Q1T1 --mix --count 1 --duration 0.3 --warmup 0 --interval 0
       --size 16MiB --buffered --quiet --format json)
 dm_run r1.out r1.err "${args[@]}" --output one.json --comment "controller A, QD 1" t
+# Rules every figure meets, read green and write red, whatever this
+# machine's speed: the workbook must show both colours as saved. (A write
+# latency limit of 50 us once left no red on a fast run.)
 dm_run r2.out r2.err "${args[@]}" --output two.json --comment "controller B" \
-  --threshold "read MB/s green>1000 red<200" --threshold "write us red>50" t
+  --threshold "read MB/s green>0.001" --threshold "write us red>0.001" t
 [ -s one.json ] && [ -s two.json ] || dm_die "the runs failed"
 mapfile -t saved < <(ls "$XDG_DATA_HOME"/diskmeter/history/*.json 2>/dev/null)
 [ "${#saved[@]}" = 2 ] || dm_die "expected 2 saved runs, found ${#saved[@]}"
