@@ -35,6 +35,7 @@ _dm_mounts=()    # mount points we mounted
 _dm_loops=()     # loop devices we attached
 _dm_files=()     # files we created (loop backing files)
 _dm_dirs=()      # temporary folders we created
+_dm_settings=()  # kernel settings we changed: "PATH<TAB>OLD VALUE"
 _dm_v2_enabled_io="" # cgroup v2 parent in which we enabled the io controller
 
 dm_log () { printf '# %s\n' "$*"; }
@@ -167,6 +168,10 @@ dm_teardown ()
   set +e
   for pid in "${_dm_pids[@]}"; do
     kill -KILL "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  done
+  for ((i = ${#_dm_settings[@]} - 1; i >= 0; i--)); do
+    printf '%s\n' "${_dm_settings[i]#*$'\t'}" > "${_dm_settings[i]%%$'\t'*}" \
+      || printf '# teardown: could not put back %s\n' "${_dm_settings[i]%%$'\t'*}"
   done
   for ((i = ${#_dm_cgroups[@]} - 1; i >= 0; i--)); do
     _dm_cgroup_empty "${_dm_cgroups[i]}"
@@ -357,6 +362,17 @@ dm_mount_extra ()
   local mnt="${!#}"
   mount "$@" || return 1
   _dm_mounts+=("$mnt")
+}
+
+# dm_set_kernel PATH VALUE: writes VALUE to a kernel setting (sysfs, procfs)
+# and puts the old value back at teardown. Fails, changing nothing, when the
+# kernel refuses VALUE.
+dm_set_kernel ()
+{
+  local old
+  old="$(cat "$1")" || return 1
+  printf '%s\n' "$2" > "$1" 2>/dev/null || return 1
+  _dm_settings+=("$1"$'\t'"$old")
 }
 
 dm_track_mount () { _dm_mounts+=("$1"); }
