@@ -365,8 +365,9 @@ dm_mount_extra ()
 }
 
 # dm_set_kernel PATH VALUE: writes VALUE to a kernel setting (sysfs, procfs)
-# and puts the old value back at teardown. Fails, changing nothing, when the
-# kernel refuses VALUE.
+# that reads back as it is written (a cpumask, a number; not a list with
+# the choice in brackets, as queue/scheduler) and puts the old value back
+# at teardown. Fails, changing nothing, when the kernel refuses VALUE.
 dm_set_kernel ()
 {
   local old
