@@ -507,7 +507,7 @@ menu_button (DmWindow *self)
 
 static void
 create_menu (GtkMenuButton *button,
-             gpointer       self)
+             gpointer       unused)
 {
   if (!gtk_menu_button_get_menu_model (button))
     {
@@ -522,7 +522,7 @@ create_menu (GtkMenuButton *button,
 void
 _dm_window_menu_init (DmWindow *self)
 {
-  gtk_menu_button_set_create_popup_func (menu_button (self), create_menu, self, NULL);
+  gtk_menu_button_set_create_popup_func (menu_button (self), create_menu, NULL, NULL);
 }
 
 /* Which actions make sense now: one run at a time, Stop only during one,
